@@ -1,0 +1,50 @@
+//===- FP8Dialect.h - FP8 dialect -------------------------------*- C++ -*-===//
+//
+// The fp8 dialect and its attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_IR_FP8DIALECT_H
+#define FP8_DIALECT_FP8_IR_FP8DIALECT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h.inc"
+#include "fp8/Dialect/FP8/IR/FP8Enums.h.inc"
+
+namespace mlir::fp8 {
+
+/// Parses `[e0, e1, ...]` where each extent is a positive integer or `*`
+/// (stored as ShapedType::kDynamic).
+FailureOr<SmallVector<int64_t>> parseTileExtents(AsmParser &parser);
+/// Prints tile extents, `*` for ShapedType::kDynamic.
+void printTileExtents(AsmPrinter &printer, ArrayRef<int64_t> extents);
+
+/// A K-block (a scale tile's extent along the contracted dimension) must be a
+/// multiple of this, or `*`: it is the K of one FP8 MMA instruction (wgmma on
+/// sm_90a, tcgen05 block32 on sm_100a), the finest step at which a scale can
+/// change between tensor-core products.
+inline constexpr int64_t kMinKBlock = 32;
+
+/// The shape of a per-tile tensor (scales, amax) of data of shape
+/// `dataShape` (rank 2, or 3 with a leading batch dimension scaled per batch
+/// element) for a 2-D `tile`: `ceildiv(extent, tile)`, 1 where the tile is
+/// `*`, and kDynamic where the data extent is dynamic.
+SmallVector<int64_t> getTiledShape(ArrayRef<int64_t> dataShape,
+                                   ArrayRef<int64_t> tile);
+
+/// Whether `type` is an FP8 element type that data may be quantized to.
+bool isFP8DataType(Type type);
+/// The largest finite value of an FP8 element type (448 for e4m3, 57344 for
+/// e5m2).
+double getFP8MaxValue(Type type);
+
+} // namespace mlir::fp8
+
+#define GET_ATTRDEF_CLASSES
+#include "fp8/Dialect/FP8/IR/FP8Attrs.h.inc"
+
+#endif // FP8_DIALECT_FP8_IR_FP8DIALECT_H

@@ -1,0 +1,81 @@
+//===- FP8Enums.td - FP8 dialect enumerations --------------*- tablegen -*-===//
+//
+// Enumerations used by fp8 attributes and ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_IR_FP8ENUMS_TD
+#define FP8_DIALECT_FP8_IR_FP8ENUMS_TD
+
+include "fp8/Dialect/FP8/IR/FP8Dialect.td"
+include "mlir/IR/EnumAttr.td"
+
+def FP8_ScaleRound : I32EnumAttr<"ScaleRound",
+    "how a scale is rounded", [
+      I32EnumAttrCase<"exact", 0>,
+      // NVIDIA's RCEIL: the dequantization scale rounded up to a power of two.
+      I32EnumAttrCase<"pow2_ceil", 1>,
+      // The OCP MX rule: floor(log2(amax)) - emax of the element type.
+      I32EnumAttrCase<"pow2_floor", 2>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_Rounding : I32EnumAttr<"Rounding",
+    "how a value is rounded to FP8", [
+      I32EnumAttrCase<"nearest", 0>,
+      I32EnumAttrCase<"stochastic", 1>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_Accumulate : I32EnumAttr<"Accumulate",
+    "how scaled_matmul accumulates across K-blocks", [
+      // Each K-block is accumulated on its own, then scaled and added to f32.
+      I32EnumAttrCase<"promoted", 0>,
+      // The tensor core's own accumulator runs across blocks (Hopper fast acc).
+      I32EnumAttrCase<"fast", 1>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_AmaxAlgo : I32EnumAttr<"AmaxAlgo",
+    "how delayed scaling reduces its amax history", [
+      I32EnumAttrCase<"max", 0>,
+      I32EnumAttrCase<"most_recent", 1>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_Role : I32EnumAttr<"Role",
+    "the role of a matmul operand in training", [
+      I32EnumAttrCase<"activation", 0>,
+      I32EnumAttrCase<"weight", 1>,
+      I32EnumAttrCase<"gradient", 2>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_MatmulKind : I32EnumAttr<"MatmulKind",
+    "which of a linear layer's three training matmuls", [
+      I32EnumAttrCase<"fprop", 0>,
+      I32EnumAttrCase<"dgrad", 1>,
+      I32EnumAttrCase<"wgrad", 2>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_RoundingAttr : EnumAttr<FP8_Dialect, FP8_Rounding, "rounding"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def FP8_AccumulateAttr : EnumAttr<FP8_Dialect, FP8_Accumulate, "accumulate"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // FP8_DIALECT_FP8_IR_FP8ENUMS_TD

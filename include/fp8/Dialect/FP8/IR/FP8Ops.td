@@ -1,0 +1,273 @@
+//===- FP8Ops.td - FP8 dialect operations ------------------*- tablegen -*-===//
+//
+// Quantization, scaled matrix multiplication and the helpers around them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_IR_FP8OPS_TD
+#define FP8_DIALECT_FP8_IR_FP8OPS_TD
+
+include "fp8/Dialect/FP8/IR/FP8Attrs.td"
+include "fp8/Dialect/FP8/IR/FP8Dialect.td"
+include "fp8/Dialect/FP8/IR/FP8Enums.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+// Matrices, optionally with one leading batch dimension.
+def FP8_DataTensor : TensorRankOf<[F8E4M3FN, F8E5M2], [2, 3]>;
+def FP8_ScaleTensor : TensorRankOf<[F32, F8E8M0FNU], [2, 3]>;
+def FP8_WideTensor : TensorRankOf<[F32, BF16, F16], [2, 3]>;
+def FP8_AmaxTensor : TensorRankOf<[F32], [2, 3]>;
+def FP8_MatmulResultTensor : TensorRankOf<[F32, BF16], [2, 3]>;
+
+//===----------------------------------------------------------------------===//
+// quantize
+//===----------------------------------------------------------------------===//
+
+def FP8_QuantizeOp : FP8_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
+  let summary = "quantize a tensor to FP8 with per-tile scales";
+  let description = [{
+    Quantizes `input` to an FP8 element type with one scale per tile of
+    `scaling`. Per tile: `amax = max |x|`, `qscale = fmax / max(amax, 1e-12)`
+    (divided by `2^margin`, rounded to a power of two for `pow2_*`), and
+    `q = round(clamp(x * qscale, -fmax, fmax))`. The second result holds the
+    *dequantization* scales (`1 / qscale`), one per tile; edge tiles may be
+    partial.
+
+    With `amax(%a)` the amax of each tile is taken from `%a` (delayed
+    scaling) instead of from the data. `rounding = stochastic` needs a
+    `seed(%s)`: the random bits come from Philox4x32-10 keyed by the seed and
+    the element's linear index, so a seed gives the same result everywhere.
+
+    ```mlir
+    %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+        : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+    %g, %gs = fp8.quantize %dy seed(%seed) {
+          rounding = #fp8.rounding<stochastic>,
+          scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+        : tensor<256x512xbf16> -> tensor<256x512xf8E5M2>, tensor<1x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    FP8_WideTensor:$input,
+    Optional<FP8_AmaxTensor>:$amax,
+    Optional<I64>:$seed,
+    FP8_ScalingAttr:$scaling,
+    DefaultValuedAttr<FP8_RoundingAttr, "::mlir::fp8::Rounding::nearest">:$rounding,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin
+  );
+  let results = (outs FP8_DataTensor:$result, FP8_ScaleTensor:$scale);
+  let assemblyFormat = [{
+    $input (`amax` `(` $amax^ `:` type($amax) `)`)? (`seed` `(` $seed^ `)`)?
+    attr-dict `:` type($input) `->` type($result) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// dequantize
+//===----------------------------------------------------------------------===//
+
+def FP8_DequantizeOp : FP8_Op<"dequantize", [Pure]> {
+  let summary = "multiply FP8 data by its per-tile scales";
+  let description = [{
+    Returns `f32(q) * scale` for every element, with the scale of the tile
+    the element lies in, rounded to the result type.
+
+    ```mlir
+    %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+        : tensor<256x512xf8E4M3FN>, tensor<256x4xf32> -> tensor<256x512xf32>
+    ```
+  }];
+  let arguments = (ins
+    FP8_DataTensor:$input,
+    FP8_ScaleTensor:$scale,
+    FP8_ScalingAttr:$scaling
+  );
+  let results = (outs FP8_WideTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale attr-dict `:` type($input) `,` type($scale) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// scaled_matmul
+//===----------------------------------------------------------------------===//
+
+def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
+  let summary = "matrix multiplication of two scaled FP8 operands";
+  let description = [{
+    Multiplies `a` and `b`, contracting dimension `contracting[0]` of `a`
+    with dimension `contracting[1]` of `b` (storage coordinates, so every
+    Fprop, Dgrad and Wgrad form is expressible without transposes). The
+    result is `M x N`, where `M` is `a`'s other matrix dimension and `N`
+    `b`'s; a leading batch dimension must agree.
+
+    A scale must stay constant along the contracted dimension within one
+    K-block (the tile's extent along it). The operands' K-blocks must divide
+    one another and be a multiple of 32 (the K of one FP8 MMA instruction)
+    or `*`. With `accumulate = promoted`, every K-block of the finer operand
+    is accumulated in f32 on its own and then added as
+    `C += sa * sb * partial`; `fast` accumulates across blocks in the tensor
+    core's own precision.
+
+    ```mlir
+    // Fprop: Y = X * W^T with DeepSeek-V3 blockwise scales.
+    %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+          a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+          b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+          contracting = array<i64: 1, 1>}
+        : (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
+           tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>) -> tensor<256x1024xbf16>
+    ```
+  }];
+  let arguments = (ins
+    FP8_DataTensor:$a,
+    FP8_ScaleTensor:$a_scale,
+    FP8_DataTensor:$b,
+    FP8_ScaleTensor:$b_scale,
+    ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<2>]>:$contracting,
+    FP8_ScalingAttr:$a_scaling,
+    FP8_ScalingAttr:$b_scaling,
+    DefaultValuedAttr<FP8_AccumulateAttr, "::mlir::fp8::Accumulate::promoted">:$accumulate
+  );
+  let results = (outs FP8_MatmulResultTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $a_scale `,` $b `,` $b_scale attr-dict `:`
+    `(` type($a) `,` type($a_scale) `,` type($b) `,` type($b_scale) `)`
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The K-block at which partial sums are promoted: the finer of the two
+    /// operands' K-blocks, or kDynamic when both span the whole K.
+    int64_t getPromotionInterval();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// amax
+//===----------------------------------------------------------------------===//
+
+def FP8_AmaxOp : FP8_Op<"amax", [Pure]> {
+  let summary = "per-tile maximum absolute value";
+  let description = [{
+    Returns `max |x|` in f32 over every tile of `input`, for delayed scaling
+    (the amax history) and monitoring. NaN propagates.
+
+    ```mlir
+    %a = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<256x512xbf16> -> tensor<1x1xf32>
+    ```
+  }];
+  let arguments = (ins FP8_WideTensor:$input, FP8_TileAttr:$tile);
+  let results = (outs FP8_AmaxTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// transpose
+//===----------------------------------------------------------------------===//
+
+def FP8_TransposeOp : FP8_Op<"transpose", [Pure]> {
+  let summary = "transpose FP8 data together with its scales";
+  let description = [{
+    Swaps the two matrix dimensions of `input` and of `scale`. Legal only
+    where the scaling is symmetric (tensorwise or square tiles): the result
+    then has the same scaling and serves a matmul that contracts the other
+    dimension, losslessly. Anything else must be requantized from the high
+    precision source (`fp8.requantize` or a second `fp8.quantize`).
+
+    ```mlir
+    %wt, %swt = fp8.transpose %w, %sw {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+        : tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>
+        -> tensor<512x1024xf8E4M3FN>, tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    FP8_DataTensor:$input,
+    FP8_ScaleTensor:$scale,
+    FP8_ScalingAttr:$scaling
+  );
+  let results = (outs FP8_DataTensor:$result, FP8_ScaleTensor:$result_scale);
+  let assemblyFormat = [{
+    $input `,` $scale attr-dict `:` type($input) `,` type($scale) `->`
+    type($result) `,` type($result_scale)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// requantize
+//===----------------------------------------------------------------------===//
+
+def FP8_RequantizeOp : FP8_Op<"requantize", [Pure]> {
+  let summary = "convert FP8 data from one scaling to another";
+  let description = [{
+    Dequantizes `input` with `scaling` and quantizes the result again with
+    `to` (and the element type of the result). This is lossy in general:
+    going from f32 block scales to E8M0 scales, for instance, rounds every
+    scale to a power of two and every element again.
+
+    ```mlir
+    %m, %ms = fp8.requantize %q, %s {
+          scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+          to = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+        : tensor<256x512xf8E4M3FN>, tensor<2x4xf32>
+        -> tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins
+    FP8_DataTensor:$input,
+    FP8_ScaleTensor:$scale,
+    Optional<I64>:$seed,
+    FP8_ScalingAttr:$scaling,
+    FP8_ScalingAttr:$to,
+    DefaultValuedAttr<FP8_RoundingAttr, "::mlir::fp8::Rounding::nearest">:$rounding
+  );
+  let results = (outs FP8_DataTensor:$result, FP8_ScaleTensor:$result_scale);
+  let assemblyFormat = [{
+    $input `,` $scale (`seed` `(` $seed^ `)`)? attr-dict `:` type($input) `,`
+    type($scale) `->` type($result) `,` type($result_scale)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// hadamard
+//===----------------------------------------------------------------------===//
+
+def FP8_HadamardOp : FP8_Op<"hadamard", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "orthonormal block Hadamard rotation along one dimension";
+  let description = [{
+    Multiplies every block of `size` consecutive elements along `dim` by the
+    orthonormal Hadamard matrix `H / sqrt(size)` (Sylvester order:
+    `H[i][j] = (-1)^popcount(i & j)`). With a `seed`, the block is first
+    multiplied by random signs drawn from the seed, as in QuaRot. Since the
+    rotation is orthogonal, rotating both operands of a matmul along the
+    contracted dimension leaves the product unchanged, while outliers are
+    spread over the block before quantization.
+
+    ```mlir
+    %r = fp8.hadamard %x {dim = 1 : i64, size = 128 : i64} : tensor<256x512xbf16>
+    ```
+  }];
+  let arguments = (ins
+    RankedTensorOf<[F32, BF16, F16]>:$input,
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+    ConfinedAttr<I64Attr, [IntPositive]>:$size,
+    OptionalAttr<I64Attr>:$seed
+  );
+  let results = (outs RankedTensorOf<[F32, BF16, F16]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+#endif // FP8_DIALECT_FP8_IR_FP8OPS_TD

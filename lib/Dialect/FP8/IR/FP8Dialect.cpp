@@ -1,0 +1,72 @@
+//===- FP8Dialect.cpp - FP8 dialect ---------------------------------------===//
+//
+// Registers the fp8 dialect and verifies its discardable attributes: the
+// `fp8.role` function-argument attribute names the training role of a matmul
+// operand, from which fp8-quantize-matmuls picks the recipe's policy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.cpp.inc"
+
+void FP8Dialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "fp8/Dialect/FP8/IR/FP8Ops.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+/// Checks that `attr`, found on `op`, is a valid `fp8.role`.
+static LogicalResult verifyRoleValue(Operation *op, NamedAttribute attr) {
+  auto value = dyn_cast<StringAttr>(attr.getValue());
+  if (!value || !symbolizeRole(value.getValue()))
+    return op->emitError()
+           << "'" << FP8Dialect::getRoleAttrName()
+           << "' must be \"activation\", \"weight\" or \"gradient\", got "
+           << attr.getValue();
+  return success();
+}
+
+LogicalResult FP8Dialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != getRoleAttrName())
+    return op->emitError() << "unknown fp8 argument attribute '"
+                           << attr.getName().getValue() << "'";
+  if (failed(verifyRoleValue(op, attr)))
+    return failure();
+  Type argType =
+      op->getRegion(regionIndex).getArgument(argIndex).getType();
+  auto shaped = dyn_cast<ShapedType>(argType);
+  if (!shaped || !isa<FloatType>(shaped.getElementType()))
+    return op->emitError() << "'" << getRoleAttrName()
+                           << "' needs a tensor of floats, argument #"
+                           << argIndex << " is " << argType;
+  return success();
+}
+
+LogicalResult FP8Dialect::verifyRegionResultAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned resultIndex,
+                                                      NamedAttribute attr) {
+  return op->emitError() << "'" << attr.getName().getValue()
+                         << "' is not valid on a result: roles belong to "
+                            "function arguments";
+}
+
+LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() == getRoleAttrName())
+    return op->emitError() << "'" << getRoleAttrName()
+                           << "' belongs on function arguments, not on an "
+                              "operation";
+  return op->emitError() << "unknown fp8 attribute '"
+                         << attr.getName().getValue() << "'";
+}

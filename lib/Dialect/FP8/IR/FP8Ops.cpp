@@ -1,0 +1,312 @@
+//===- FP8Ops.cpp - FP8 dialect operations --------------------------------===//
+//
+// Verifiers of the fp8 ops. They enforce the shapes that relate data, scales
+// and results, and the contracted-dimension rule: a scale must stay constant
+// along the contracted dimension within one K-block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+#define GET_OP_CLASSES
+#include "fp8/Dialect/FP8/IR/FP8Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Prints a shape as `256x?x4` for diagnostics.
+static std::string shapeToString(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t extent) {
+        if (ShapedType::isDynamic(extent))
+          os << '?';
+        else
+          os << extent;
+      },
+      "x");
+  return str;
+}
+
+/// Prints a tile as `[1, *]` for diagnostics.
+static std::string tileToString(ArrayRef<int64_t> tile) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  os << '[';
+  llvm::interleaveComma(tile, os, [&](int64_t extent) {
+    if (ShapedType::isDynamic(extent))
+      os << '*';
+    else
+      os << extent;
+  });
+  os << ']';
+  return str;
+}
+
+/// Checks a per-tile tensor (`what` names it in diagnostics) against the
+/// shape `tile` derives from `data`; dynamic extents are not checked.
+static LogicalResult verifyTiledShape(Operation *op, StringRef what,
+                                      ShapedType data, ShapedType tiled,
+                                      ArrayRef<int64_t> tile) {
+  if (tiled.getRank() != data.getRank())
+    return op->emitOpError() << "expects " << what << " of rank "
+                             << data.getRank() << " like its data, got rank "
+                             << tiled.getRank();
+  SmallVector<int64_t> expected = getTiledShape(data.getShape(), tile);
+  if (failed(verifyCompatibleShape(expected, tiled.getShape())))
+    return op->emitOpError()
+           << "expects " << what << " of shape " << shapeToString(expected)
+           << " for data " << shapeToString(data.getShape()) << " and tile "
+           << tileToString(tile) << ", got "
+           << shapeToString(tiled.getShape());
+  return success();
+}
+
+/// Checks a scale tensor against its data and scaling.
+static LogicalResult verifyScales(Operation *op, StringRef what,
+                                  ShapedType data, ShapedType scale,
+                                  ScalingAttr scaling) {
+  if (scale.getElementType() != scaling.getScale())
+    return op->emitOpError()
+           << what << " element type " << scale.getElementType()
+           << " does not match the scaling's " << scaling.getScale();
+  return verifyTiledShape(op, what, data, scale, scaling.getTile());
+}
+
+static LogicalResult verifySameShape(Operation *op, StringRef what,
+                                     ShapedType expected, ShapedType actual) {
+  if (failed(verifyCompatibleShape(expected, actual)))
+    return op->emitOpError()
+           << "expects " << what << " of shape "
+           << shapeToString(expected.getShape()) << ", got "
+           << shapeToString(actual.getShape());
+  return success();
+}
+
+/// Stochastic rounding draws its random bits from a seed; nearest needs none.
+static LogicalResult verifyRoundingSeed(Operation *op, Rounding rounding,
+                                        Value seed) {
+  if (rounding == Rounding::stochastic && !seed)
+    return op->emitOpError("stochastic rounding needs a seed operand");
+  if (rounding == Rounding::nearest && seed)
+    return op->emitOpError("a seed is only used by stochastic rounding");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+    return failure();
+  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
+                          getScaling())))
+    return failure();
+  if (Value amax = getAmax())
+    if (failed(verifyTiledShape(*this, "amax", input,
+                                cast<ShapedType>(amax.getType()),
+                                getScaling().getTile())))
+      return failure();
+  return verifyRoundingSeed(*this, getRounding(), getSeed());
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+    return failure();
+  return verifyScales(*this, "scale", input, getScale().getType(),
+                      getScaling());
+}
+
+//===----------------------------------------------------------------------===//
+// ScaledMatmulOp
+//===----------------------------------------------------------------------===//
+
+/// The tile extent of `scaling` along matrix dimension `dim`.
+static int64_t getKBlock(ScalingAttr scaling, int64_t dim) {
+  return scaling.getTile()[dim];
+}
+
+/// Checks that `scaling` keeps one scale along `dim` for a whole K-block.
+static LogicalResult verifyContractedTile(Operation *op, StringRef name,
+                                          ScalingAttr scaling, int64_t dim) {
+  int64_t kBlock = getKBlock(scaling, dim);
+  if (ShapedType::isDynamic(kBlock) || kBlock % kMinKBlock == 0)
+    return success();
+  return op->emitOpError()
+         << name << " tile " << tileToString(scaling.getTile())
+         << " varies along contracted dim " << dim << ": its K-block "
+         << kBlock << " must be '*' or a multiple of " << kMinKBlock;
+}
+
+LogicalResult ScaledMatmulOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  auto b = cast<ShapedType>(getB().getType());
+  auto result = cast<ShapedType>(getResult().getType());
+  if (a.getRank() != b.getRank())
+    return emitOpError() << "expects operands of the same rank, got "
+                         << a.getRank() << " and " << b.getRank();
+  if (result.getRank() != a.getRank())
+    return emitOpError() << "expects a result of rank " << a.getRank()
+                         << ", got " << result.getRank();
+
+  ArrayRef<int64_t> contracting = getContracting();
+  for (int64_t dim : contracting)
+    if (dim != 0 && dim != 1)
+      return emitOpError() << "contracting dims are matrix dims (0 = rows, "
+                              "1 = cols, after any batch dim), got "
+                           << dim;
+  int64_t batchRank = a.getRank() - 2;
+  int64_t da = contracting[0], db = contracting[1];
+  int64_t kA = a.getDimSize(batchRank + da);
+  int64_t kB = b.getDimSize(batchRank + db);
+  if (!ShapedType::isDynamic(kA) && !ShapedType::isDynamic(kB) && kA != kB)
+    return emitOpError() << "contracted dims differ: " << kA << " (a dim "
+                         << da << ") vs " << kB << " (b dim " << db << ")";
+
+  if (failed(verifyScales(*this, "a_scale", a, getAScale().getType(),
+                          getAScaling())) ||
+      failed(verifyScales(*this, "b_scale", b, getBScale().getType(),
+                          getBScaling())))
+    return failure();
+  if (failed(verifyContractedTile(*this, "a_scaling", getAScaling(), da)) ||
+      failed(verifyContractedTile(*this, "b_scaling", getBScaling(), db)))
+    return failure();
+  int64_t kBlockA = getKBlock(getAScaling(), da);
+  int64_t kBlockB = getKBlock(getBScaling(), db);
+  if (!ShapedType::isDynamic(kBlockA) && !ShapedType::isDynamic(kBlockB) &&
+      kBlockA % kBlockB != 0 && kBlockB % kBlockA != 0)
+    return emitOpError() << "K-blocks " << kBlockA << " (a) and " << kBlockB
+                         << " (b) do not divide one another";
+
+  SmallVector<int64_t> expected(a.getShape().take_front(batchRank));
+  if (batchRank &&
+      failed(verifyCompatibleShape(a.getShape().take_front(batchRank),
+                                   b.getShape().take_front(batchRank))))
+    return emitOpError() << "batch dims differ: "
+                         << shapeToString(a.getShape()) << " vs "
+                         << shapeToString(b.getShape());
+  expected.push_back(a.getDimSize(batchRank + 1 - da));
+  expected.push_back(b.getDimSize(batchRank + 1 - db));
+  if (failed(verifyCompatibleShape(expected, result.getShape())))
+    return emitOpError() << "expects result of shape "
+                         << shapeToString(expected) << ", got "
+                         << shapeToString(result.getShape());
+  return success();
+}
+
+int64_t ScaledMatmulOp::getPromotionInterval() {
+  int64_t kBlockA = getKBlock(getAScaling(), getContracting()[0]);
+  int64_t kBlockB = getKBlock(getBScaling(), getContracting()[1]);
+  if (ShapedType::isDynamic(kBlockA))
+    return kBlockB;
+  if (ShapedType::isDynamic(kBlockB))
+    return kBlockA;
+  return std::min(kBlockA, kBlockB);
+}
+
+//===----------------------------------------------------------------------===//
+// AmaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AmaxOp::verify() {
+  return verifyTiledShape(*this, "result",
+                          cast<ShapedType>(getInput().getType()),
+                          getResult().getType(), getTile().getExtents());
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+/// `shape` with its two matrix dimensions swapped.
+static SmallVector<int64_t> transposeMatrixDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> result(shape);
+  std::swap(result[result.size() - 2], result[result.size() - 1]);
+  return result;
+}
+
+LogicalResult TransposeOp::verify() {
+  ScalingAttr scaling = getScaling();
+  if (!scaling.isSquare())
+    return emitOpError() << "cannot transpose tile "
+                         << tileToString(scaling.getTile())
+                         << " losslessly: only tensorwise or square tiles "
+                            "transpose; requantize from the source instead";
+  auto input = cast<ShapedType>(getInput().getType());
+  auto result = cast<ShapedType>(getResult().getType());
+  if (input.getElementType() != result.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the input's "
+                         << input.getElementType();
+  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
+                          scaling)))
+    return failure();
+  SmallVector<int64_t> expected = transposeMatrixDims(input.getShape());
+  if (failed(verifyCompatibleShape(expected, result.getShape())))
+    return emitOpError() << "expects result of shape "
+                         << shapeToString(expected) << ", got "
+                         << shapeToString(result.getShape());
+  if (getScale().getType() != getResultScale().getType().clone(
+                                  transposeMatrixDims(
+                                      getResultScale().getType().getShape())))
+    return emitOpError() << "expects result_scale to be the transposed scale "
+                            "tensor, got "
+                         << getResultScale().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RequantizeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
+                          getScaling())))
+    return failure();
+  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+    return failure();
+  if (failed(verifyScales(*this, "result_scale", getResult().getType(),
+                          getResultScale().getType(), getTo())))
+    return failure();
+  return verifyRoundingSeed(*this, getRounding(), getSeed());
+}
+
+//===----------------------------------------------------------------------===//
+// HadamardOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult HadamardOp::verify() {
+  auto type = cast<ShapedType>(getInput().getType());
+  uint64_t dim = getDim();
+  if (dim >= static_cast<uint64_t>(type.getRank()))
+    return emitOpError() << "dim " << dim << " is out of range for a rank-"
+                         << type.getRank() << " tensor";
+  uint64_t size = getSize();
+  if (!llvm::isPowerOf2_64(size))
+    return emitOpError() << "size " << size << " is not a power of two";
+  int64_t extent = type.getDimSize(dim);
+  if (!ShapedType::isDynamic(extent) && extent % size != 0)
+    return emitOpError() << "size " << size << " does not divide dim " << dim
+                         << " of extent " << extent;
+  return success();
+}
