@@ -1,0 +1,431 @@
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// quantize
+//===----------------------------------------------------------------------===//
+
+// Quantized data has the shape of its input.
+func.func @quantize_result_shape(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expects result of shape 4x64, got 4x32}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x32xf8E4M3FN>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// Only e4m3 and e5m2 are data types.
+func.func @quantize_data_type(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{result #0 must be 2D/3D tensor of f8E4M3FN type or f8E5M2 type values}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf16>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// Operands are matrices, with at most one leading batch dimension.
+func.func @quantize_rank(%x: tensor<64xf32>) {
+  // expected-error @+1 {{operand #0 must be 2D/3D tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<64xf32> -> tensor<64xf8E4M3FN>, tensor<2xf32>
+  return
+}
+
+// -----
+
+// The scale tensor's element type is the scaling's.
+func.func @quantize_scale_type(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{scale element type 'f32' does not match the scaling's 'f8E8M0FNU'}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// Scales have the rank of their data.
+func.func @quantize_scale_rank(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expects scale of rank 2 like its data, got rank 3}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<1x4x2xf32>
+  return
+}
+
+// -----
+
+// One scale per tile: a partial edge tile still has its own scale (100 / 32
+// rounds up to 4).
+func.func @quantize_scale_shape(%x: tensor<4x100xf32>) {
+  // expected-error @+1 {{expects scale of shape 4x4 for data 4x100 and tile [1, 32], got 4x3}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x100xf32> -> tensor<4x100xf8E4M3FN>, tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// A delayed amax has one value per tile.
+func.func @quantize_amax_shape(%x: tensor<4x64xf32>, %a: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects amax of shape 4x2 for data 4x64 and tile [1, 32], got 1x1}}
+  %q, %s = fp8.quantize %x amax(%a : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_stochastic_needs_seed(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{stochastic rounding needs a seed operand}}
+  %q, %s = fp8.quantize %x {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_seed_without_stochastic(%x: tensor<4x64xf32>, %seed: i64) {
+  // expected-error @+1 {{a seed is only used by stochastic rounding}}
+  %q, %s = fp8.quantize %x seed(%seed) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+// Batched data is scaled per batch element.
+func.func @quantize_batch_scale(%x: tensor<2x4x64xf32>) {
+  // expected-error @+1 {{expects scale of shape 2x1x1 for data 2x4x64 and tile [*, *], got 1x1x1}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<2x4x64xf32> -> tensor<2x4x64xf8E4M3FN>, tensor<1x1x1xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dequantize
+//===----------------------------------------------------------------------===//
+
+func.func @dequantize_result_shape(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf32>) {
+  // expected-error @+1 {{expects result of shape 4x64, got 64x4}}
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<4x64xf8E4M3FN>, tensor<4x2xf32> -> tensor<64x4xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_scale_shape(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf32>) {
+  // expected-error @+1 {{expects scale of shape 1x2 for data 4x64 and tile [*, 32], got 4x2}}
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [*, 32], scale = f32>}
+      : tensor<4x64xf8E4M3FN>, tensor<4x2xf32> -> tensor<4x64xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// scaled_matmul
+//===----------------------------------------------------------------------===//
+
+// The contracted-dimension rule: a 128x1 tile on an operand contracted along
+// its columns changes scale at every k.
+func.func @matmul_tile_varies_along_k(%a: tensor<256x512xf8E4M3FN>, %sa: tensor<2x512xf32>,
+                                      %b: tensor<64x512xf8E4M3FN>, %sb: tensor<64x4xf32>) {
+  // expected-error @+1 {{a_scaling tile [128, 1] varies along contracted dim 1: its K-block 1 must be '*' or a multiple of 32}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [128, 1], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E4M3FN>, tensor<2x512xf32>, tensor<64x512xf8E4M3FN>, tensor<64x4xf32>) -> tensor<256x64xf32>
+  return
+}
+
+// -----
+
+// The same rule on b: Wgrad contracts X along its rows, where a 1x128 tile
+// (Fprop's) varies at every k.
+func.func @matmul_wgrad_rowwise_x(%dy: tensor<256x64xf8E4M3FN>, %sdy: tensor<2x64xf32>,
+                                  %x: tensor<256x512xf8E4M3FN>, %sx: tensor<256x4xf32>) {
+  // expected-error @+1 {{b_scaling tile [1, 128] varies along contracted dim 0: its K-block 1 must be '*' or a multiple of 32}}
+  %c = fp8.scaled_matmul %dy, %sdy, %x, %sx {
+        a_scaling = #fp8.scaling<tile = [128, 1], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 0, 0>}
+      : (tensor<256x64xf8E4M3FN>, tensor<2x64xf32>, tensor<256x512xf8E4M3FN>, tensor<256x4xf32>) -> tensor<64x512xf32>
+  return
+}
+
+// -----
+
+// K-blocks must nest so that promotion at the finer one is exact.
+func.func @matmul_kblocks_do_not_divide(%a: tensor<4x192xf8E4M3FN>, %sa: tensor<4x2xf32>,
+                                        %b: tensor<8x192xf8E4M3FN>, %sb: tensor<8x3xf32>) {
+  // expected-error @+1 {{K-blocks 96 (a) and 64 (b) do not divide one another}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 96], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 64], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x192xf8E4M3FN>, tensor<4x2xf32>, tensor<8x192xf8E4M3FN>, tensor<8x3xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_contracted_extent(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                                    %b: tensor<8x32xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{contracted dims differ: 64 (a dim 1) vs 32 (b dim 1)}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<8x32xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_contracting_out_of_range(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                                           %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{contracting dims are matrix dims (0 = rows, 1 = cols, after any batch dim), got 2}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 2, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_contracting_count(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                                    %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{'contracting' failed to satisfy constraint: i64 dense array attribute with exactly 2 elements}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_scale_shape(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<4x1xf32>,
+                              %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects a_scale of shape 4x2 for data 4x64 and tile [1, 32], got 4x1}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<4x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_scale_type(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<4x2xf32>,
+                             %b: tensor<8x64xf8E4M3FN>, %sb: tensor<8x2xf32>) {
+  // expected-error @+1 {{b_scale element type 'f32' does not match the scaling's 'f8E8M0FNU'}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_floor>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<4x2xf32>, tensor<8x64xf8E4M3FN>, tensor<8x2xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// The result is M x N: a's free dim by b's free dim.
+func.func @matmul_result_shape(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                               %b: tensor<64x8xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects result of shape 4x8, got 8x4}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 0>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x8xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result_type(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                              %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{result #0 must be 2D/3D tensor of 32-bit float or bfloat16 type values}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4x8xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @matmul_rank_mismatch(%a: tensor<2x4x64xf8E4M3FN>, %sa: tensor<2x1x1xf32>,
+                                %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects operands of the same rank, got 3 and 2}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x4x64xf8E4M3FN>, tensor<2x1x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<2x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result_rank(%a: tensor<4x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                              %b: tensor<8x64xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects a result of rank 2, got 3}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4x64xf8E4M3FN>, tensor<1x1xf32>, tensor<8x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<1x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch_mismatch(%a: tensor<2x4x64xf8E4M3FN>, %sa: tensor<2x1x1xf32>,
+                                 %b: tensor<3x8x64xf8E4M3FN>, %sb: tensor<3x1x1xf32>) {
+  // expected-error @+1 {{batch dims differ: 2x4x64 vs 3x8x64}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x4x64xf8E4M3FN>, tensor<2x1x1xf32>, tensor<3x8x64xf8E4M3FN>, tensor<3x1x1xf32>) -> tensor<2x4x8xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// amax
+//===----------------------------------------------------------------------===//
+
+func.func @amax_shape(%x: tensor<256x512xbf16>) {
+  // expected-error @+1 {{expects result of shape 256x4 for data 256x512 and tile [1, 128], got 256x1}}
+  %a = fp8.amax %x {tile = #fp8.tile<[1, 128]>} : tensor<256x512xbf16> -> tensor<256x1xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// transpose
+//===----------------------------------------------------------------------===//
+
+// A 1x128 tile transposed would be 128x1, which varies along the dimension
+// the transposed operand is contracted on.
+func.func @transpose_not_square(%q: tensor<256x512xf8E4M3FN>, %s: tensor<256x4xf32>) {
+  // expected-error @+1 {{cannot transpose tile [1, 128] losslessly: only tensorwise or square tiles transpose; requantize from the source instead}}
+  %t, %ts = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<256x4xf32> -> tensor<512x256xf8E4M3FN>, tensor<4x256xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_element_type(%q: tensor<256x512xf8E4M3FN>, %s: tensor<1x1xf32>) {
+  // expected-error @+1 {{result element type 'f8E5M2' differs from the input's 'f8E4M3FN'}}
+  %t, %ts = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<1x1xf32> -> tensor<512x256xf8E5M2>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_result_shape(%q: tensor<256x512xf8E4M3FN>, %s: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects result of shape 512x256, got 256x512}}
+  %t, %ts = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<1x1xf32> -> tensor<256x512xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_result_scale(%q: tensor<256x512xf8E4M3FN>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{expects result_scale to be the transposed scale tensor, got 'tensor<2x4xf32>'}}
+  %t, %ts = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<2x4xf32> -> tensor<512x256xf8E4M3FN>, tensor<2x4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// requantize
+//===----------------------------------------------------------------------===//
+
+func.func @requantize_result_scale(%q: tensor<256x512xf8E4M3FN>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{expects result_scale of shape 256x16 for data 256x512 and tile [1, 32], got 2x4}}
+  %r, %rs = fp8.requantize %q, %s {
+        scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        to = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<2x4xf32> -> tensor<256x512xf8E4M3FN>, tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @requantize_result_shape(%q: tensor<256x512xf8E4M3FN>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{expects result of shape 256x512, got 512x256}}
+  %r, %rs = fp8.requantize %q, %s {
+        scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        to = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<2x4xf32> -> tensor<512x256xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @requantize_stochastic_needs_seed(%q: tensor<256x512xf8E4M3FN>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{stochastic rounding needs a seed operand}}
+  %r, %rs = fp8.requantize %q, %s {
+        rounding = #fp8.rounding<stochastic>,
+        scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        to = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x512xf8E4M3FN>, tensor<2x4xf32> -> tensor<256x512xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// hadamard
+//===----------------------------------------------------------------------===//
+
+func.func @hadamard_dim(%x: tensor<256x512xbf16>) {
+  // expected-error @+1 {{dim 2 is out of range for a rank-2 tensor}}
+  %h = fp8.hadamard %x {dim = 2 : i64, size = 128 : i64} : tensor<256x512xbf16>
+  return
+}
+
+// -----
+
+func.func @hadamard_power_of_two(%x: tensor<256x480xbf16>) {
+  // expected-error @+1 {{size 96 is not a power of two}}
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 96 : i64} : tensor<256x480xbf16>
+  return
+}
+
+// -----
+
+func.func @hadamard_divides(%x: tensor<256x200xbf16>) {
+  // expected-error @+1 {{size 128 does not divide dim 1 of extent 200}}
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 128 : i64} : tensor<256x200xbf16>
+  return
+}
+
+// -----
+
+func.func @hadamard_type(%x: tensor<256x512xbf16>) {
+  // expected-error @+1 {{'fp8.hadamard' op failed to verify that all of {input, result} have same type}}
+  %h = "fp8.hadamard"(%x) {dim = 1 : i64, size = 128 : i64} : (tensor<256x512xbf16>) -> tensor<256x512xf32>
+  return
+}
