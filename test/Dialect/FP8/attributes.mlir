@@ -34,14 +34,17 @@ func.func @full_form_equals_preset() attributes {
   return
 }
 
-// A preset with overrides prints every parameter.
+// A recipe close to a preset prints as that preset plus its overrides; one
+// that differs from every preset in more than three fields prints in full.
 // CHECK-LABEL: func.func @overrides
-// CHECK-SAME: r = #fp8.recipe<activation = #fp8.policy<f8E4M3FN, tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, weight = #fp8.policy<f8E4M3FN, tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, gradient = #fp8.policy<f8E4M3FN, tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, amax = current, margin = 0, accumulate = promoted, hadamard = 32, stochastic_gradients = true, high_precision = []>
-// CHECK-SAME: s = #fp8.recipe<{{.*}}amax = delayed<16, most_recent>, margin = 2, accumulate = fast, hadamard = 0, stochastic_gradients = false, high_precision = [dgrad, wgrad]>
+// CHECK-SAME: r = #fp8.recipe<mxfp8, hadamard = 32, stochastic_gradients = true>
+// CHECK-SAME: s = #fp8.recipe<activation = #fp8.policy<f8E4M3FN, tile = [1, 128], scale = f32>, weight = #fp8.policy<f8E4M3FN, tile = [128, 128], scale = f32>, gradient = #fp8.policy<f8E4M3FN, tile = [1, 128], scale = f32>, amax = delayed<16, most_recent>, margin = 2, accumulate = fast, hadamard = 0, stochastic_gradients = false, high_precision = [dgrad, wgrad]>
+// CHECK-SAME: t = #fp8.recipe<rowwise, gradient = #fp8.policy<f8E5M2, tile = [1, *], scale = f32, round = pow2_ceil>>
 func.func @overrides() attributes {
   r = #fp8.recipe<mxfp8, hadamard = 32, stochastic_gradients = true>,
   s = #fp8.recipe<blockwise, amax = delayed<16, most_recent>, margin = 2,
-                  accumulate = fast, high_precision = [dgrad, wgrad]>} {
+                  accumulate = fast, high_precision = [dgrad, wgrad]>,
+  t = #fp8.recipe<rowwise, gradient = #fp8.policy<f8E5M2, tile = [1, *], round = pow2_ceil>>} {
   return
 }
 

@@ -616,26 +616,90 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
                     fields.stochasticGradients, fields.highPrecision);
 }
 
+/// Prints the `key = value` fields of `recipe` that differ from `base`
+/// (every field when `base` is null), each preceded by ", " unless first.
+static void printRecipeFields(AsmPrinter &printer, RecipeAttr recipe,
+                              RecipeAttr base) {
+  bool first = true;
+  auto field = [&](StringRef key) -> AsmPrinter & {
+    if (!first)
+      printer << ", ";
+    first = false;
+    return printer << key << " = ";
+  };
+  auto differs = [&](auto get) { return !base || get(recipe) != get(base); };
+  if (differs([](RecipeAttr r) { return r.getActivation(); }))
+    field("activation") << recipe.getActivation();
+  if (differs([](RecipeAttr r) { return r.getWeight(); }))
+    field("weight") << recipe.getWeight();
+  if (differs([](RecipeAttr r) { return r.getGradient(); }))
+    field("gradient") << recipe.getGradient();
+  if (differs([](RecipeAttr r) {
+        return std::make_pair(r.getAmaxHistory(), r.getAmaxAlgo());
+      })) {
+    if (recipe.isDelayed())
+      field("amax") << "delayed<" << recipe.getAmaxHistory() << ", "
+                    << stringifyAmaxAlgo(recipe.getAmaxAlgo()) << '>';
+    else
+      field("amax") << "current";
+  }
+  if (differs([](RecipeAttr r) { return r.getMargin(); }))
+    field("margin") << recipe.getMargin();
+  if (differs([](RecipeAttr r) { return r.getAccumulate(); }))
+    field("accumulate") << stringifyAccumulate(recipe.getAccumulate());
+  if (differs([](RecipeAttr r) { return r.getHadamard(); }))
+    field("hadamard") << recipe.getHadamard();
+  if (differs([](RecipeAttr r) { return r.getStochasticGradients(); }))
+    field("stochastic_gradients")
+        << (recipe.getStochasticGradients() ? "true" : "false");
+  if (differs([](RecipeAttr r) { return r.getHighPrecision(); })) {
+    field("high_precision") << '[';
+    llvm::interleaveComma(
+        recipe.getHighPrecision(), printer,
+        [&](MatmulKind kind) { printer << stringifyMatmulKind(kind); });
+    printer << ']';
+  }
+}
+
+/// The number of top-level fields in which two recipes differ.
+static unsigned countDifferences(RecipeAttr a, RecipeAttr b) {
+  return (a.getActivation() != b.getActivation()) +
+         (a.getWeight() != b.getWeight()) +
+         (a.getGradient() != b.getGradient()) +
+         (a.getAmaxHistory() != b.getAmaxHistory() ||
+          a.getAmaxAlgo() != b.getAmaxAlgo()) +
+         (a.getMargin() != b.getMargin()) +
+         (a.getAccumulate() != b.getAccumulate()) +
+         (a.getHadamard() != b.getHadamard()) +
+         (a.getStochasticGradients() != b.getStochasticGradients()) +
+         (a.getHighPrecision() != b.getHighPrecision());
+}
+
 void RecipeAttr::print(AsmPrinter &printer) const {
-  if (std::optional<StringRef> name = getPresetName()) {
-    printer << '<' << *name << '>';
+  // Print as the closest preset plus overrides, so that a tweaked preset
+  // reads as what it is; a recipe far from every preset prints in full.
+  StringRef bestName;
+  RecipeAttr best;
+  unsigned bestCount = ~0u;
+  for (StringRef name : getPresetNames()) {
+    RecipeAttr preset = getPreset(getContext(), name);
+    unsigned count = countDifferences(*this, preset);
+    if (count < bestCount) {
+      bestName = name;
+      best = preset;
+      bestCount = count;
+    }
+  }
+  printer << '<';
+  if (bestCount == 0) {
+    printer << bestName << '>';
     return;
   }
-  printer << "<activation = " << getActivation()
-          << ", weight = " << getWeight() << ", gradient = " << getGradient()
-          << ", amax = ";
-  if (isDelayed())
-    printer << "delayed<" << getAmaxHistory() << ", "
-            << stringifyAmaxAlgo(getAmaxAlgo()) << '>';
-  else
-    printer << "current";
-  printer << ", margin = " << getMargin()
-          << ", accumulate = " << stringifyAccumulate(getAccumulate())
-          << ", hadamard = " << getHadamard() << ", stochastic_gradients = "
-          << (getStochasticGradients() ? "true" : "false")
-          << ", high_precision = [";
-  llvm::interleaveComma(getHighPrecision(), printer, [&](MatmulKind kind) {
-    printer << stringifyMatmulKind(kind);
-  });
-  printer << "]>";
+  if (bestCount <= 3) {
+    printer << bestName << ", ";
+    printRecipeFields(printer, *this, best);
+  } else {
+    printRecipeFields(printer, *this, RecipeAttr());
+  }
+  printer << '>';
 }

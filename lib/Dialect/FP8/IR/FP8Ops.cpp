@@ -109,6 +109,12 @@ static LogicalResult verifyRoundingSeed(Operation *op, Rounding rounding,
 // QuantizeOp
 //===----------------------------------------------------------------------===//
 
+void QuantizeOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "q");
+  setNameFn(getScale(), "scale");
+}
+
 LogicalResult QuantizeOp::verify() {
   auto input = cast<ShapedType>(getInput().getType());
   if (failed(verifySameShape(*this, "result", input, getResult().getType())))
@@ -244,6 +250,12 @@ static SmallVector<int64_t> transposeMatrixDims(ArrayRef<int64_t> shape) {
   return result;
 }
 
+void TransposeOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "qt");
+  setNameFn(getResultScale(), "scale_t");
+}
+
 LogicalResult TransposeOp::verify() {
   ScalingAttr scaling = getScaling();
   if (!scaling.isSquare())
@@ -277,6 +289,12 @@ LogicalResult TransposeOp::verify() {
 //===----------------------------------------------------------------------===//
 // RequantizeOp
 //===----------------------------------------------------------------------===//
+
+void RequantizeOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "rq");
+  setNameFn(getResultScale(), "scale");
+}
 
 LogicalResult RequantizeOp::verify() {
   auto input = cast<ShapedType>(getInput().getType());

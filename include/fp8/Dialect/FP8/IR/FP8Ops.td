@@ -12,6 +12,7 @@ include "fp8/Dialect/FP8/IR/FP8Dialect.td"
 include "fp8/Dialect/FP8/IR/FP8Enums.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -29,7 +30,7 @@ def FP8_MatmulResultTensor : TensorRankOf<[F32, BF16], [2, 3]>;
 // quantize
 //===----------------------------------------------------------------------===//
 
-def FP8_QuantizeOp : FP8_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
+def FP8_QuantizeOp : FP8_Op<"quantize", [Pure, AttrSizedOperandSegments, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "quantize a tensor to FP8 with per-tile scales";
   let description = [{
     Quantizes `input` to an FP8 element type with one scale per tile of
@@ -176,7 +177,7 @@ def FP8_AmaxOp : FP8_Op<"amax", [Pure]> {
 // transpose
 //===----------------------------------------------------------------------===//
 
-def FP8_TransposeOp : FP8_Op<"transpose", [Pure]> {
+def FP8_TransposeOp : FP8_Op<"transpose", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "transpose FP8 data together with its scales";
   let description = [{
     Swaps the two matrix dimensions of `input` and of `scale`. Legal only
@@ -208,7 +209,7 @@ def FP8_TransposeOp : FP8_Op<"transpose", [Pure]> {
 // requantize
 //===----------------------------------------------------------------------===//
 
-def FP8_RequantizeOp : FP8_Op<"requantize", [Pure]> {
+def FP8_RequantizeOp : FP8_Op<"requantize", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "convert FP8 data from one scaling to another";
   let description = [{
     Dequantizes `input` with `scaling` and quantizes the result again with
