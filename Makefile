@@ -51,19 +51,34 @@ build: configure
 check-lit: build
 	ninja -C $(BUILD_DIR) -j $(JOBS) check-fp8
 
-# Installs the package and builds examples/embed against it.
+# Installs the package, builds examples/embed against it as a project of its
+# own, and matches what its C++ and C programs print against the FileCheck
+# directives in input.mlir and fp8-embed-c.c. Outputs go to files first so
+# that a program's exit status is checked too.
+EMBED_BUILD_DIR ?= examples/embed/build
+FILECHECK       := $(LLVM_PREFIX)/bin/FileCheck
+
 check-embed: install
-	rm -rf examples/embed/build
-	cmake -G Ninja -S examples/embed -B examples/embed/build \
-	  -DFP8MLIR_DIR=$(INSTALL_DIR)/lib/cmake/fp8mlir \
+	rm -rf $(EMBED_BUILD_DIR)
+	cmake -G Ninja -S examples/embed -B $(EMBED_BUILD_DIR) \
+	  -DFP8MLIR_DIR=$(abspath $(INSTALL_DIR))/lib/cmake/fp8mlir \
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir
-	ninja -C examples/embed/build
-	examples/embed/build/fp8-embed examples/embed/input.mlir
+	ninja -C $(EMBED_BUILD_DIR) -j $(JOBS)
+	$(EMBED_BUILD_DIR)/fp8-embed examples/embed/input.mlir \
+	  > $(EMBED_BUILD_DIR)/fp8-embed.out
+	$(FILECHECK) examples/embed/input.mlir \
+	  --input-file $(EMBED_BUILD_DIR)/fp8-embed.out
+	$(EMBED_BUILD_DIR)/fp8-embed-c > $(EMBED_BUILD_DIR)/fp8-embed-c.out
+	$(FILECHECK) examples/embed/fp8-embed-c.c \
+	  --input-file $(EMBED_BUILD_DIR)/fp8-embed-c.out
+	@echo "check-embed: passed"
 
 check: check-lit check-embed
 
+# --prefix, because the build directory may have been configured with
+# another CMAKE_INSTALL_PREFIX (the package is relocatable).
 install: build
-	cmake --install $(BUILD_DIR)
+	cmake --install $(BUILD_DIR) --prefix $(abspath $(INSTALL_DIR))
 
 docs: configure
 	ninja -C $(BUILD_DIR) mlir-doc
