@@ -26,6 +26,20 @@ tool_dirs = [config.fp8_tools_dir, config.llvm_tools_dir]
 tools = ["fp8-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# `%mlir-run` executes the output of --fp8-reference-pipeline: @main, with the
+# runtime libraries for printing and for f8 arithmetic through APFloat.
+runtime_libs = ",".join(
+    os.path.join(config.mlir_lib_dir, "lib%s%s" % (name, config.llvm_shlib_ext))
+    for name in ["mlir_c_runner_utils", "mlir_runner_utils", "mlir_apfloat_wrappers"]
+)
+config.substitutions.append(
+    (
+        "%mlir-run",
+        "%s -e main -entry-point-result=void -shared-libs=%s"
+        % (os.path.join(config.llvm_tools_dir, "mlir-runner"), runtime_libs),
+    )
+)
+
 # ptxas assembles emitted PTX in CI, where no GPU exists.
 if config.cuda_ptxas and os.path.exists(config.cuda_ptxas):
     config.available_features.add("ptxas")

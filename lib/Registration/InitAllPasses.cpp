@@ -7,6 +7,8 @@
 
 #include "fp8/InitAllPasses.h"
 
+#include "fp8/Conversion/Passes.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -27,7 +29,10 @@
 
 using namespace mlir;
 
-void fp8::registerFP8Passes() {}
+void fp8::registerFP8Passes() {
+  registerFP8ConversionPasses();
+  registerFP8ReferencePipeline();
+}
 
 void fp8::registerAllPasses() {
   registerFP8Passes();

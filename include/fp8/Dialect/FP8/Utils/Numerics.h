@@ -1,0 +1,94 @@
+//===- Numerics.h - FP8 quantization numerics -------------------*- C++ -*-===//
+//
+// The scalar arithmetic of DESIGN.md §4 as IR builders (arith ops on scalars,
+// usable on the CPU reference and inside GPU kernels alike) and as plain C++
+// for compile-time constants. Keeping one implementation is what makes the
+// CPU reference and the kernels agree bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_UTILS_NUMERICS_H
+#define FP8_DIALECT_FP8_UTILS_NUMERICS_H
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <array>
+#include <cstdint>
+
+namespace mlir::fp8 {
+
+/// The parameters of an FP8 element format that quantization needs.
+struct FP8Format {
+  /// Explicit mantissa bits (3 for e4m3, 2 for e5m2).
+  unsigned mantissaBits;
+  /// Exponent bias (7, 15).
+  int bias;
+  /// Unbiased exponent of the smallest normal number (-6, -14).
+  int minNormalExponent;
+  /// floor(log2(max finite)), the `emax` of the OCP MX rule (8, 15).
+  int maxExponent;
+  /// The largest finite value (448, 57344).
+  float maxValue;
+  /// Encoding of +max (0x7E, 0x7B) and of NaN (0x7F).
+  uint8_t maxCode, nanCode;
+};
+
+/// The format of `type`, which must be f8E4M3FN or f8E5M2.
+FP8Format getFP8Format(Type type);
+
+//===----------------------------------------------------------------------===//
+// Philox4x32-10
+//===----------------------------------------------------------------------===//
+
+/// Philox4x32-10 (Salmon et al., SC'11) on a 128-bit counter and 64-bit key.
+std::array<uint32_t, 4> philox4x32x10(std::array<uint32_t, 4> counter,
+                                      std::array<uint32_t, 2> key);
+
+/// The 32 random bits of element `index` under `seed`: word 0 of Philox with
+/// counter (lo(index), hi(index), 0, 0) and key (lo(seed), hi(seed)). This is
+/// Triton's `tl.randint(seed, index)`, so PyTorch can check it on a GPU.
+uint32_t philoxRandom32(uint64_t seed, uint64_t index);
+
+/// IR for philoxRandom32: `seed` and `index` are i64 values; returns i32.
+Value buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed, Value index);
+
+//===----------------------------------------------------------------------===//
+// Scales
+//===----------------------------------------------------------------------===//
+
+/// The scales of one tile, from its amax.
+struct TileScales {
+  /// The f32 multiplier applied to the data before the cast (`qscale`).
+  Value quantScale;
+  /// The dequantization scale as stored, of the scaling's scale type.
+  Value storedScale;
+};
+
+/// IR computing the scales of a tile with amax `amax` (f32) for quantizing to
+/// `elementType` with `scaling` and `margin`, exactly as DESIGN.md §4 and
+/// docs/Numerics.md define them.
+TileScales buildTileScales(OpBuilder &b, Location loc, Value amax,
+                           Type elementType, ScalingAttr scaling,
+                           int64_t margin);
+
+/// IR converting a stored scale (f32 or f8E8M0FNU) to f32 (exact).
+Value buildScaleToF32(OpBuilder &b, Location loc, Value scale);
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+/// IR for `RNE(clamp(x, -max, max))` to `elementType`; NaN stays NaN.
+Value buildSaturatingCast(OpBuilder &b, Location loc, Value x,
+                          Type elementType);
+
+/// IR for the stochastic rounding of f32 `x` to `elementType` with 32 random
+/// bits `random` (i32): random bits are added to the bits the cast drops and
+/// the sum is truncated; saturating, NaN-preserving, sign-preserving.
+Value buildStochasticCast(OpBuilder &b, Location loc, Value x, Value random,
+                          Type elementType);
+
+} // namespace mlir::fp8
+
+#endif // FP8_DIALECT_FP8_UTILS_NUMERICS_H

@@ -1,0 +1,654 @@
+//===- FP8ToReference.cpp - fp8 ops to tensor-level linalg ----------------===//
+//
+// The CPU reference: every fp8 op becomes linalg.generic ops on tensors whose
+// scalar bodies come from fp8/Dialect/FP8/Utils/Numerics.h, the same builders
+// the GPU kernels use. Tiles are handled by padding to whole tiles and
+// expanding each tiled dimension into (tile index, position in tile), so
+// partial edge tiles need no special case: the zero padding changes neither
+// an amax nor a dot product.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToReference/FP8ToReference.h"
+
+#include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cmath>
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8LOWERTOREFERENCE
+#include "fp8/Conversion/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+/// Partial sums of a scaled_matmul whose scales are constant along all of K
+/// are promoted to the f32 result every this many elements, the interval
+/// Hopper kernels use (four wgmma K-steps of 32).
+static constexpr int64_t kDefaultPromotionInterval = 128;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                         Type elementType) {
+  return tensor::EmptyOp::create(b, loc, shape, elementType);
+}
+
+static Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                          Type elementType, Attribute value) {
+  Value init = emptyTensor(b, loc, shape, elementType);
+  Value scalar = arith::ConstantOp::create(b, loc, cast<TypedAttr>(value));
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+static SmallVector<utils::IteratorType> parallelIterators(unsigned count) {
+  return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
+}
+
+/// A static tile extent: `*` spans the whole dimension.
+static int64_t resolveExtent(int64_t tileExtent, int64_t dimExtent) {
+  return ShapedType::isDynamic(tileExtent) ? dimExtent : tileExtent;
+}
+
+/// The map from a data index (batch dims, then rows, cols) to the index of
+/// its tile in a per-tile tensor: `d floordiv t`, or 0 where the tile spans
+/// the dimension.
+static AffineMap tileIndexMap(MLIRContext *ctx, unsigned rank,
+                              ArrayRef<int64_t> tile) {
+  SmallVector<AffineExpr> results;
+  unsigned batchRank = rank - 2;
+  for (unsigned d = 0; d < batchRank; ++d)
+    results.push_back(getAffineDimExpr(d, ctx));
+  for (unsigned i = 0; i < 2; ++i) {
+    int64_t extent = tile[i];
+    results.push_back(ShapedType::isDynamic(extent)
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(batchRank + i, ctx).floorDiv(
+                                extent));
+  }
+  return AffineMap::get(rank, 0, results, ctx);
+}
+
+/// Converts a float tensor to f32 elementwise (extf; identity for f32).
+static Value convertToF32(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getElementType().isF32())
+    return input;
+  unsigned rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  Value init = emptyTensor(b, loc, type.getShape(), b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), input, init, ArrayRef<AffineMap>{id, id},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(),
+                                               args[0]);
+               linalg::YieldOp::create(nb, nloc, v);
+             })
+      .getResult(0);
+}
+
+/// Pads `input` with zeros at the high end of each dimension to `shape`.
+static Value padWithZeros(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getShape() == shape)
+    return input;
+  SmallVector<OpFoldResult> low(shape.size(), b.getIndexAttr(0)), high;
+  for (auto [from, to] : llvm::zip(type.getShape(), shape))
+    high.push_back(b.getIndexAttr(to - from));
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::PadOp::create(b, loc, type.clone(shape), input, low, high,
+                               zero);
+}
+
+/// Splits dimension `dim` of `input` (of extent q * t) into (q, t).
+static Value splitDim(OpBuilder &b, Location loc, Value input, unsigned dim,
+                      int64_t tileExtent) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    if (d == dim) {
+      reassociation.push_back(
+          {static_cast<int64_t>(shape.size()),
+           static_cast<int64_t>(shape.size() + 1)});
+      shape.push_back(type.getDimSize(d) / tileExtent);
+      shape.push_back(tileExtent);
+      continue;
+    }
+    reassociation.push_back({static_cast<int64_t>(shape.size())});
+    shape.push_back(type.getDimSize(d));
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), input,
+                                       reassociation);
+}
+
+/// Per-tile max |x| in f32 of a rank-2 or rank-3 tensor; NaN propagates.
+static Value buildTileAmax(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<int64_t> tile) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  unsigned rank = type.getRank(), batchRank = rank - 2;
+  int64_t tr = resolveExtent(tile[0], type.getDimSize(batchRank));
+  int64_t tc = resolveExtent(tile[1], type.getDimSize(batchRank + 1));
+  SmallVector<int64_t> padded(type.getShape());
+  padded[batchRank] = llvm::alignTo(padded[batchRank], tr);
+  padded[batchRank + 1] = llvm::alignTo(padded[batchRank + 1], tc);
+  Value tiles = padWithZeros(b, loc, input, padded);
+  tiles = splitDim(b, loc, tiles, batchRank + 1, tc);
+  tiles = splitDim(b, loc, tiles, batchRank, tr);
+
+  // Loops: batch, row tile, col tile (parallel), row in tile, col in tile.
+  unsigned numLoops = batchRank + 4;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inputExprs, outputExprs;
+  for (unsigned i = 0; i < batchRank; ++i) {
+    inputExprs.push_back(d(i));
+    outputExprs.push_back(d(i));
+  }
+  inputExprs.append({d(batchRank), d(batchRank + 2), d(batchRank + 1),
+                     d(batchRank + 3)});
+  outputExprs.append({d(batchRank), d(batchRank + 1)});
+  SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
+  iterators[batchRank + 2] = iterators[batchRank + 3] =
+      utils::IteratorType::reduction;
+
+  SmallVector<int64_t> resultShape = getTiledShape(type.getShape(), tile);
+  Value init = filledTensor(b, loc, resultShape, b.getF32Type(),
+                            b.getF32FloatAttr(0.0f));
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), tiles, init,
+             ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inputExprs, ctx),
+                                 AffineMap::get(numLoops, 0, outputExprs, ctx)},
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = args[0];
+               if (!v.getType().isF32())
+                 v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+               Value magnitude = math::AbsFOp::create(nb, nloc, v);
+               Value max =
+                   arith::MaximumFOp::create(nb, nloc, args[1], magnitude);
+               linalg::YieldOp::create(nb, nloc, max);
+             })
+      .getResult(0);
+}
+
+/// The linear (row-major) index of the current element of a generic whose
+/// first `shape.size()` loops walk `shape`, as i64.
+static Value buildLinearIndex(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> shape) {
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    Value extent = arith::ConstantIndexOp::create(b, loc, shape[d]);
+    Value index = linalg::IndexOp::create(b, loc, d);
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, extent), index);
+  }
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
+}
+
+/// Quantizes f32-convertible `input` with per-tile `amax` (f32) to
+/// `elementType`: returns (data, stored scales).
+static std::pair<Value, Value>
+buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
+              Type elementType, ScalingAttr scaling, int64_t margin,
+              Rounding rounding, Value seed) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  auto amaxType = cast<RankedTensorType>(amax.getType());
+  unsigned rank = type.getRank();
+
+  // Scales per tile.
+  Value quantInit = emptyTensor(b, loc, amaxType.getShape(), b.getF32Type());
+  Value storedInit =
+      emptyTensor(b, loc, amaxType.getShape(), scaling.getScale());
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  auto scales = linalg::GenericOp::create(
+      b, loc, TypeRange{quantInit.getType(), storedInit.getType()}, amax,
+      ValueRange{quantInit, storedInit}, ArrayRef<AffineMap>{id, id, id},
+      parallelIterators(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        TileScales tile =
+            buildTileScales(nb, nloc, args[0], elementType, scaling, margin);
+        linalg::YieldOp::create(
+            nb, nloc, ValueRange{tile.quantScale, tile.storedScale});
+      });
+
+  // Data: scale, then round.
+  SmallVector<Value> inputs = {input, scales.getResult(0)};
+  SmallVector<AffineMap> maps = {id, tileIndexMap(ctx, rank,
+                                                  scaling.getTile())};
+  if (rounding == Rounding::stochastic) {
+    inputs.push_back(seed);
+    maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+  }
+  maps.push_back(id);
+  Value init = emptyTensor(b, loc, type.getShape(), elementType);
+  Value data =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), inputs, init, maps, parallelIterators(rank),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = args[0];
+            if (!v.getType().isF32())
+              v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+            Value scaled = arith::MulFOp::create(nb, nloc, v, args[1]);
+            Value q;
+            if (rounding == Rounding::stochastic) {
+              Value index = buildLinearIndex(nb, nloc, type.getShape());
+              Value random = buildPhiloxRandom32(nb, nloc, args[2], index);
+              q = buildStochasticCast(nb, nloc, scaled, random, elementType);
+            } else {
+              q = buildSaturatingCast(nb, nloc, scaled, elementType);
+            }
+            linalg::YieldOp::create(nb, nloc, q);
+          })
+          .getResult(0);
+  return {data, scales.getResult(1)};
+}
+
+/// `f32(q) * scale` for every element, rounded to `resultElementType`.
+static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
+                             ScalingAttr scaling, Type resultElementType) {
+  auto type = cast<RankedTensorType>(q.getType());
+  unsigned rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  Value init = emptyTensor(b, loc, type.getShape(), resultElementType);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{q, scale}, init,
+             ArrayRef<AffineMap>{
+                 id, tileIndexMap(b.getContext(), rank, scaling.getTile()), id},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v =
+                   arith::ExtFOp::create(nb, nloc, nb.getF32Type(), args[0]);
+               Value s = buildScaleToF32(nb, nloc, args[1]);
+               Value x = arith::MulFOp::create(nb, nloc, v, s);
+               if (!resultElementType.isF32())
+                 x = arith::TruncFOp::create(nb, nloc, resultElementType, x);
+               linalg::YieldOp::create(nb, nloc, x);
+             })
+      .getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value amax = op.getAmax();
+    if (!amax)
+      amax = buildTileAmax(rewriter, loc, op.getInput(),
+                           op.getScaling().getTile());
+    auto [data, scale] = buildQuantize(
+        rewriter, loc, op.getInput(), amax,
+        op.getResult().getType().getElementType(), op.getScaling(),
+        op.getMargin(), op.getRounding(), op.getSeed());
+    rewriter.replaceOp(op, {data, scale});
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildDequantize(rewriter, op.getLoc(), op.getInput(),
+                            op.getScale(), op.getScaling(),
+                            op.getResult().getType().getElementType()));
+    return success();
+  }
+};
+
+struct AmaxLowering : OpRewritePattern<AmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildTileAmax(rewriter, op.getLoc(), op.getInput(),
+                                         op.getTile().getExtents()));
+    return success();
+  }
+};
+
+struct TransposeLowering : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto transpose = [&](Value input, RankedTensorType resultType) {
+      SmallVector<int64_t> permutation =
+          llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank()));
+      std::swap(permutation[resultType.getRank() - 2],
+                permutation[resultType.getRank() - 1]);
+      Value init = emptyTensor(rewriter, loc, resultType.getShape(),
+                               resultType.getElementType());
+      return linalg::TransposeOp::create(rewriter, loc, input, init,
+                                         permutation)
+          .getResult()[0];
+    };
+    rewriter.replaceOp(op, {transpose(op.getInput(), op.getResult().getType()),
+                            transpose(op.getScale(),
+                                      op.getResultScale().getType())});
+    return success();
+  }
+};
+
+/// requantize = dequantize to f32, then quantize with the new scaling; the
+/// new amax is that of the dequantized values.
+struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value wide =
+        buildDequantize(rewriter, loc, op.getInput(), op.getScale(),
+                        op.getScaling(), rewriter.getF32Type());
+    Value amax = buildTileAmax(rewriter, loc, wide, op.getTo().getTile());
+    auto [data, scale] = buildQuantize(
+        rewriter, loc, wide, amax, op.getResult().getType().getElementType(),
+        op.getTo(), /*margin=*/0, op.getRounding(), op.getSeed());
+    rewriter.replaceOp(op, {data, scale});
+    return success();
+  }
+};
+
+/// C = sum over K-chunks of (sa * sb) * partial, with each chunk's partial
+/// sum accumulated in f32 in order of k (see docs/Numerics.md).
+struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScaledMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto aType = op.getA().getType();
+    unsigned rank = aType.getRank(), batchRank = rank - 2;
+    int64_t da = op.getContracting()[0], db = op.getContracting()[1];
+    int64_t k = aType.getDimSize(batchRank + da);
+
+    // Chunk length: the promotion interval, or for scales constant along K
+    // the default interval (promoted) or all of K (fast).
+    int64_t chunk = op.getPromotionInterval();
+    if (ShapedType::isDynamic(chunk))
+      chunk = op.getAccumulate() == Accumulate::promoted
+                  ? kDefaultPromotionInterval
+                  : k;
+    chunk = std::min(chunk, k);
+    int64_t numChunks = llvm::divideCeil(k, chunk);
+
+    // Operands in f32, K padded to whole chunks and split into (chunk, pos).
+    auto prepare = [&](Value operand, int64_t contractDim) {
+      Value wide = convertToF32(rewriter, loc, operand);
+      SmallVector<int64_t> shape(
+          cast<RankedTensorType>(wide.getType()).getShape());
+      shape[batchRank + contractDim] = numChunks * chunk;
+      wide = padWithZeros(rewriter, loc, wide, shape);
+      return splitDim(rewriter, loc, wide, batchRank + contractDim, chunk);
+    };
+    Value a = prepare(op.getA(), da), b = prepare(op.getB(), db);
+
+    // Loops of the partial sums: batch, m, n, chunk, position in chunk.
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> batch;
+    for (unsigned i = 0; i < batchRank; ++i)
+      batch.push_back(d(i));
+    AffineExpr m = d(batchRank), n = d(batchRank + 1),
+               c = d(batchRank + 2), p = d(batchRank + 3);
+    auto operandMap = [&](int64_t contractDim, AffineExpr freeDim) {
+      SmallVector<AffineExpr> exprs(batch);
+      if (contractDim == 1)
+        exprs.append({freeDim, c, p});
+      else
+        exprs.append({c, p, freeDim});
+      return AffineMap::get(batchRank + 4, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> partialExprs(batch);
+    partialExprs.append({m, n, c});
+    SmallVector<int64_t> resultShape(op.getResult().getType().getShape());
+    SmallVector<int64_t> partialShape(resultShape);
+    partialShape.push_back(numChunks);
+    Value partialInit = filledTensor(rewriter, loc, partialShape,
+                                     rewriter.getF32Type(),
+                                     rewriter.getF32FloatAttr(0.0f));
+    SmallVector<utils::IteratorType> partialIterators =
+        parallelIterators(batchRank + 4);
+    partialIterators.back() = utils::IteratorType::reduction;
+    Value partial =
+        linalg::GenericOp::create(
+            rewriter, loc, partialInit.getType(), ValueRange{a, b},
+            partialInit,
+            ArrayRef<AffineMap>{
+                operandMap(da, m), operandMap(db, n),
+                AffineMap::get(batchRank + 4, 0, partialExprs, ctx)},
+            partialIterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  ValueRange{arith::AddFOp::create(nb, nloc, args[2], product)});
+            })
+            .getResult(0);
+
+    // Promotion: loops batch, m, n, chunk.
+    auto scaleMap = [&](ScalingAttr scaling, int64_t contractDim,
+                        AffineExpr freeDim) {
+      auto index = [&](int64_t tileExtent, AffineExpr expr) {
+        return ShapedType::isDynamic(tileExtent)
+                   ? getAffineConstantExpr(0, ctx)
+                   : expr.floorDiv(tileExtent);
+      };
+      AffineExpr kIndex =
+          index(scaling.getTile()[contractDim], c * chunk);
+      AffineExpr freeIndex = index(scaling.getTile()[1 - contractDim], freeDim);
+      SmallVector<AffineExpr> exprs(batch);
+      if (contractDim == 1)
+        exprs.append({freeIndex, kIndex});
+      else
+        exprs.append({kIndex, freeIndex});
+      return AffineMap::get(batchRank + 3, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> resultExprs(batch);
+    resultExprs.append({m, n});
+    Value resultInit = filledTensor(rewriter, loc, resultShape,
+                                    rewriter.getF32Type(),
+                                    rewriter.getF32FloatAttr(0.0f));
+    SmallVector<utils::IteratorType> promoteIterators =
+        parallelIterators(batchRank + 3);
+    promoteIterators.back() = utils::IteratorType::reduction;
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, resultInit.getType(),
+            ValueRange{partial, op.getAScale(), op.getBScale()}, resultInit,
+            ArrayRef<AffineMap>{
+                AffineMap::get(batchRank + 3, 0, partialExprs, ctx),
+                scaleMap(op.getAScaling(), da, m),
+                scaleMap(op.getBScaling(), db, n),
+                AffineMap::get(batchRank + 3, 0, resultExprs, ctx)},
+            promoteIterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value scale = arith::MulFOp::create(
+                  nb, nloc, buildScaleToF32(nb, nloc, args[1]),
+                  buildScaleToF32(nb, nloc, args[2]));
+              Value scaled = arith::MulFOp::create(nb, nloc, scale, args[0]);
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  ValueRange{arith::AddFOp::create(nb, nloc, args[3], scaled)});
+            })
+            .getResult(0);
+
+    Type resultElementType = op.getResult().getType().getElementType();
+    if (!resultElementType.isF32()) {
+      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+      Value init = emptyTensor(rewriter, loc, resultShape, resultElementType);
+      result =
+          linalg::GenericOp::create(
+              rewriter, loc, init.getType(), result, init,
+              ArrayRef<AffineMap>{id, id}, parallelIterators(rank),
+              [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                Value narrow = arith::TruncFOp::create(
+                    nb, nloc, resultElementType, args[0]);
+                linalg::YieldOp::create(nb, nloc, narrow);
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// y = (x * s) H / sqrt(n) per block of `size` along `dim`, with the signs s
+/// folded into a constant matrix: Hs[j][i] = s_j * (-1)^popcount(i & j).
+struct HadamardLowering : OpRewritePattern<HadamardOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(HadamardOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    unsigned rank = type.getRank();
+    unsigned dim = op.getDim();
+    int64_t n = op.getSize();
+    std::optional<uint64_t> seed = op.getSeed();
+
+    SmallVector<float> matrix(n * n);
+    for (int64_t j = 0; j < n; ++j) {
+      float sign = seed && (philoxRandom32(*seed, j) & 1) ? -1.0f : 1.0f;
+      for (int64_t i = 0; i < n; ++i)
+        matrix[j * n + i] =
+            llvm::popcount(static_cast<uint64_t>(i & j)) % 2 ? -sign : sign;
+    }
+    auto matrixType = RankedTensorType::get({n, n}, rewriter.getF32Type());
+    Value hadamard = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(matrixType, ArrayRef<float>(matrix)));
+
+    Value x = splitDim(rewriter, loc, convertToF32(rewriter, loc,
+                                                   op.getInput()),
+                       dim, n);
+    auto splitType = cast<RankedTensorType>(x.getType());
+    // Loops: the split dims of x (block index at `dim`, output position at
+    // `dim + 1`), then the reduction position j.
+    unsigned numLoops = rank + 2;
+    SmallVector<AffineExpr> xExprs, outExprs;
+    for (unsigned i = 0; i < rank + 1; ++i) {
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+      xExprs.push_back(i == dim + 1 ? getAffineDimExpr(rank + 1, ctx)
+                                    : getAffineDimExpr(i, ctx));
+    }
+    AffineMap hMap = AffineMap::get(
+        numLoops, 0,
+        {getAffineDimExpr(rank + 1, ctx), getAffineDimExpr(dim + 1, ctx)},
+        ctx);
+    SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
+    iterators.back() = utils::IteratorType::reduction;
+    Value init = filledTensor(rewriter, loc, splitType.getShape(),
+                              rewriter.getF32Type(),
+                              rewriter.getF32FloatAttr(0.0f));
+    Value rotated =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{x, hadamard}, init,
+            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, ctx), hMap,
+                                AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  ValueRange{arith::AddFOp::create(nb, nloc, args[2], product)});
+            })
+            .getResult(0);
+
+    // Normalize and round to the input type.
+    float norm = static_cast<float>(1.0 / std::sqrt(static_cast<double>(n)));
+    Type elementType = type.getElementType();
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank + 1);
+    Value outInit =
+        emptyTensor(rewriter, loc, splitType.getShape(), elementType);
+    Value normalized =
+        linalg::GenericOp::create(
+            rewriter, loc, outInit.getType(), rotated, outInit,
+            ArrayRef<AffineMap>{id, id}, parallelIterators(rank + 1),
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value factor = arith::ConstantOp::create(
+                  nb, nloc, nb.getF32FloatAttr(norm));
+              Value y = arith::MulFOp::create(nb, nloc, args[0], factor);
+              if (!elementType.isF32())
+                y = arith::TruncFOp::create(nb, nloc, elementType, y);
+              linalg::YieldOp::create(nb, nloc, y);
+            })
+            .getResult(0);
+    SmallVector<ReassociationIndices> reassociation;
+    for (unsigned i = 0, s = 0; i < rank; ++i) {
+      if (i == dim) {
+        reassociation.push_back({s, s + 1});
+        s += 2;
+      } else {
+        reassociation.push_back({s++});
+      }
+    }
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, normalized,
+                                                         reassociation);
+    return success();
+  }
+};
+
+struct FP8LowerToReferencePass
+    : fp8::impl::FP8LowerToReferenceBase<FP8LowerToReferencePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // The reference computes on static shapes only; say so at the op rather
+    // than failing to legalize it.
+    WalkResult walk = getOperation()->walk([](Operation *op) {
+      if (!isa<FP8Dialect>(op->getDialect()))
+        return WalkResult::advance();
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes())) {
+        auto shaped = dyn_cast<ShapedType>(type);
+        if (shaped && !shaped.hasStaticShape()) {
+          op->emitOpError("fp8-lower-to-reference needs static shapes, got ")
+              << type;
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateFP8ToReferencePatterns(patterns);
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<FP8Dialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void fp8::populateFP8ToReferencePatterns(RewritePatternSet &patterns) {
+  patterns.add<AmaxLowering, DequantizeLowering, HadamardLowering,
+               QuantizeLowering, RequantizeLowering, ScaledMatmulLowering,
+               TransposeLowering>(patterns.getContext());
+}

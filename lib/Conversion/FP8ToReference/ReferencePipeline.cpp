@@ -1,0 +1,52 @@
+//===- ReferencePipeline.cpp - fp8 IR down to runnable LLVM ---------------===//
+//
+// `fp8-reference-pipeline`: from tensor-level fp8 IR to the LLVM dialect, so
+// that `mlir-runner` executes the reference. f8 casts go through APFloat
+// (convert-arith-to-apfloat) because convert-to-llvm leaves them behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToReference/FP8ToReference.h"
+
+#include "fp8/Conversion/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+static void buildReferencePipeline(OpPassManager &pm) {
+  pm.addPass(fp8::createFP8LowerToReference());
+  // Tests and users may write elementwise arith on tensors (e.g. bitcasts to
+  // print raw FP8 bits); make it bufferizable.
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToAPFloatConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void fp8::registerFP8ReferencePipeline() {
+  PassPipelineRegistration<>(
+      "fp8-reference-pipeline",
+      "Lower tensor-level fp8 IR to the LLVM dialect for mlir-runner",
+      buildReferencePipeline);
+}
