@@ -447,65 +447,92 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
             })
             .getResult(0);
 
-    // Promotion: loops batch, m, n, chunk.
+    // Where both scales are constant along K they factor out of the sum and
+    // are applied once, in the epilogue; otherwise every chunk's partial sum
+    // is scaled by its own scales before it is added (promotion).
+    bool epilogueScales =
+        ShapedType::isDynamic(op.getPromotionInterval());
     auto scaleMap = [&](ScalingAttr scaling, int64_t contractDim,
-                        AffineExpr freeDim) {
+                        AffineExpr freeDim, unsigned numLoops) {
       auto index = [&](int64_t tileExtent, AffineExpr expr) {
         return ShapedType::isDynamic(tileExtent)
                    ? getAffineConstantExpr(0, ctx)
                    : expr.floorDiv(tileExtent);
       };
-      AffineExpr kIndex =
-          index(scaling.getTile()[contractDim], c * chunk);
+      AffineExpr kIndex = index(scaling.getTile()[contractDim], c * chunk);
       AffineExpr freeIndex = index(scaling.getTile()[1 - contractDim], freeDim);
       SmallVector<AffineExpr> exprs(batch);
       if (contractDim == 1)
         exprs.append({freeIndex, kIndex});
       else
         exprs.append({kIndex, freeIndex});
-      return AffineMap::get(batchRank + 3, 0, exprs, ctx);
+      return AffineMap::get(numLoops, 0, exprs, ctx);
     };
+    auto scaleProduct = [](OpBuilder &nb, Location nloc, Value sa, Value sb) {
+      return arith::MulFOp::create(nb, nloc, buildScaleToF32(nb, nloc, sa),
+                                   buildScaleToF32(nb, nloc, sb));
+    };
+
+    // Sum of the chunks: loops batch, m, n, chunk.
     SmallVector<AffineExpr> resultExprs(batch);
     resultExprs.append({m, n});
-    Value resultInit = filledTensor(rewriter, loc, resultShape,
-                                    rewriter.getF32Type(),
-                                    rewriter.getF32FloatAttr(0.0f));
-    SmallVector<utils::IteratorType> promoteIterators =
-        parallelIterators(batchRank + 3);
-    promoteIterators.back() = utils::IteratorType::reduction;
+    unsigned sumLoops = batchRank + 3;
+    SmallVector<Value> sumInputs = {partial};
+    SmallVector<AffineMap> sumMaps = {
+        AffineMap::get(sumLoops, 0, partialExprs, ctx)};
+    if (!epilogueScales) {
+      sumInputs.append({op.getAScale(), op.getBScale()});
+      sumMaps.append({scaleMap(op.getAScaling(), da, m, sumLoops),
+                      scaleMap(op.getBScaling(), db, n, sumLoops)});
+    }
+    sumMaps.push_back(AffineMap::get(sumLoops, 0, resultExprs, ctx));
+    Value sumInit = filledTensor(rewriter, loc, resultShape,
+                                 rewriter.getF32Type(),
+                                 rewriter.getF32FloatAttr(0.0f));
+    SmallVector<utils::IteratorType> sumIterators = parallelIterators(sumLoops);
+    sumIterators.back() = utils::IteratorType::reduction;
     Value result =
         linalg::GenericOp::create(
-            rewriter, loc, resultInit.getType(),
-            ValueRange{partial, op.getAScale(), op.getBScale()}, resultInit,
-            ArrayRef<AffineMap>{
-                AffineMap::get(batchRank + 3, 0, partialExprs, ctx),
-                scaleMap(op.getAScaling(), da, m),
-                scaleMap(op.getBScaling(), db, n),
-                AffineMap::get(batchRank + 3, 0, resultExprs, ctx)},
-            promoteIterators,
+            rewriter, loc, sumInit.getType(), sumInputs, sumInit, sumMaps,
+            sumIterators,
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value scale = arith::MulFOp::create(
-                  nb, nloc, buildScaleToF32(nb, nloc, args[1]),
-                  buildScaleToF32(nb, nloc, args[2]));
-              Value scaled = arith::MulFOp::create(nb, nloc, scale, args[0]);
+              Value term = args[0];
+              if (!epilogueScales)
+                term = arith::MulFOp::create(
+                    nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), term);
               linalg::YieldOp::create(
                   nb, nloc,
-                  ValueRange{arith::AddFOp::create(nb, nloc, args[3], scaled)});
+                  ValueRange{arith::AddFOp::create(nb, nloc, args.back(),
+                                                   term)});
             })
             .getResult(0);
 
+    // Epilogue: tensorwise/rowwise scales, then the result type.
     Type resultElementType = op.getResult().getType().getElementType();
-    if (!resultElementType.isF32()) {
+    if (epilogueScales || !resultElementType.isF32()) {
       AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+      SmallVector<Value> inputs = {result};
+      SmallVector<AffineMap> maps = {id};
+      if (epilogueScales) {
+        // No chunk loop here; the K index of a `*` tile is the constant 0.
+        inputs.append({op.getAScale(), op.getBScale()});
+        maps.append({scaleMap(op.getAScaling(), da, m, rank),
+                     scaleMap(op.getBScaling(), db, n, rank)});
+      }
+      maps.push_back(id);
       Value init = emptyTensor(rewriter, loc, resultShape, resultElementType);
       result =
           linalg::GenericOp::create(
-              rewriter, loc, init.getType(), result, init,
-              ArrayRef<AffineMap>{id, id}, parallelIterators(rank),
+              rewriter, loc, init.getType(), inputs, init, maps,
+              parallelIterators(rank),
               [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                Value narrow = arith::TruncFOp::create(
-                    nb, nloc, resultElementType, args[0]);
-                linalg::YieldOp::create(nb, nloc, narrow);
+                Value v = args[0];
+                if (epilogueScales)
+                  v = arith::MulFOp::create(
+                      nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), v);
+                if (!resultElementType.isF32())
+                  v = arith::TruncFOp::create(nb, nloc, resultElementType, v);
+                linalg::YieldOp::create(nb, nloc, v);
               })
               .getResult(0);
     }
