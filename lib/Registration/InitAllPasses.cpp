@@ -8,6 +8,7 @@
 #include "fp8/InitAllPasses.h"
 
 #include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -30,6 +31,7 @@
 using namespace mlir;
 
 void fp8::registerFP8Passes() {
+  registerFP8TransformsPasses();
   registerFP8ConversionPasses();
   registerFP8ReferencePipeline();
 }

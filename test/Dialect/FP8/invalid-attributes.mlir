@@ -167,8 +167,33 @@ func.func @f(%x: tensor<4x4xbf16>) -> (tensor<4x4xbf16> {fp8.role = "weight"}) {
 
 // -----
 
-// expected-error @+1 {{'fp8.role' belongs on function arguments, not on an operation}}
+// expected-error @+1 {{'fp8.role' belongs on function arguments and fp8.quantize ops, not on 'func.func'}}
 func.func @f() attributes {fp8.role = "weight"} { return }
+
+// -----
+
+// A quantize may carry the role of the value it quantizes, checked the same way.
+func.func @f(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{'fp8.role' must be "activation", "weight" or "gradient", got "bias"}}
+  %q, %s = fp8.quantize %x {fp8.role = "bias", scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'fp8.matmul' must be "fprop", "dgrad" or "wgrad" on an fp8.scaled_matmul}}
+func.func @f() attributes {fp8.matmul = "fprop"} { return }
+
+// -----
+
+// expected-error @+1 {{'fp8.recipe' must be a #fp8.recipe, got "blockwise"}}
+func.func @f() attributes {fp8.recipe = "blockwise"} { return }
+
+// -----
+
+// expected-error @+1 {{'fp8.seed' is a unit attribute of an i64 argument, argument #0 is 'i32'}}
+func.func @f(%s: i32 {fp8.seed}) { return }
 
 // -----
 

@@ -398,25 +398,31 @@ static std::optional<RecipeFields> getPresetFields(MLIRContext *context,
     return fields;
   };
 
-  // torchao's tensorwise recipe: one f32 scale per tensor, e4m3 throughout.
-  if (name == "tensorwise")
-    return uniform(e4m3, kWhole, kWhole, f32, ScaleRound::exact);
-  // TransformerEngine's DelayedScaling default: HYBRID format (e5m2
-  // gradients for their range), amax from a 1024-step history, max.
-  if (name == "delayed") {
+  // torchao's tensorwise recipe: one f32 scale per tensor, e4m3 forward and
+  // e5m2 gradients (their range matters more than their precision).
+  auto tensorwise = [&] {
     RecipeFields fields = uniform(e4m3, kWhole, kWhole, f32, ScaleRound::exact);
-    fields.gradient = makePolicy(context, e5m2, kWhole, kWhole, f32,
-                                 ScaleRound::exact);
+    fields.gradient =
+        makePolicy(context, e5m2, kWhole, kWhole, f32, ScaleRound::exact);
+    return fields;
+  };
+  if (name == "tensorwise")
+    return tensorwise();
+  // TransformerEngine's DelayedScaling default: the same HYBRID formats, amax
+  // from a 1024-step history, max.
+  if (name == "delayed") {
+    RecipeFields fields = tensorwise();
     fields.amaxHistory = 1024;
     fields.amaxAlgo = AmaxAlgo::max;
     return fields;
   }
-  // torchao's rowwise recipes round scales to powers of two (exact
-  // multiplication by the scale, no extra rounding error).
+  // torchao's rowwise recipe rounds scales to powers of two (multiplying by
+  // them is exact); e4m3 everywhere.
   if (name == "rowwise")
     return uniform(e4m3, 1, kWhole, f32, ScaleRound::pow2_ceil);
+  // torchao's rowwise_with_gw_hp: exact f32 row scales, Wgrad in bf16.
   if (name == "rowwise_gw_hp") {
-    RecipeFields fields = uniform(e4m3, 1, kWhole, f32, ScaleRound::pow2_ceil);
+    RecipeFields fields = uniform(e4m3, 1, kWhole, f32, ScaleRound::exact);
     fields.highPrecision.push_back(MatmulKind::wgrad);
     return fields;
   }

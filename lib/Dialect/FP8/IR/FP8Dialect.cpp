@@ -37,13 +37,20 @@ LogicalResult FP8Dialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
+  Type argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  if (attr.getName() == getSeedAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !argType.isInteger(64))
+      return op->emitError() << "'" << getSeedAttrName()
+                             << "' is a unit attribute of an i64 argument, "
+                                "argument #"
+                             << argIndex << " is " << argType;
+    return success();
+  }
   if (attr.getName() != getRoleAttrName())
     return op->emitError() << "unknown fp8 argument attribute '"
                            << attr.getName().getValue() << "'";
   if (failed(verifyRoleValue(op, attr)))
     return failure();
-  Type argType =
-      op->getRegion(regionIndex).getArgument(argIndex).getType();
   auto shaped = dyn_cast<ShapedType>(argType);
   if (!shaped || !isa<FloatType>(shaped.getElementType()))
     return op->emitError() << "'" << getRoleAttrName()
@@ -63,10 +70,31 @@ LogicalResult FP8Dialect::verifyRegionResultAttribute(Operation *op,
 
 LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
-  if (attr.getName() == getRoleAttrName())
-    return op->emitError() << "'" << getRoleAttrName()
-                           << "' belongs on function arguments, not on an "
-                              "operation";
-  return op->emitError() << "unknown fp8 attribute '"
-                         << attr.getName().getValue() << "'";
+  StringAttr name = attr.getName();
+  if (name == getRoleAttrName()) {
+    if (!isa<QuantizeOp>(op))
+      return op->emitError() << "'" << getRoleAttrName()
+                             << "' belongs on function arguments and "
+                                "fp8.quantize ops, not on '"
+                             << op->getName() << "'";
+    return verifyRoleValue(op, attr);
+  }
+  if (name == getMatmulAttrName()) {
+    auto value = dyn_cast<StringAttr>(attr.getValue());
+    if (!isa<ScaledMatmulOp>(op) || !value ||
+        !symbolizeMatmulKind(value.getValue()))
+      return op->emitError() << "'" << getMatmulAttrName()
+                             << "' must be \"fprop\", \"dgrad\" or \"wgrad\" "
+                                "on an fp8.scaled_matmul";
+    return success();
+  }
+  if (name == getRecipeAttrName()) {
+    if (!isa<RecipeAttr>(attr.getValue()))
+      return op->emitError() << "'" << getRecipeAttrName()
+                             << "' must be a #fp8.recipe, got "
+                             << attr.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown fp8 attribute '" << name.getValue()
+                         << "'";
 }

@@ -143,10 +143,10 @@ def FP8_RecipeAttr : FP8_Attr<"Recipe", "recipe"> {
 
     | preset | activation | weight | gradient | scales | other |
     |---|---|---|---|---|---|
-    | `tensorwise` | e4m3 `[*,*]` | e4m3 `[*,*]` | e4m3 `[*,*]` | f32 exact | |
+    | `tensorwise` | e4m3 `[*,*]` | e4m3 `[*,*]` | e5m2 `[*,*]` | f32 exact | |
     | `delayed` | e4m3 `[*,*]` | e4m3 `[*,*]` | e5m2 `[*,*]` | f32 exact | amax history 1024, max |
     | `rowwise` | e4m3 `[1,*]` | e4m3 `[1,*]` | e4m3 `[1,*]` | f32 pow2_ceil | |
-    | `rowwise_gw_hp` | e4m3 `[1,*]` | e4m3 `[1,*]` | e4m3 `[1,*]` | f32 pow2_ceil | Wgrad in high precision |
+    | `rowwise_gw_hp` | e4m3 `[1,*]` | e4m3 `[1,*]` | e4m3 `[1,*]` | f32 exact | Wgrad in high precision |
     | `blockwise` | e4m3 `[1,128]` | e4m3 `[128,128]` | e4m3 `[1,128]` | f32 exact | |
     | `mxfp8` | e4m3 `[1,32]` | e4m3 `[1,32]` | e4m3 `[1,32]` | E8M0 pow2_ceil | |
     | `mxfp8_ocp` | e4m3 `[1,32]` | e4m3 `[1,32]` | e4m3 `[1,32]` | E8M0 pow2_floor | |

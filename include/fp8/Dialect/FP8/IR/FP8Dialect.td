@@ -54,9 +54,24 @@ def FP8_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerAttributes();
 
-    /// Name of the function-argument attribute naming an operand's role.
+    /// `fp8.role = "activation" | "weight" | "gradient"`: the training role of
+    /// a function argument, or of the value an `fp8.quantize` quantizes.
     static constexpr ::llvm::StringLiteral getRoleAttrName() {
       return ::llvm::StringLiteral("fp8.role");
+    }
+    /// `fp8.matmul = "fprop" | "dgrad" | "wgrad"` on an `fp8.scaled_matmul`.
+    static constexpr ::llvm::StringLiteral getMatmulAttrName() {
+      return ::llvm::StringLiteral("fp8.matmul");
+    }
+    /// `fp8.recipe = #fp8.recipe<...>` on a function: the recipe its matmuls
+    /// were quantized with.
+    static constexpr ::llvm::StringLiteral getRecipeAttrName() {
+      return ::llvm::StringLiteral("fp8.recipe");
+    }
+    /// `fp8.seed` (unit) on an i64 function argument: the seed of stochastic
+    /// rounding.
+    static constexpr ::llvm::StringLiteral getSeedAttrName() {
+      return ::llvm::StringLiteral("fp8.seed");
     }
   }];
 }

@@ -1,0 +1,86 @@
+//===- Passes.td - fp8 dialect transformations -------------*- tablegen -*-===//
+//
+// Passes that decide how a training graph is quantized.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD
+#define FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
+  let summary = "rewrite high-precision matmuls into fp8 quantize + scaled_matmul";
+  let description = [{
+    Rewrites every bf16/f16/f32 `linalg.matmul` (any indexing maps),
+    `linalg.batch_matmul` and contraction `linalg.generic` into an
+    `fp8.quantize` per operand and an `fp8.scaled_matmul`, following the
+    recipe.
+
+    Roles come from `fp8.role` function-argument attributes and propagate
+    forward through transposes, reshapes, casts and elementwise ops; an Fprop
+    result is an activation and a Dgrad result a gradient. The pair of roles
+    names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
+    gradient x activation Wgrad. An operand without a role, or a pair the
+    recipe does not cover, is an error. Matmuls the recipe keeps in high
+    precision are left alone.
+
+    Each operand is quantized with its role's policy mapped to its storage
+    coordinates (the tile `[across, along]` becomes `[across, along]` when
+    the operand is contracted along its columns and `[along, across]` along
+    its rows). The quantize carries `fp8.role`, the matmul `fp8.matmul`, the
+    function `fp8.recipe`; `fp8-derive-scaling` then shares quantizations.
+
+    Stochastic rounding of gradients takes its seed from the function
+    argument marked `fp8.seed`. Delayed-amax recipes thread one amax history
+    per quantized value through the function as an extra argument and an
+    extra result (TransformerEngine semantics; see docs/Passes.md).
+  }];
+  let options = [
+    Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
+           "recipe preset, or a full #fp8.recipe<...> attribute">,
+  ];
+  let dependentDialects = [
+    "::mlir::fp8::FP8Dialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def FP8DeriveScaling : Pass<"fp8-derive-scaling", "::mlir::ModuleOp"> {
+  let summary = "derive every operand's tile from the rule and share quantizations";
+  let description = [{
+    For every `fp8.scaled_matmul` in a function that carries `fp8.recipe`,
+    gives each operand the tile its role's policy yields for the dimension
+    that matmul contracts (DESIGN.md §2), replacing any other. Then makes one
+    quantization per (value, scaling):
+
+    * the same value with the same scaling is quantized once and **reused**;
+    * a value reached through a `linalg.transpose` of one that is quantized
+      with a symmetric scaling (tensorwise, square tiles) is the
+      `fp8.transpose` of that quantization (**transposed**, lossless);
+    * otherwise the value is quantized again from its high-precision source
+      (**requantized**); an FP8 value is never quantized again.
+
+    `fp8-print-layouts` shows the result.
+  }];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
+def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
+  let summary = "print every scaled_matmul operand's layout and scale tiles";
+  let description = [{
+    Prints, per `fp8.scaled_matmul` and operand: the matmul kind, the role,
+    the storage shape, the contracted dim, the tile, the scale shape and type,
+    and the decision that produced it (fresh, reused, transposed,
+    requantized). With `svg-dir`, also writes one SVG drawing per function
+    showing each operand's tiles over its storage shape. The IR is unchanged.
+  }];
+  let options = [
+    Option<"svgDir", "svg-dir", "std::string", /*default=*/"\"\"",
+           "directory to write <function>.svg drawings into">,
+  ];
+}
+
+#endif // FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD

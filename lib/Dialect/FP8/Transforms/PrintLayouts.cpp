@@ -1,0 +1,284 @@
+//===- PrintLayouts.cpp - show every operand's scale layout ---------------===//
+//
+// fp8-print-layouts: a table per function of every scaled_matmul operand
+// (storage shape, contracted dim, tile, scales, and how its quantization was
+// obtained), and optionally an SVG drawing of the tiles over each operand,
+// because a tile geometry is easier to check by looking at it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8PRINTLAYOUTS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// One operand of one scaled_matmul, as printed.
+struct OperandLayout {
+  unsigned matmulIndex;
+  StringRef kind, side, role;
+  std::string source;
+  SmallVector<int64_t> shape;
+  int64_t contractingDim;
+  SmallVector<int64_t> tile;
+  SmallVector<int64_t> scaleShape;
+  Type scaleType, elementType;
+  StringRef decision;
+};
+
+} // namespace
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
+  return str;
+}
+
+static std::string formatTile(ArrayRef<int64_t> tile) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  os << '[';
+  llvm::interleaveComma(tile, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '*';
+    else
+      os << d;
+  });
+  os << ']';
+  return str;
+}
+
+/// A short name for the high-precision value a quantization reads.
+static std::string describeSource(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return llvm::formatv("arg{0}", arg.getArgNumber()).str();
+  Operation *def = value.getDefiningOp();
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
+    return describeSource(transpose.getInput()) + "^T";
+  return def->getName().getStringRef().str();
+}
+
+/// The value a quantization reads, looking through transposes: two
+/// quantizations of the same root quantize the same data.
+static Value getRoot(Value value) {
+  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>())
+    value = transpose.getInput();
+  return value;
+}
+
+static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
+  std::vector<OperandLayout> layouts;
+  llvm::DenseSet<Operation *> seenQuantizations;
+  llvm::DenseMap<Value, SmallVector<ScalingAttr>> seenRoots;
+  unsigned index = 0;
+  func->walk([&](ScaledMatmulOp mm) {
+    auto kind = mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
+    for (unsigned side = 0; side < 2; ++side) {
+      Value data = side == 0 ? mm.getA() : mm.getB();
+      Value scale = side == 0 ? mm.getAScale() : mm.getBScale();
+      ScalingAttr scaling = side == 0 ? mm.getAScaling() : mm.getBScaling();
+      OperandLayout layout;
+      layout.matmulIndex = index;
+      layout.kind = kind ? kind.getValue() : StringRef("-");
+      layout.side = side == 0 ? "a" : "b";
+      auto dataType = cast<RankedTensorType>(data.getType());
+      layout.shape = llvm::to_vector(dataType.getShape());
+      layout.elementType = dataType.getElementType();
+      layout.contractingDim = mm.getContracting()[side];
+      layout.tile = llvm::to_vector(scaling.getTile());
+      auto scaleType = cast<RankedTensorType>(scale.getType());
+      layout.scaleShape = llvm::to_vector(scaleType.getShape());
+      layout.scaleType = scaleType.getElementType();
+
+      bool transposed = false;
+      if (auto t = data.getDefiningOp<TransposeOp>()) {
+        transposed = true;
+        data = t.getInput();
+      }
+      auto q = data.getDefiningOp<QuantizeOp>();
+      if (!q) {
+        layout.role = "-";
+        layout.source = "-";
+        layout.decision = transposed ? "transposed" : "given";
+        layouts.push_back(layout);
+        continue;
+      }
+      auto role = q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName());
+      layout.role = role ? role.getValue() : StringRef("-");
+      layout.source = describeSource(q.getInput());
+      Value root = getRoot(q.getInput());
+      SmallVector<ScalingAttr> &earlier = seenRoots[root];
+      if (transposed)
+        layout.decision = "transposed";
+      else if (seenQuantizations.contains(q))
+        layout.decision = "reused";
+      else if (!earlier.empty())
+        layout.decision = "requantized";
+      else
+        layout.decision = "fresh";
+      if (seenQuantizations.insert(q).second)
+        earlier.push_back(q.getScaling());
+      layouts.push_back(layout);
+    }
+    ++index;
+  });
+  return layouts;
+}
+
+static void printTable(raw_ostream &os, FunctionOpInterface func,
+                       ArrayRef<OperandLayout> layouts) {
+  os << "// fp8 layouts of @" << func.getName();
+  if (auto recipe =
+          func->getAttrOfType<RecipeAttr>(FP8Dialect::getRecipeAttrName()))
+    os << " under " << recipe;
+  os << "\n";
+  const char *format = "// {0,-2} {1,-6} {2,-2} {3,-11} {4,-8} {5,-20} {6,-8} "
+                       "{7,-11} {8,-16} {9}\n";
+  os << llvm::formatv(format, "#", "matmul", "op", "role", "source",
+                      "storage", "contract", "tile", "scales", "decision");
+  for (const OperandLayout &l : layouts) {
+    std::string elementType, scaleType;
+    llvm::raw_string_ostream(elementType) << l.elementType;
+    llvm::raw_string_ostream(scaleType) << l.scaleType;
+    os << llvm::formatv(format, l.matmulIndex, l.kind, l.side, l.role,
+                        l.source, formatShape(l.shape) + "x" + elementType,
+                        llvm::formatv("dim {0}", l.contractingDim),
+                        formatTile(l.tile),
+                        formatShape(l.scaleShape) + "x" + scaleType,
+                        l.decision);
+  }
+  // Quantize ops actually executed: one per distinct quantization.
+  llvm::StringMap<unsigned> counts;
+  for (const OperandLayout &l : layouts)
+    ++counts[l.decision];
+  unsigned quantizations = counts["fresh"] + counts["requantized"];
+  os << llvm::formatv("// {0} quantizations ({1} fresh, {2} requantized), {3} "
+                      "reused, {4} transposed\n\n",
+                      quantizations, counts["fresh"], counts["requantized"],
+                      counts["reused"], counts["transposed"]);
+}
+
+/// Draws each operand as a rectangle (rows down, cols across) with its tile
+/// grid and an arrow along the contracted dim.
+static void writeSvg(raw_ostream &os, FunctionOpInterface func,
+                     ArrayRef<OperandLayout> layouts) {
+  constexpr double cellWidth = 260, cellHeight = 250, maxSide = 170;
+  constexpr int maxLines = 48;
+  unsigned numMatmuls = layouts.empty() ? 0 : layouts.back().matmulIndex + 1;
+  double width = 2 * cellWidth + 40, height = numMatmuls * cellHeight + 60;
+  os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                      "width=\"{0}\" height=\"{1}\" font-family=\"monospace\" "
+                      "font-size=\"11\">\n",
+                      width, height);
+  os << llvm::formatv("<text x=\"20\" y=\"24\" font-size=\"14\">@{0}</text>\n",
+                      func.getName());
+  for (const OperandLayout &l : layouts) {
+    if (l.shape.size() < 2)
+      continue;
+    int64_t rows = l.shape[l.shape.size() - 2];
+    int64_t cols = l.shape[l.shape.size() - 1];
+    if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
+      continue;
+    double scale = maxSide / std::max(rows, cols);
+    double w = std::max(cols * scale, 4.0), h = std::max(rows * scale, 4.0);
+    double x0 = 20 + (l.side == "a" ? 0 : cellWidth);
+    double y0 = 60 + l.matmulIndex * cellHeight;
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2} {3}: {4} ({5})</text>\n",
+                        x0, y0 - 8, l.kind, l.side, l.source, l.role);
+    os << llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" "
+                        "height=\"{3}\" fill=\"#eef3fb\" stroke=\"#1f3b70\"/>\n",
+                        x0, y0, w, h);
+    // Tile boundaries; dense grids are thinned but keep their spacing
+    // visible.
+    auto drawLines = [&](int64_t extent, int64_t tile, bool vertical) {
+      if (ShapedType::isDynamic(tile) || tile >= extent)
+        return;
+      int64_t count = llvm::divideCeil(extent, tile) - 1;
+      int64_t step = std::max<int64_t>(1, count / maxLines);
+      for (int64_t i = 1; i <= count; i += step) {
+        double p = i * tile * scale;
+        if (vertical)
+          os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" "
+                              "y2=\"{2}\" stroke=\"#6b8fd6\" "
+                              "stroke-width=\"0.6\"/>\n",
+                              x0 + p, y0, y0 + h);
+        else
+          os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" "
+                              "y2=\"{1}\" stroke=\"#6b8fd6\" "
+                              "stroke-width=\"0.6\"/>\n",
+                              x0, y0 + p, x0 + w);
+      }
+    };
+    drawLines(rows, l.tile[0], /*vertical=*/false);
+    drawLines(cols, l.tile[1], /*vertical=*/true);
+    // The contracted dim: an arrow along the columns (dim 1) or rows (0).
+    if (l.contractingDim == 1)
+      os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+                          "stroke=\"#c0392b\" stroke-width=\"2\" "
+                          "marker-end=\"url(#k)\"/>\n",
+                          x0, y0 + h + 10, x0 + w);
+    else
+      os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+                          "stroke=\"#c0392b\" stroke-width=\"2\" "
+                          "marker-end=\"url(#k)\"/>\n",
+                          x0 + w + 10, y0, y0 + h);
+    os << llvm::formatv(
+        "<text x=\"{0}\" y=\"{1}\">{2} tile {3}, K along dim {4}, {5}</text>\n",
+        x0, y0 + h + 28, formatShape(l.shape), formatTile(l.tile),
+        l.contractingDim, l.decision);
+  }
+  os << "<defs><marker id=\"k\" markerWidth=\"8\" markerHeight=\"8\" "
+        "refX=\"6\" refY=\"3\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" "
+        "fill=\"#c0392b\"/></marker></defs>\n</svg>\n";
+}
+
+namespace {
+struct FP8PrintLayoutsPass
+    : fp8::impl::FP8PrintLayoutsBase<FP8PrintLayoutsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<FunctionOpInterface>()) {
+      std::vector<OperandLayout> layouts = collectLayouts(func);
+      if (layouts.empty())
+        continue;
+      printTable(llvm::outs(), func, layouts);
+      if (svgDir.empty())
+        continue;
+      SmallString<128> path(svgDir);
+      llvm::sys::path::append(path, func.getName() + ".svg");
+      std::error_code error;
+      llvm::raw_fd_ostream file(path, error);
+      if (error) {
+        func.emitError() << "cannot write " << path << ": "
+                         << error.message();
+        return signalPassFailure();
+      }
+      writeSvg(file, func, layouts);
+    }
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

@@ -1,0 +1,194 @@
+//===- QuantizeMatmuls.cpp - high-precision matmuls to scaled FP8 ---------===//
+//
+// fp8-quantize-matmuls: every matmul of a training graph whose operands have
+// known roles becomes quantize + scaled_matmul under a recipe. The tiles come
+// from the recipe's policies mapped to each operand's storage coordinates;
+// sharing between matmuls is fp8-derive-scaling's job.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Roles.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8QUANTIZEMATMULS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+/// The recipe named or written in the pass option, or null after a
+/// diagnostic at `loc`.
+static RecipeAttr parseRecipeOption(MLIRContext *context, StringRef text,
+                                    Location loc) {
+  if (RecipeAttr preset = RecipeAttr::getPreset(context, text))
+    return preset;
+  if (text.starts_with("#fp8.recipe")) {
+    if (auto recipe =
+            dyn_cast_or_null<RecipeAttr>(parseAttribute(text, context)))
+      return recipe;
+    emitError(loc) << "cannot parse recipe '" << text << "'";
+    return {};
+  }
+  emitError(loc) << "unknown recipe '" << text << "', expected one of "
+                 << llvm::join(RecipeAttr::getPresetNames(), ", ")
+                 << " or a #fp8.recipe<...> attribute";
+  return {};
+}
+
+/// Whether the matmul's init holds zeros (or nothing defined), so that the
+/// product needs no accumulation into it.
+static bool isZeroInit(Value init) {
+  Operation *def = init.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tensor::EmptyOp>(def))
+    return true;
+  auto fill = dyn_cast<linalg::FillOp>(def);
+  return fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+                  matchPattern(fill.value(), m_Zero()));
+}
+
+/// The argument marked `fp8.seed`, or null.
+static Value findSeedArgument(FunctionOpInterface func) {
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), FP8Dialect::getSeedAttrName()))
+      return arg;
+  return {};
+}
+
+namespace {
+
+struct FP8QuantizeMatmulsPass
+    : fp8::impl::FP8QuantizeMatmulsBase<FP8QuantizeMatmulsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    RecipeAttr parsed =
+        parseRecipeOption(&getContext(), recipe, module.getLoc());
+    if (!parsed)
+      return signalPassFailure();
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(quantizeFunction(func, parsed)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult quantizeFunction(FunctionOpInterface func, RecipeAttr recipe);
+};
+
+} // namespace
+
+LogicalResult
+FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
+                                         RecipeAttr recipe) {
+  RoleAnalysis roles(func);
+  SmallVector<std::pair<MatmulView, MatmulKind>> matmuls;
+  WalkResult walk = func->walk([&](linalg::LinalgOp op) {
+    std::optional<MatmulView> view = getMatmulView(op);
+    if (!view)
+      return WalkResult::advance();
+    // Only floating-point matmuls are quantized.
+    for (Value operand : {view->a, view->b}) {
+      Type element = getElementTypeOrSelf(operand.getType());
+      if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
+        return WalkResult::advance();
+    }
+    std::optional<Role> roleA = roles.getRole(view->a);
+    std::optional<Role> roleB = roles.getRole(view->b);
+    for (auto [name, value, role] :
+         {std::make_tuple("a", view->a, roleA),
+          std::make_tuple("b", view->b, roleB)}) {
+      if (role)
+        continue;
+      op->emitError() << "cannot quantize this matmul: the role of operand "
+                      << name << " (" << value.getType()
+                      << ") is unknown; mark the function argument it "
+                         "comes from with fp8.role";
+      return WalkResult::interrupt();
+    }
+    std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
+    if (!kind) {
+      op->emitError() << "cannot quantize a matmul of " << stringifyRole(*roleA)
+                      << " x " << stringifyRole(*roleB)
+                      << ": a recipe covers Fprop (activation x weight), "
+                         "Dgrad (gradient x weight) and Wgrad (gradient x "
+                         "activation)";
+      return WalkResult::interrupt();
+    }
+    if (!recipe.keepsHighPrecision(*kind))
+      matmuls.push_back({*view, *kind});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (matmuls.empty())
+    return success();
+
+  Value seed;
+  if (recipe.getStochasticGradients()) {
+    seed = findSeedArgument(func);
+    if (!seed)
+      return func.emitError()
+             << "the recipe rounds gradients stochastically: add an i64 "
+                "argument marked {"
+             << FP8Dialect::getSeedAttrName() << "} to @" << func.getName();
+  }
+
+  MLIRContext *ctx = func.getContext();
+  for (auto &[view, kind] : matmuls) {
+    Operation *op = view.op;
+    Location loc = op->getLoc();
+    OpBuilder b(op);
+    auto quantize = [&](Value value, int64_t contractingDim) {
+      Role role = *roles.getRole(value);
+      PolicyAttr policy = recipe.getPolicy(role);
+      ScalingAttr scaling = policy.getScaling(contractingDim);
+      auto type = cast<RankedTensorType>(value.getType());
+      auto scaleType = RankedTensorType::get(
+          scaling.getScaleShape(type.getShape()), scaling.getScale());
+      bool stochastic =
+          role == Role::gradient && recipe.getStochasticGradients();
+      auto q = QuantizeOp::create(
+          b, loc, type.clone(policy.getElementType()), scaleType, value,
+          /*amax=*/Value(), stochastic ? seed : Value(), scaling,
+          stochastic ? Rounding::stochastic : Rounding::nearest,
+          static_cast<uint64_t>(recipe.getMargin()));
+      q->setAttr(FP8Dialect::getRoleAttrName(),
+                 StringAttr::get(ctx, stringifyRole(role)));
+      return std::make_tuple(q.getResult(), q.getScale(), scaling);
+    };
+    auto [qa, sa, scalingA] = quantize(view.a, view.contracting[0]);
+    auto [qb, sb, scalingB] = quantize(view.b, view.contracting[1]);
+
+    Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type element = resultType.getElementType();
+    Type productElement =
+        isa<Float32Type, BFloat16Type>(element) ? element : b.getF32Type();
+    auto product = ScaledMatmulOp::create(
+        b, loc, resultType.clone(productElement), qa, sa, qb, sb,
+        b.getDenseI64ArrayAttr({view.contracting[0], view.contracting[1]}),
+        scalingA, scalingB, recipe.getAccumulate());
+    product->setAttr(FP8Dialect::getMatmulAttrName(),
+                     StringAttr::get(ctx, stringifyMatmulKind(kind)));
+    Value result = product;
+    if (productElement != element)
+      result = arith::TruncFOp::create(b, loc, resultType, result);
+    // linalg.matmul accumulates into its init.
+    if (!isZeroInit(init))
+      result = arith::AddFOp::create(b, loc, init, result);
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+  func->setAttr(FP8Dialect::getRecipeAttrName(), recipe);
+  return success();
+}
