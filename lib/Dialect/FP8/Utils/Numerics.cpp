@@ -277,7 +277,23 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
       arith::MaximumFOp::create(b, loc, x, constF32(b, loc, -maxValue));
   clamped =
       arith::MinimumFOp::create(b, loc, clamped, constF32(b, loc, maxValue));
-  return arith::TruncFOp::create(b, loc, elementType, clamped);
+  Value rounded = arith::TruncFOp::create(b, loc, elementType, clamped);
+  // e5m2 has several NaN encodings and the APFloat cast picks 0x7E; PyTorch
+  // (c10) and the stochastic cast write 0x7F with the sign of x. For e4m3fn
+  // 0x7F is the only NaN, so this changes nothing there.
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value sign = arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, bitcastToI32(b, loc, x),
+                             constI32(b, loc, 24)),
+      constI32(b, loc, 0x80));
+  Value nanCode = arith::OrIOp::create(
+      b, loc, sign, constI32(b, loc, getFP8Format(elementType).nanCode));
+  Value nanByte = arith::BitcastOp::create(
+      b, loc, elementType,
+      arith::TruncIOp::create(b, loc, b.getI8Type(), nanCode));
+  return arith::SelectOp::create(b, loc, isNaN, nanByte, rounded);
 }
 
 Value fp8::buildStochasticCast(OpBuilder &b, Location loc, Value x,

@@ -1,0 +1,607 @@
+#!/usr/bin/env python3
+"""Independent oracle for the CPU reference numerics (docs/Numerics.md).
+
+Plain python3 (struct, math): no MLIR, no numpy, no code shared with the C++
+builders. It is written from the formulas of DESIGN.md section 4 and
+docs/Numerics.md, and the Philox and cast facts of the research notes
+(Random123 known answers, PyTorch's c10 casts).
+
+`oracle.py NAME` prints what test/Integration/CPU/NAME.mlir prints, in the
+format of printMemrefI32/F32, so every test runs a second RUN line through
+this script and the same CHECK lines: the hand-derived expected values, the
+oracle and the MLIR reference must all agree. `oracle.py --self-test` checks
+the oracle itself against published vectors.
+"""
+
+import math
+import struct
+import sys
+
+INF = float("inf")
+NAN = float("nan")
+
+# ---------------------------------------------------------------------------
+# f32 arithmetic (a Python float holds every f32 exactly; one rounding of the
+# exact double result is a correct f32 rounding for + - * / because double
+# has more than 2*24+2 bits)
+# ---------------------------------------------------------------------------
+
+
+def f32(x):
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(INF, x)
+
+
+def bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def from_bits(b):
+    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
+
+
+def fmul(a, b):
+    return f32(a * b) if not (math.isinf(a) or math.isinf(b)) else _inf_mul(a, b)
+
+
+def _inf_mul(a, b):
+    if a == 0 or b == 0 or math.isnan(a) or math.isnan(b):
+        return NAN
+    return math.copysign(INF, a) * math.copysign(1.0, b)
+
+
+def fadd(a, b):
+    return f32(a + b)
+
+
+def fdiv(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return NAN
+    if b == 0:
+        if a == 0:
+            return NAN
+        return math.copysign(INF, a) * math.copysign(1.0, b)
+    if math.isinf(a) and math.isinf(b):
+        return NAN
+    return f32(a / b)
+
+
+def fmax_nan(a, b):
+    """arith.maximumf / torch.amax: NaN propagates."""
+    if math.isnan(a) or math.isnan(b):
+        return NAN
+    return max(a, b)
+
+
+def bf16_bits(x):
+    """RNE f32 -> bf16 (NaN stays NaN)."""
+    b = bits(x)
+    if math.isnan(x):
+        return (b >> 16) | 0x40
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+# ---------------------------------------------------------------------------
+# FP8 formats
+# ---------------------------------------------------------------------------
+
+
+class Format:
+    def __init__(self, name, m, bias, fmax, maxcode):
+        self.name, self.m, self.bias, self.fmax, self.maxcode = (
+            name, m, bias, fmax, maxcode)
+        self.emin = 1 - bias
+        self.emax = math.frexp(fmax)[1] - 1  # floor(log2 fmax): 8, 15
+
+
+E4M3 = Format("e4m3", 3, 7, 448.0, 0x7E)
+E5M2 = Format("e5m2", 2, 15, 57344.0, 0x7B)
+
+
+def fp8_value(code, fmt):
+    s = -1.0 if code & 0x80 else 1.0
+    c = code & 0x7F
+    e = c >> fmt.m
+    mant = c & ((1 << fmt.m) - 1)
+    if fmt is E4M3 and c == 0x7F:
+        return NAN
+    if fmt is E5M2 and e == 0x1F:
+        return NAN if mant else s * INF
+    if e == 0:
+        return s * mant * 2.0 ** (fmt.emin - fmt.m)
+    return s * (1 + mant / 2.0 ** fmt.m) * 2.0 ** (e - fmt.bias)
+
+
+def _encode_exact(v, fmt):
+    """Code of a non-negative value representable in fmt."""
+    if v == 0:
+        return 0
+    e = math.frexp(v)[1] - 1
+    if e < fmt.emin:
+        return int(v / 2.0 ** (fmt.emin - fmt.m))
+    return ((e + fmt.bias) << fmt.m) | (int(v / 2.0 ** (e - fmt.m)) - (1 << fmt.m))
+
+
+def cast_rne_sat(x, fmt):
+    """RNE(clamp(x, -fmax, fmax)); NaN -> 0x7F with x's sign."""
+    sign = 0x80 if math.copysign(1.0, x) < 0 else 0
+    if math.isnan(x):
+        return sign | 0x7F
+    a = min(abs(x), fmt.fmax)
+    if a == 0:
+        return sign
+    e = max(math.frexp(a)[1] - 1, fmt.emin)
+    quantum = 2.0 ** (e - fmt.m)
+    n = a / quantum
+    fl = math.floor(n)
+    r = n - fl
+    if r > 0.5 or (r == 0.5 and fl % 2 == 1):
+        fl += 1
+    return sign | _encode_exact(fl * quantum, fmt)
+
+
+def cast_c10_eager(x, fmt):
+    """PyTorch's unsaturated eager cast (overflow -> NaN / Inf), for docs."""
+    # RNE past the largest finite value: above 464 (e4m3fn, the tie goes to
+    # the even 448) or from 61440 (e5m2, the tie goes to the even 2^16).
+    big = abs(x) > 464.0 if fmt is E4M3 else abs(x) >= 61440.0
+    if not math.isnan(x) and big:
+        sign = 0x80 if x < 0 else 0
+        return sign | (0x7F if fmt is E4M3 else 0x7C)
+    return cast_rne_sat(x, fmt)
+
+
+# ---------------------------------------------------------------------------
+# Philox4x32-10 and stochastic rounding
+# ---------------------------------------------------------------------------
+
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+U32 = 0xFFFFFFFF
+
+
+def philox4x32_10(ctr, key):
+    c0, c1, c2, c3 = ctr
+    k0, k1 = key
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + W0) & U32, (k1 + W1) & U32
+        p0, p1 = M0 * c0, M1 * c2
+        c0, c1, c2, c3 = ((p1 >> 32) ^ c1 ^ k0, p1 & U32,
+                          (p0 >> 32) ^ c3 ^ k1, p0 & U32)
+    return c0, c1, c2, c3
+
+
+def rand32(seed, index):
+    seed &= (1 << 64) - 1
+    index &= (1 << 64) - 1
+    return philox4x32_10((index & U32, index >> 32, 0, 0),
+                         (seed & U32, seed >> 32))[0]
+
+
+def cast_stochastic(x, r, fmt):
+    """The research notes' algorithm: add random bits to the dropped bits,
+    truncate; saturating, NaN and sign preserving."""
+    B = 23 - fmt.m
+    maxbits = bits(fmt.fmax)
+    b = bits(x)
+    s = (b >> 24) & 0x80
+    a = b & 0x7FFFFFFF
+    R = r & ((1 << B) - 1)
+    if a > 0x7F800000:
+        return s | 0x7F
+    if a >= maxbits:
+        return s | fmt.maxcode
+    if (a >> 23) >= 127 + fmt.emin:
+        return s | ((((a + R) >> B) - ((127 - fmt.bias) << fmt.m)) & 0xFF)
+    y = from_bits(a) * 2.0 ** (fmt.m - fmt.emin)
+    F = int(math.floor(y * 2.0 ** B))
+    return s | (((F + R) >> B) & 0xFF)
+
+
+# ---------------------------------------------------------------------------
+# Scales
+# ---------------------------------------------------------------------------
+
+EPS_F32 = f32(1e-12)  # 0x2B8CBCCC, just below 1e-12
+
+
+def exponent_field(x):
+    return (bits(x) >> 23) & 0xFF
+
+
+def rceil_code(d):
+    """cvt.rp.satfinite.ue8m0x2.f32 (TE's software definition)."""
+    if math.isnan(d):
+        return 0xFF
+    if math.isinf(d):
+        return 0xFE
+    if d == 0:
+        return 0
+    e = exponent_field(d)
+    m = bits(d) & 0x7FFFFF
+    if m > 0 and e != 0xFE and not (e == 0 and m <= 0x400000):
+        e += 1
+    return e
+
+
+def floor_code(amax, fmt, margin):
+    if math.isnan(amax):
+        return 0xFF
+    return min(max(exponent_field(amax) - fmt.emax + margin, 0), 254)
+
+
+def e8m0_to_f32(code):
+    return NAN if code == 0xFF else 2.0 ** (code - 127)
+
+
+def tile_scales(amax, fmt, round_mode, margin=0):
+    """(qscale f32, dequant scale f32, E8M0 code or None)."""
+    if round_mode == "exact":
+        scaled_max = fmt.fmax / 2.0 ** margin
+        if not math.isnan(amax) and amax <= EPS_F32:
+            q = f32(scaled_max / 1e-12)
+        else:
+            q = fdiv(scaled_max, amax)
+        return q, fdiv(1.0, q), None
+    if round_mode == "pow2_ceil":
+        d = fmul(fmul(amax, f32(1.0 / fmt.fmax)), 2.0 ** margin)
+        code = rceil_code(d)
+    else:
+        code = floor_code(amax, fmt, margin)
+    q = NAN if code == 0xFF else 2.0 ** (127 - code)
+    return q, e8m0_to_f32(code), code
+
+
+# ---------------------------------------------------------------------------
+# Ops on matrices (lists of lists; batch = list of matrices)
+# ---------------------------------------------------------------------------
+
+
+def resolve(t, n):
+    return n if t == "*" else t
+
+
+def amax_tiles(x, tile):
+    R, C = len(x), len(x[0])
+    tr, tc = resolve(tile[0], R), resolve(tile[1], C)
+    out = [[0.0] * -(-C // tc) for _ in range(-(-R // tr))]
+    for i in range(R):
+        for j in range(C):
+            ti, tj = i // tr, j // tc
+            out[ti][tj] = fmax_nan(out[ti][tj], abs(x[i][j]))
+    return out
+
+
+class Scaling:
+    def __init__(self, tile, scale="f32", round_mode="exact"):
+        self.tile, self.scale, self.round = tile, scale, round_mode
+
+    def tile_of(self, i, j, R, C):
+        return i // resolve(self.tile[0], R), j // resolve(self.tile[1], C)
+
+
+def quantize(x, fmt, scaling, amax=None, margin=0, seed=None):
+    """Returns (codes, stored scales as f32 or E8M0 codes)."""
+    R, C = len(x), len(x[0])
+    if amax is None:
+        amax = amax_tiles(x, scaling.tile)
+    qs, stored = [], []
+    for row in amax:
+        qrow, srow = [], []
+        for a in row:
+            q, s, code = tile_scales(a, fmt, scaling.round, margin)
+            qrow.append(q)
+            srow.append(code if scaling.scale == "e8m0" else s)
+        qs.append(qrow)
+        stored.append(srow)
+    out = []
+    for i in range(R):
+        row = []
+        for j in range(C):
+            ti, tj = scaling.tile_of(i, j, R, C)
+            v = fmul(x[i][j], qs[ti][tj])
+            if seed is None:
+                row.append(cast_rne_sat(v, fmt))
+            else:
+                row.append(cast_stochastic(v, rand32(seed, i * C + j), fmt))
+        out.append(row)
+    return out, stored
+
+
+def scale_to_f32(s, scaling):
+    return e8m0_to_f32(s) if scaling.scale == "e8m0" else s
+
+
+def dequantize(q, s, fmt, scaling):
+    R, C = len(q), len(q[0])
+    out = []
+    for i in range(R):
+        row = []
+        for j in range(C):
+            ti, tj = scaling.tile_of(i, j, R, C)
+            row.append(fmul(fp8_value(q[i][j], fmt), scale_to_f32(s[ti][tj], scaling)))
+        out.append(row)
+    return out
+
+
+def requantize(q, s, fmt, scaling, to_fmt, to_scaling):
+    wide = dequantize(q, s, fmt, scaling)
+    return quantize(wide, to_fmt, to_scaling)
+
+
+def transpose(m):
+    return [list(r) for r in zip(*m)]
+
+
+def kblock(scaling, d, K):
+    t = scaling.tile[d]
+    return None if t == "*" else t
+
+
+def scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, contracting, accumulate="promoted"):
+    """C[m][n] per docs/Numerics.md: f32 partial sums per chunk in order of k,
+    promoted with sa*sb per chunk, or scales in the epilogue when both are
+    constant along K."""
+    da, db = contracting
+    A = a if da == 1 else transpose(a)  # M x K
+    Bm = b if db == 1 else transpose(b)  # N x K
+    K = len(A[0])
+    ka, kb = kblock(asc, da, K), kblock(bsc, db, K)
+    epilogue = ka is None and kb is None
+    if epilogue:
+        chunk = 128 if accumulate == "promoted" else K
+    else:
+        chunk = min(x for x in (ka, kb) if x is not None)
+    chunk = min(chunk, K)
+    nchunks = -(-K // chunk)
+
+    def scale_at(s, scaling, d, free, k, rows, cols):
+        # (free index, k index) -> storage (row, col)
+        i, j = (free, k) if d == 1 else (k, free)
+        ti, tj = scaling.tile_of(i, j, rows, cols)
+        return scale_to_f32(s[ti][tj], scaling)
+
+    M, N = len(A), len(Bm)
+    C = []
+    for m in range(M):
+        row = []
+        for n in range(N):
+            acc = 0.0
+            for c in range(nchunks):
+                p = 0.0
+                for k in range(c * chunk, min((c + 1) * chunk, K)):
+                    p = fadd(p, fmul(fp8_value(A[m][k], fa), fp8_value(Bm[n][k], fb)))
+                if not epilogue:
+                    s = fmul(scale_at(sa, asc, da, m, c * chunk, len(a), len(a[0])),
+                             scale_at(sb, bsc, db, n, c * chunk, len(b), len(b[0])))
+                    p = fmul(s, p)
+                acc = fadd(acc, p)
+            if epilogue:
+                s = fmul(scale_at(sa, asc, da, m, 0, len(a), len(a[0])),
+                         scale_at(sb, bsc, db, n, 0, len(b), len(b[0])))
+                acc = fmul(s, acc)
+            row.append(acc)
+        C.append(row)
+    return C
+
+
+def hadamard_matrix(n, seed=None):
+    """Hs[j][i] = s_j * (-1)^popcount(i & j); s_j = -1 iff bit 0 of
+    rand32(seed, j) is set."""
+    out = []
+    for j in range(n):
+        s = -1.0 if seed is not None and rand32(seed, j) & 1 else 1.0
+        out.append([(-s if bin(i & j).count("1") % 2 else s) for i in range(n)])
+    return out
+
+
+def hadamard_rows(x, n, seed=None):
+    """Rotation along dim 1 (columns) in blocks of n."""
+    H = hadamard_matrix(n, seed)
+    norm = f32(1.0 / math.sqrt(n))
+    out = []
+    for r in x:
+        row = []
+        for blk in range(0, len(r), n):
+            for i in range(n):
+                acc = 0.0
+                for j in range(n):
+                    acc = fadd(acc, fmul(r[blk + j], H[j][i]))
+                row.append(fmul(acc, norm))
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Printing in printMemref's layout (FileCheck canonicalizes whitespace)
+# ---------------------------------------------------------------------------
+
+
+def signed32(v):
+    v &= U32
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def fmt_f32(v):
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    s = "%g" % v
+    return s
+
+
+def print_memref(rows, fmtval=str):
+    """rows: a list of lists (2-D) or a list of 2-D (3-D)."""
+    print("Unranked Memref base@ = 0x0 rank = %d data = " %
+          (3 if isinstance(rows[0][0], list) else 2))
+    if isinstance(rows[0][0], list):
+        lines = []
+        for bi, m in enumerate(rows):
+            for ri, r in enumerate(m):
+                pre = ("[[[" if bi == 0 else " [[") if ri == 0 else "  ["
+                post = "]" + ("]" if ri == len(m) - 1 else "") + \
+                    ("]" if ri == len(m) - 1 and bi == len(rows) - 1 else "")
+                lines.append(pre + ", ".join(fmtval(v) for v in r) + post +
+                             ("," if not (ri == len(m) - 1 and bi == len(rows) - 1) else ""))
+        print("\n".join(lines))
+        return
+    for ri, r in enumerate(rows):
+        pre = "[[" if ri == 0 else " ["
+        post = "]]" if ri == len(rows) - 1 else "], "
+        print(pre + ", ".join(fmtval(v) for v in r) + post)
+
+
+def print_i32(rows):
+    print_memref([[signed32(v) for v in r] for r in rows])
+
+
+def print_bits(rows):
+    """f32 values printed as their bit patterns (i32)."""
+    print_i32([[bits(v) for v in r] for r in rows])
+
+
+def print_f32(rows):
+    print_memref(rows, fmt_f32)
+
+
+# ---------------------------------------------------------------------------
+# Self test against published vectors
+# ---------------------------------------------------------------------------
+
+
+def self_test():
+    # Random123 known-answer vectors.
+    assert philox4x32_10((0, 0, 0, 0), (0, 0)) == (
+        0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)
+    assert philox4x32_10((U32,) * 4, (U32, U32)) == (
+        0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)
+    assert philox4x32_10((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344),
+                         (0xA4093822, 0x299F31D0)) == (
+        0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1)
+    # tl.randint(seed, index) vectors (research notes section 6).
+    for seed, idx, want in [(0, 0, 0x6627E8D5), (0, 1, 0xF8E4CCA4),
+                            (42, 0, 0x9CEAF053), (42, 1, 0xFCDB2127),
+                            (42, 12345, 0xEF322867),
+                            (0x0123456789ABCDEF, 0, 0xB850222E),
+                            (0x0123456789ABCDEF, 2**32 + 5, 0xB8B243F7),
+                            (-1, -1, 0x4D18D7D2)]:
+        assert rand32(seed, idx) == want, (seed, idx, hex(rand32(seed, idx)))
+    # PyTorch c10 casts (research notes section 0.1).
+    e = lambda v: cast_c10_eager(v, E4M3)
+    assert [e(448.0), e(463.9), e(464.0), e(464.1), e(2.0**-9), e(2.0**-10),
+            e(1.5 * 2.0**-10)] == [0x7E, 0x7E, 0x7E, 0x7F, 0x01, 0x00, 0x01]
+    f = lambda v: cast_c10_eager(v, E5M2)
+    assert [f(57344.0), f(61439.0), f(61440.0), f(2.0**-16), f(2.0**-17)] == [
+        0x7B, 0x7B, 0x7C, 0x01, 0x00]
+    # Decoding round-trips every finite code.
+    for fmt in (E4M3, E5M2):
+        for c in range(256):
+            v = fp8_value(c, fmt)
+            if not (math.isnan(v) or math.isinf(v)):
+                assert cast_rne_sat(v, fmt) == c, (fmt.name, c)
+    # torchao constants.
+    assert bits(EPS_F32) == 0x2B8CBCCC
+    assert bits(tile_scales(0.0, E4M3, "exact")[0]) == 0x57CBBA10
+    assert bits(tile_scales(0.0, E5M2, "exact")[0]) == 0x5B4BBA10
+    assert bits(f32(1 / 448)) == 0x3B124925
+    print("oracle self-test passed")
+
+
+# ---------------------------------------------------------------------------
+# The expected output of each test
+# ---------------------------------------------------------------------------
+
+TESTS = {}
+
+
+def test(fn):
+    TESTS[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+# (test functions follow; see the end of the file)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: oracle.py NAME | --self-test | --list")
+    if sys.argv[1] == "--self-test":
+        self_test()
+    elif sys.argv[1] == "--list":
+        print("\n".join(sorted(TESTS)))
+    else:
+        TESTS[sys.argv[1]]()
+
+
+# ---------------------------------------------------------------------------
+# Tests (one function per test/Integration/CPU/*.mlir)
+# ---------------------------------------------------------------------------
+
+
+def hexf(*bs):
+    return [from_bits(b) for b in bs]
+
+
+@test
+def cast_rne():
+    x = [1.0625] + hexf(0x3F880001) + [1.1875, -1.1875] + hexf(
+        0x3B000000, 0x3A800000, 0x3AC00000, 0x3B400000, 0x3C700000,
+        0x3C800000) + [432.0, 448.0, 464.0, 1.0e9, INF, -INF] + hexf(
+        0x7FC00000, 0xFFC00000) + [-0.0, 240.0]
+    q, s = quantize([[f32(v) for v in x]], E4M3, Scaling(["*", "*"]), amax=[[448.0]])
+    print_i32(q)
+    print_bits(s)
+    y = [1.125, 1.375, -1.375] + hexf(
+        0x37800000, 0x37000000, 0x37C00000, 0x38600000, 0x38800000) + [
+        53248.0, 57344.0, 61440.0, 1.0e9, INF, -INF] + hexf(
+        0x7FC00000, 0xFFC00000) + [-0.0, 1.0e-9, -1.0e-9, 3.0]
+    q, s = quantize([[f32(v) for v in y]], E5M2, Scaling(["*", "*"]), amax=[[57344.0]])
+    print_i32(q)
+    print_bits(s)
+
+
+SCALE_RULES = [("f32", "exact"), ("f32", "pow2_ceil"), ("f32", "pow2_floor"),
+               ("e8m0", "pow2_ceil"), ("e8m0", "pow2_floor")]
+
+
+def print_scales(s, scaling):
+    if scaling.scale == "e8m0":
+        print_i32(s)
+    else:
+        print_bits(s)
+
+
+@test
+def quantize_tensorwise():
+    x = [[1.0, -3.5, 0.25, 7.0, -0.0, 100.0, -240.0, 12.5],
+         [0.001, 2.0, -6.0, 150.0, 31.0, -0.5, 64.0, 9.0]]
+    x = [[f32(v) for v in r] for r in x]
+    for fmt in (E4M3, E5M2):
+        for scale, rule in SCALE_RULES:
+            sc = Scaling(["*", "*"], scale, rule)
+            q, s = quantize(x, fmt, sc)
+            print_i32(q)
+            print_scales(s, sc)
+
+
+@test
+def quantize_axiswise():
+    x = [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [-0.5, 0.25, 0.125, 0.0, 0.75, -1.0],
+         [0.0] * 6, [1000.0, -2000.0, 3000.0, 0.5, 7.0, 60000.0]]
+    for fmt, tile, scale, rule in [
+            (E4M3, [1, "*"], "f32", "exact"), (E5M2, [1, "*"], "f32", "exact"),
+            (E4M3, [1, "*"], "e8m0", "pow2_ceil"), (E4M3, ["*", 1], "f32", "exact"),
+            (E5M2, ["*", 1], "f32", "pow2_floor"), (E5M2, ["*", 1], "e8m0", "pow2_ceil")]:
+        sc = Scaling(tile, scale, rule)
+        q, s = quantize(x, fmt, sc)
+        print_i32(q)
+        print_scales(s, sc)
+
+
+if __name__ == "__main__":
+    main()
