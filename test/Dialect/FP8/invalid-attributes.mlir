@@ -199,3 +199,8 @@ func.func @f(%s: i32 {fp8.seed}) { return }
 
 // expected-error @+1 {{unknown fp8 attribute 'fp8.unknown'}}
 func.func @f() attributes {fp8.unknown = 1} { return }
+
+// -----
+
+// expected-error @+1 {{'fp8.amax_history' is a unit attribute of a ranked f32 tensor argument, argument #0 is 'tensor<16xbf16>'}}
+func.func @f(%h: tensor<16xbf16> {fp8.amax_history}) { return }

@@ -46,6 +46,16 @@ LogicalResult FP8Dialect::verifyRegionArgAttribute(Operation *op,
                              << argIndex << " is " << argType;
     return success();
   }
+  if (attr.getName() == getAmaxHistoryAttrName()) {
+    auto tensor = dyn_cast<RankedTensorType>(argType);
+    if (!isa<UnitAttr>(attr.getValue()) || !tensor ||
+        !tensor.getElementType().isF32() || tensor.getRank() < 1)
+      return op->emitError() << "'" << getAmaxHistoryAttrName()
+                             << "' is a unit attribute of a ranked f32 "
+                                "tensor argument, argument #"
+                             << argIndex << " is " << argType;
+    return success();
+  }
   if (attr.getName() != getRoleAttrName())
     return op->emitError() << "unknown fp8 argument attribute '"
                            << attr.getName().getValue() << "'";

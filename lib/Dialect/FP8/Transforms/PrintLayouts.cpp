@@ -36,6 +36,7 @@ struct OperandLayout {
   SmallVector<int64_t> tile;
   SmallVector<int64_t> scaleShape;
   Type scaleType, elementType;
+  ScaleRound round;
   StringRef decision;
 };
 
@@ -108,6 +109,7 @@ static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
       layout.elementType = dataType.getElementType();
       layout.contractingDim = mm.getContracting()[side];
       layout.tile = llvm::to_vector(scaling.getTile());
+      layout.round = scaling.getRound();
       auto scaleType = cast<RankedTensorType>(scale.getType());
       layout.scaleShape = llvm::to_vector(scaleType.getShape());
       layout.scaleType = scaleType.getElementType();
@@ -155,9 +157,10 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
     os << " under " << recipe;
   os << "\n";
   const char *format = "// {0,-2} {1,-6} {2,-2} {3,-11} {4,-8} {5,-20} {6,-8} "
-                       "{7,-11} {8,-16} {9}\n";
+                       "{7,-11} {8,-18} {9,-11} {10}\n";
   os << llvm::formatv(format, "#", "matmul", "op", "role", "source",
-                      "storage", "contract", "tile", "scales", "decision");
+                      "storage", "contract", "tile", "scales", "round",
+                      "decision");
   for (const OperandLayout &l : layouts) {
     std::string elementType, scaleType;
     llvm::raw_string_ostream(elementType) << l.elementType;
@@ -167,7 +170,7 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
                         llvm::formatv("dim {0}", l.contractingDim),
                         formatTile(l.tile),
                         formatShape(l.scaleShape) + "x" + scaleType,
-                        l.decision);
+                        stringifyScaleRound(l.round), l.decision);
   }
   // Quantize ops actually executed: one per distinct quantization.
   llvm::StringMap<unsigned> counts;

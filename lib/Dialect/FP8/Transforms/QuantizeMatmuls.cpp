@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 
+#include <limits>
+
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8QUANTIZEMATMULS
 #include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
@@ -60,6 +62,98 @@ static Value findSeedArgument(FunctionOpInterface func) {
     if (func.getArgAttr(arg.getArgNumber(), FP8Dialect::getSeedAttrName()))
       return arg;
   return {};
+}
+
+/// The amax of every scale tile of `value`: for delayed scaling from the
+/// history argument `history` (tensor<H x scales>, oldest first), falling
+/// back to the current amax while the history holds no usable value (at the
+/// start of training, where TransformerEngine keeps its initial scale).
+/// Returns (amax to quantize with, updated history).
+static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
+                                                Value value, Value history,
+                                                ScalingAttr scaling,
+                                                AmaxAlgo algo) {
+  auto historyType = cast<RankedTensorType>(history.getType());
+  int64_t length = historyType.getDimSize(0);
+  ArrayRef<int64_t> scaleShape = historyType.getShape().drop_front();
+  auto scaleType = RankedTensorType::get(scaleShape, b.getF32Type());
+  Value current =
+      AmaxOp::create(b, loc, scaleType, value,
+                     TileAttr::get(b.getContext(), scaling.getTile()));
+
+  // Slices of the history along dim 0.
+  unsigned rank = historyType.getRank();
+  auto slice = [&](Value source, int64_t offset, int64_t size) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+        sizes, strides(rank, b.getIndexAttr(1));
+    offsets[0] = b.getIndexAttr(offset);
+    sizes.push_back(b.getIndexAttr(size));
+    for (int64_t d : scaleShape)
+      sizes.push_back(b.getIndexAttr(d));
+    return std::make_tuple(offsets, sizes, strides);
+  };
+
+  Value fromHistory;
+  if (algo == AmaxAlgo::most_recent) {
+    auto [offsets, sizes, strides] = slice(history, length - 1, 1);
+    fromHistory = tensor::ExtractSliceOp::create(b, loc, scaleType, history,
+                                                 offsets, sizes, strides);
+  } else {
+    Value init = linalg::FillOp::create(
+                     b, loc,
+                     arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f))
+                         .getResult(),
+                     tensor::EmptyOp::create(b, loc, scaleShape,
+                                             b.getF32Type())
+                         .getResult())
+                     .getResult(0);
+    fromHistory =
+        linalg::ReduceOp::create(
+            b, loc, history, init, /*dimensions=*/{0},
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value max =
+                  arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(nb, nloc, max);
+            })
+            .getResult(0);
+  }
+  // Usable: positive and finite (ordered comparisons reject NaN).
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(scaleType, b.getF32FloatAttr(0.0f)));
+  Value inf = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(scaleType,
+                             b.getF32FloatAttr(
+                                 std::numeric_limits<float>::infinity())));
+  Value usable = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, fromHistory,
+                            zero),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, fromHistory,
+                            inf));
+  Value amax =
+      arith::SelectOp::create(b, loc, usable, fromHistory, current);
+
+  // Roll: drop the oldest entry, append the current amax.
+  Value rolled = tensor::EmptyOp::create(b, loc, historyType.getShape(),
+                                         b.getF32Type());
+  if (length > 1) {
+    auto [offsets, sizes, strides] = slice(history, 1, length - 1);
+    Value kept = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get(
+            llvm::to_vector(llvm::concat<const int64_t>(
+                ArrayRef<int64_t>{length - 1}, scaleShape)),
+            b.getF32Type()),
+        history, offsets, sizes, strides);
+    auto [dstOffsets, dstSizes, dstStrides] = slice(rolled, 0, length - 1);
+    rolled = tensor::InsertSliceOp::create(b, loc, kept, rolled, dstOffsets,
+                                           dstSizes, dstStrides);
+  }
+  auto [offsets, sizes, strides] = slice(rolled, length - 1, 1);
+  rolled = tensor::InsertSliceOp::create(b, loc, current, rolled, offsets,
+                                         sizes, strides);
+  return {amax, rolled};
 }
 
 namespace {
@@ -143,6 +237,15 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
              << FP8Dialect::getSeedAttrName() << "} to @" << func.getName();
   }
 
+  // Delayed scaling: one amax history per quantized value, threaded through
+  // the function as an argument and a result, created on first use.
+  auto funcOp = dyn_cast<func::FuncOp>(func.getOperation());
+  if (recipe.isDelayed() && !funcOp)
+    return func.emitError("delayed scaling threads amax histories through "
+                          "func.func signatures only");
+  llvm::DenseMap<std::pair<Value, Attribute>, Value> amaxFor;
+  SmallVector<Value> newHistories;
+
   MLIRContext *ctx = func.getContext();
   for (auto &[view, kind] : matmuls) {
     Operation *op = view.op;
@@ -157,9 +260,37 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
           scaling.getScaleShape(type.getShape()), scaling.getScale());
       bool stochastic =
           role == Role::gradient && recipe.getStochasticGradients();
+      Value amax;
+      if (recipe.isDelayed()) {
+        Value &cached = amaxFor[{value, scaling}];
+        if (!cached) {
+          auto historyType = RankedTensorType::get(
+              llvm::to_vector(llvm::concat<const int64_t>(
+                  ArrayRef<int64_t>{recipe.getAmaxHistory()},
+                  scaleType.getShape())),
+              b.getF32Type());
+          unsigned index = func.getNumArguments();
+          (void)func.insertArgument(
+              index, historyType,
+              b.getDictionaryAttr(b.getNamedAttr(
+                  FP8Dialect::getAmaxHistoryAttrName(), b.getUnitAttr())),
+              loc);
+          OpBuilder::InsertionGuard guard(b);
+          if (auto arg = dyn_cast<BlockArgument>(value))
+            b.setInsertionPointToStart(arg.getOwner());
+          else
+            b.setInsertionPointAfterValue(value);
+          auto [used, rolled] =
+              buildDelayedAmax(b, loc, value, func.getArgument(index),
+                               scaling, recipe.getAmaxAlgo());
+          cached = used;
+          newHistories.push_back(rolled);
+        }
+        amax = cached;
+      }
       auto q = QuantizeOp::create(
           b, loc, type.clone(policy.getElementType()), scaleType, value,
-          /*amax=*/Value(), stochastic ? seed : Value(), scaling,
+          amax, stochastic ? seed : Value(), scaling,
           stochastic ? Rounding::stochastic : Rounding::nearest,
           static_cast<uint64_t>(recipe.getMargin()));
       q->setAttr(FP8Dialect::getRoleAttrName(),
@@ -188,6 +319,16 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
       result = arith::AddFOp::create(b, loc, init, result);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+  }
+  if (!newHistories.empty()) {
+    // Return the rolled histories after the function's own results.
+    for (Value history : newHistories)
+      (void)func.insertResult(func.getNumResults(), history.getType(), {});
+    funcOp.walk([&](func::ReturnOp ret) {
+      SmallVector<Value> operands(ret.getOperands());
+      operands.append(newHistories.begin(), newHistories.end());
+      ret->setOperands(operands);
+    });
   }
   func->setAttr(FP8Dialect::getRecipeAttrName(), recipe);
   return success();

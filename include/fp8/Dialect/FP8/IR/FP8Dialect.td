@@ -68,6 +68,11 @@ def FP8_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRecipeAttrName() {
       return ::llvm::StringLiteral("fp8.recipe");
     }
+    /// `fp8.amax_history` (unit) on a tensor<H x scales x f32> function
+    /// argument: the amax history of delayed scaling, oldest first.
+    static constexpr ::llvm::StringLiteral getAmaxHistoryAttrName() {
+      return ::llvm::StringLiteral("fp8.amax_history");
+    }
     /// `fp8.seed` (unit) on an i64 function argument: the seed of stochastic
     /// rounding.
     static constexpr ::llvm::StringLiteral getSeedAttrName() {
