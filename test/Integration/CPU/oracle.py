@@ -603,5 +603,68 @@ def quantize_axiswise():
         print_scales(s, sc)
 
 
+def pattern(rows, cols, rd, cd):
+    """@pattern of the tests: exact multiples of 2^-4."""
+    return [[float(((37 * i + 11 * j + 5) % 97 - 48) * (1 + (i // rd) % 3) *
+                   (1 + (j // cd) % 3)) * 0.0625 for j in range(cols)]
+            for i in range(rows)]
+
+
+def checksum(q):
+    cols = len(q[0])
+    return signed32(sum(v * (i * cols + j + 1) for i, r in enumerate(q)
+                        for j, v in enumerate(r)))
+
+
+def print_checksum(q):
+    print_memref([[checksum(q)]])
+
+
+def block(m, r0, c0, h, w):
+    return [r[c0:c0 + w] for r in m[r0:r0 + h]]
+
+
+@test
+def quantize_blockwise():
+    a, b, c = pattern(3, 200, 1, 128), pattern(200, 3, 128, 1), pattern(200, 160, 128, 128)
+    for x, fmt, tile, scale, rule, sl in [
+            (a, E4M3, [1, 128], "f32", "exact", (0, 192, 3, 8)),
+            (a, E5M2, [1, 128], "e8m0", "pow2_ceil", (0, 192, 3, 8)),
+            (b, E4M3, [128, 1], "f32", "exact", (124, 0, 8, 3)),
+            (b, E5M2, [128, 1], "f32", "pow2_floor", (124, 0, 8, 3)),
+            (c, E4M3, [128, 128], "f32", "exact", (124, 124, 8, 8)),
+            (c, E5M2, [128, 128], "f32", "exact", (124, 124, 8, 8)),
+            (c, E4M3, [128, 128], "f32", "pow2_ceil", (124, 124, 8, 8))]:
+        sc = Scaling(tile, scale, rule)
+        q, s = quantize(x, fmt, sc)
+        print_checksum(q)
+        print_scales(s, sc)
+        print_i32(block(q, *sl))
+
+
+@test
+def quantize_mx():
+    e = [[0.0, 0.0, -0.0, 0.0], hexf(0x200, 0x80000100, 0, 0x80),
+         hexf(0x03800000, 0x833C0000, 0x01000000, 0),
+         [f32(3.0e38), f32(-1.0e38), 1.0] + hexf(0x7F7FFFFF),
+         [INF, 1.0, -2.0, 0.0], [NAN, 1.0, -2.0, 0.0],
+         [448.0, 100.0, -1.0, 0.5], [449.0, 100.0, -1.0, 0.5]]
+    for fmt, scale, rule in [(E4M3, "e8m0", "pow2_ceil"), (E4M3, "e8m0", "pow2_floor"),
+                             (E5M2, "e8m0", "pow2_ceil"), (E5M2, "e8m0", "pow2_floor"),
+                             (E4M3, "f32", "pow2_ceil"), (E4M3, "f32", "exact")]:
+        sc = Scaling([1, 32], scale, rule)
+        q, s = quantize(e, fmt, sc)
+        print_i32(q)
+        print_scales(s, sc)
+    p = pattern(4, 80, 1, 32)
+    for fmt, rule, sl in [(E4M3, "pow2_ceil", (0, 28, 4, 8)),
+                          (E5M2, "pow2_floor", (0, 60, 4, 8))]:
+        sc = Scaling([1, 32], "e8m0", rule)
+        q, s = quantize(p, fmt, sc)
+        print_checksum(q)
+        print_scales(s, sc)
+        print_i32(block(q, *sl))
+
+
 if __name__ == "__main__":
     main()

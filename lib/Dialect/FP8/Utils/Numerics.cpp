@@ -138,10 +138,14 @@ static Value e8m0CodeToF32(OpBuilder &b, Location loc, Value code) {
 
 /// The reciprocal 2^(127 - code) of an E8M0 code as f32: the quantization
 /// multiplier of a power-of-two scale. It is exact for every finite code
-/// (2^127 for code 0 is a normal f32); NaN for code 255.
+/// (2^127 for code 0 is a normal f32; 2^-127 for code 254 is the subnormal
+/// 0x00400000, which the exponent field alone cannot express); NaN for 255.
 static Value e8m0CodeToReciprocalF32(OpBuilder &b, Location loc, Value code) {
   Value exponent = arith::SubIOp::create(b, loc, constI32(b, loc, 254), code);
   Value bits = arith::ShLIOp::create(b, loc, exponent, constI32(b, loc, 23));
+  Value isTop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code,
+                                      constI32(b, loc, 254));
+  bits = selectI32(b, loc, isTop, 0x00400000, bits);
   Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code,
                                       constI32(b, loc, 255));
   return bitcastToF32(b, loc, selectI32(b, loc, isNaN, 0x7FC00000, bits));
