@@ -68,6 +68,31 @@ def FP8DeriveScaling : Pass<"fp8-derive-scaling", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
+def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
+  let summary = "rotate both operands of scaled matmuls along the contracted dim";
+  let description = [{
+    Before the quantization of both operands of every selected
+    `fp8.scaled_matmul`, inserts `fp8.hadamard` along the dimension the matmul
+    contracts, with the same size and seed on both sides. Since H·Hᵀ = I the
+    product is unchanged, while outliers are spread over each block of `size`
+    elements before they are quantized. Runs after `fp8-quantize-matmuls` and
+    before `fp8-derive-scaling`; a quantization shared with an unselected
+    matmul is duplicated rather than changed.
+
+    `size` 0 takes the size from the function's `fp8.recipe` (its `hadamard`
+    field). Matmuls are selected by their `fp8.matmul` kind.
+  }];
+  let options = [
+    Option<"size", "size", "int64_t", /*default=*/"0",
+           "block size (a power of two); 0 = the recipe's">,
+    ListOption<"matmuls", "matmuls", "std::string",
+               "kinds to rotate (fprop, dgrad, wgrad); default all">,
+    Option<"seed", "seed", "int64_t", /*default=*/"-1",
+           "seed of the random signs; -1 = plain Hadamard">,
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
 def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
   let summary = "print every scaled_matmul operand's layout and scale tiles";
   let description = [{

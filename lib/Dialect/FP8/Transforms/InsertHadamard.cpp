@@ -1,0 +1,116 @@
+//===- InsertHadamard.cpp - paired rotations before quantization ----------===//
+//
+// fp8-insert-hadamard: x·Wᵀ = (x·R)·(W·R)ᵀ for any orthogonal R applied along
+// the contracted dim, so rotating both operands by the same block Hadamard
+// leaves the product unchanged while it spreads outliers, which would
+// otherwise inflate their tile's scale, over the block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8INSERTHADAMARD
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+struct FP8InsertHadamardPass
+    : fp8::impl::FP8InsertHadamardBase<FP8InsertHadamardPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<MatmulKind> kinds;
+    for (const std::string &name : matmuls) {
+      std::optional<MatmulKind> kind = symbolizeMatmulKind(name);
+      if (!kind) {
+        emitError(getOperation().getLoc())
+            << "unknown matmul '" << name << "', expected fprop, dgrad or "
+            << "wgrad";
+        return signalPassFailure();
+      }
+      kinds.push_back(*kind);
+    }
+    for (auto func : getOperation().getOps<FunctionOpInterface>())
+      if (failed(rotate(func, kinds)))
+        return signalPassFailure();
+  }
+
+  LogicalResult rotate(FunctionOpInterface func, ArrayRef<MatmulKind> kinds);
+};
+} // namespace
+
+LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
+                                            ArrayRef<MatmulKind> kinds) {
+  int64_t blockSize = size;
+  if (blockSize == 0)
+    if (auto recipe = func->getAttrOfType<RecipeAttr>(
+            FP8Dialect::getRecipeAttrName()))
+      blockSize = recipe.getHadamard();
+  // One rotation per (value, dim): both operands of a matmul and every
+  // matmul that contracts the same value along the same dim share it.
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> rotations;
+  WalkResult walk = func->walk([&](ScaledMatmulOp mm) {
+    auto kindAttr =
+        mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
+    std::optional<MatmulKind> kind =
+        kindAttr ? symbolizeMatmulKind(kindAttr.getValue()) : std::nullopt;
+    if (!kind || (!kinds.empty() && !llvm::is_contained(kinds, *kind)))
+      return WalkResult::advance();
+    if (blockSize == 0) {
+      mm.emitOpError("fp8-insert-hadamard needs a size: set the pass option "
+                     "or the recipe's hadamard field");
+      return WalkResult::interrupt();
+    }
+    if (!llvm::isPowerOf2_64(blockSize)) {
+      mm.emitOpError() << "Hadamard size " << blockSize
+                       << " is not a power of two";
+      return WalkResult::interrupt();
+    }
+    auto qa = mm.getA().getDefiningOp<QuantizeOp>();
+    auto qb = mm.getB().getDefiningOp<QuantizeOp>();
+    if (!qa || !qb) {
+      mm.emitOpError("fp8-insert-hadamard needs both operands quantized by "
+                     "fp8.quantize in this function");
+      return WalkResult::interrupt();
+    }
+    int64_t k = mm.getA().getType().getDimSize(
+        mm.getA().getType().getRank() - 2 + mm.getContracting()[0]);
+    if (!ShapedType::isDynamic(k) && k % blockSize != 0) {
+      mm.emitOpError() << "Hadamard size " << blockSize
+                       << " does not divide the contracted extent " << k;
+      return WalkResult::interrupt();
+    }
+    OpBuilder b(mm);
+    for (unsigned side = 0; side < 2; ++side) {
+      QuantizeOp q = side == 0 ? qa : qb;
+      auto input = q.getInput();
+      auto inputType = cast<RankedTensorType>(input.getType());
+      int64_t dim = inputType.getRank() - 2 + mm.getContracting()[side];
+      Value &rotated = rotations[{input, dim}];
+      if (!rotated) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(q);
+        rotated = HadamardOp::create(
+            b, q.getLoc(), inputType, input, dim, blockSize,
+            seed >= 0 ? b.getI64IntegerAttr(seed) : IntegerAttr());
+      }
+      // The quantization may serve other matmuls: give this one its own.
+      b.setInsertionPoint(q);
+      auto clone = cast<QuantizeOp>(b.clone(*q));
+      clone.getInputMutable().assign(rotated);
+      mm->setOperand(side == 0 ? 0 : 2, clone.getResult());
+      mm->setOperand(side == 0 ? 1 : 3, clone.getScale());
+      if (q->use_empty())
+        q->erase();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
