@@ -107,10 +107,13 @@ def fp8_value(code, fmt):
     c = code & 0x7F
     e = c >> fmt.m
     mant = c & ((1 << fmt.m) - 1)
+    # NaN codes widen keeping their mantissa bits (PyTorch's c10 conversion
+    # and APFloat agree): e4m3fn 0x7F -> 0x7FF00000, e5m2 0x7F -> 0x7FE00000.
+    sbit = 0x80000000 if code & 0x80 else 0
     if fmt is E4M3 and c == 0x7F:
-        return NAN
+        return from_bits(sbit | 0x7FF00000)
     if fmt is E5M2 and e == 0x1F:
-        return NAN if mant else s * INF
+        return from_bits(sbit | 0x7FC00000 | (mant << 21)) if mant else s * INF
     if e == 0:
         return s * mant * 2.0 ** (fmt.emin - fmt.m)
     return s * (1 + mant / 2.0 ** fmt.m) * 2.0 ** (e - fmt.bias)
@@ -316,7 +319,7 @@ def scale_to_f32(s, scaling):
     return e8m0_to_f32(s) if scaling.scale == "e8m0" else s
 
 
-def dequantize(q, s, fmt, scaling):
+def dequantize_(q, s, fmt, scaling):
     R, C = len(q), len(q[0])
     out = []
     for i in range(R):
@@ -329,7 +332,7 @@ def dequantize(q, s, fmt, scaling):
 
 
 def requantize(q, s, fmt, scaling, to_fmt, to_scaling):
-    wide = dequantize(q, s, fmt, scaling)
+    wide = dequantize_(q, s, fmt, scaling)
     return quantize(wide, to_fmt, to_scaling)
 
 
@@ -664,6 +667,69 @@ def quantize_mx():
         print_checksum(q)
         print_scales(s, sc)
         print_i32(block(q, *sl))
+
+
+@test
+def quantize_scale_exact():
+    T, R = Scaling(["*", "*"]), Scaling([1, "*"])
+    q, s = quantize([hexf(0x3F800103) + [-0.5]], E4M3, T)
+    print_bits(s)
+    q, s = quantize([hexf(0x3F80004A, 0x381B6E11)], E4M3, T)
+    print_i32(q)
+    print_bits(s)
+    c = [hexf(0x2B8CBCCC, 0), hexf(0x2B8CBCCD, 0), [0.0, -0.0], hexf(1, 0)]
+    for fmt in (E4M3, E5M2):
+        q, s = quantize(c, fmt, R)
+        print_i32(q)
+        print_bits(s)
+    m = [[10.0, 1.0, -3.0, 0.5]]
+    for fmt, sc, kw in [
+            (E4M3, T, dict(margin=2)),
+            (E4M3, Scaling(["*", "*"], "e8m0", "pow2_ceil"), dict(margin=2)),
+            (E4M3, Scaling(["*", "*"], "e8m0", "pow2_floor"), dict(margin=2)),
+            (E5M2, T, dict(margin=1)),
+            (E4M3, T, dict(amax=[[2.0]])),
+            (E4M3, T, dict(amax=[[2.0]], margin=1))]:
+        q, s = quantize(m, fmt, sc, **kw)
+        print_i32(q)
+        print_scales(s, sc)
+    q, s = quantize(m + m, E5M2, R, amax=[[20.0], [0.5]])
+    print_i32(q)
+    print_bits(s)
+
+
+@test
+def amax():
+    x = [[1.0, -7.5, 3.0, 0.25, 7.0], [NAN, 1.0, 2.0, f32(1.0e30), 4.0],
+         [1.0, f32(1.0e30), 2.0, 3.0, -NAN], [1.0, -INF, 2.0, 3.0, 4.0],
+         [-0.0, 0.0, -0.0, -0.0, 0.0]]
+    print_bits(amax_tiles(x, [1, "*"]))
+    print_bits(amax_tiles(x, [2, 2]))
+    print_bits(amax_tiles([[1.0, -0.0078125, from_bits(0x7F7F0000)],
+                           [-3.5, 0.0, 1.0]], ["*", 1]))
+    print_bits([amax_tiles(m, ["*", "*"])[0]
+                for m in ([[1.0, -6.0], [2.0, 3.0]], [[0.25, 0.5], [-0.125, 0.0]])])
+
+
+def bytes_to(codes):
+    return [[c & 0xFF for c in r] for r in codes]
+
+
+@test
+def dequantize():
+    q = bytes_to([[126, -2, 1, 56], [127, -128, 8, 58]])
+    R = Scaling([1, "*"])
+    print_bits(dequantize_(q, [[0.5], [3.0]], E4M3, R))
+    d = dequantize_(q, [hexf(0x3F800001), hexf(0x3EAAAAAB)], E4M3, R)
+    print_i32([[bf16_bits(v) for v in r] for r in d])
+    e = bytes_to([[60, 1, 60, 123], [60, 64, 56, 124]])
+    print_bits(dequantize_(e, bytes_to([[0, -1], [-2, 127]]), E5M2,
+                           Scaling([1, 2], "e8m0", "pow2_ceil")))
+    T = Scaling(["*", "*"])
+    xq, xs = quantize([[1.0, f32(3.3), -100.0, f32(0.01)]], E4M3, T)
+    print_bits(dequantize_(xq, xs, E4M3, T))
+    print_bits([dequantize_([[56, 56]], [[2.0]], E4M3, T)[0],
+                dequantize_([[56, 184]], [[4.0]], E4M3, T)[0]])
 
 
 if __name__ == "__main__":
