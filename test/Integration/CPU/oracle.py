@@ -732,5 +732,52 @@ def dequantize():
                 dequantize_([[56, 184]], [[4.0]], E4M3, T)[0]])
 
 
+@test
+def requantize_():
+    x = [[100.0] + [1.0] * 31 + [f32(0.03)] + [f32(0.01)] * 31]
+    T, MX = Scaling(["*", "*"]), Scaling([1, 32], "e8m0", "pow2_ceil")
+    q, s = quantize(x, E4M3, T)
+    r, rs = requantize(q, s, E4M3, T, E4M3, MX)
+    print_i32([r[0][0:2]])
+    print_i32([r[0][32:34]])
+    print_i32(rs)
+    print_checksum(r)
+    B = Scaling([128, 128])
+    q, s = quantize(pattern(200, 160, 128, 128), E4M3, B)
+    r, rs = requantize(q, s, E4M3, B, E4M3, MX)
+    print_checksum(r)
+    print_i32(block(rs, 126, 0, 4, 5))
+    print_i32(block(r, 126, 124, 4, 8))
+    A, C = Scaling([1, 128]), Scaling([128, 1])
+    q, s = quantize(pattern(200, 160, 1, 128), E4M3, A)
+    r, rs = requantize(q, s, E4M3, A, E4M3, C)
+    print_checksum(r)
+    print_bits(block(rs, 0, 126, 2, 4))
+    print_i32(block(r, 124, 124, 8, 8))
+
+
+TESTS["requantize"] = requantize_
+
+
+@test
+def transpose_():
+    T = Scaling(["*", "*"])
+    q, s = quantize([[1.0, -2.0, 3.0], [4.0, -5.0, 6.0]], E4M3, T)
+    print_i32(transpose(q))
+    print_bits(s)
+    q, s = quantize(pattern(200, 160, 128, 128), E4M3, Scaling([128, 128]))
+    qt = transpose(q)
+    print_checksum(qt)
+    print_bits(transpose(s))
+    print_i32(block(qt, 124, 124, 8, 8))
+    out = []
+    for m in ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[-1.0, -0.5, 0.25], [0.125, 0.0, 1.0]]):
+        out += transpose(quantize(m, E4M3, T)[0])
+    print_i32(out)
+
+
+TESTS["transpose"] = transpose_
+
+
 if __name__ == "__main__":
     main()
