@@ -779,5 +779,56 @@ def transpose_():
 TESTS["transpose"] = transpose_
 
 
+def print_bf16(rows):
+    print_i32([[bf16_bits(v) for v in r] for r in rows])
+
+
+@test
+def scaled_matmul_():
+    T = Scaling(["*", "*"])
+    a = [[448.0] * 128 + [1.0] * 128, [1.0] * 128 + [448.0] * 128]
+    b = [[448.0] * 128 + [1.0] * 128, [1.0] * 256]
+    qa, sa = quantize(a, E4M3, T, amax=[[448.0]])
+    qb, sb = quantize(b, E4M3, T, amax=[[448.0]])
+    for acc in ("promoted", "fast"):
+        print_bits(scaled_matmul(qa, sa, E4M3, T, qb, sb, E4M3, T, (1, 1), acc))
+    X, W = Scaling([1, 128]), Scaling([128, 128])
+    qx, sx = quantize(pattern(2, 256, 1, 128), E4M3, X)
+    qw, sw = quantize(pattern(3, 256, 128, 128), E4M3, W)
+    y = scaled_matmul(qx, sx, E4M3, X, qw, sw, E4M3, W, (1, 1))
+    print_bits(y)
+    print_bits(scaled_matmul(qx, sx, E4M3, X, qw, sw, E4M3, W, (1, 1), "fast"))
+    print_bf16(y)
+    MX = Scaling([1, 32], "e8m0", "pow2_ceil")
+    qm, sm = quantize(pattern(2, 256, 1, 128), E4M3, MX)
+    print_bits(scaled_matmul(qm, sm, E4M3, MX, qw, sw, E4M3, W, (1, 1)))
+    qf, sf = quantize(pattern(4, 256, 1, 64), E4M3, T)
+    qg, sg = quantize(pattern(3, 256, 1, 32), E5M2, T)
+    ft, gt = transpose(qf), transpose(qg)
+    print_bits(scaled_matmul(qf, sf, E4M3, T, qg, sg, E5M2, T, (1, 1)))
+    print_bits(scaled_matmul(qf, sf, E4M3, T, gt, sg, E5M2, T, (1, 0)))
+    print_bits(scaled_matmul(ft, sf, E4M3, T, gt, sg, E5M2, T, (0, 0)))
+    qdw, sdw = quantize(pattern(256, 4, 128, 128), E4M3, W)
+    print_bits(scaled_matmul(qx, sx, E4M3, X, qdw, sdw, E4M3, W, (1, 0)))
+    C = Scaling([128, 1])
+    qdy, sdy = quantize(pattern(256, 3, 128, 1), E5M2, C)
+    qxx, sxx = quantize(pattern(256, 4, 64, 1), E4M3, C)
+    print_bits(scaled_matmul(qdy, sdy, E5M2, C, qxx, sxx, E4M3, C, (0, 0)))
+    ba = [[[1.0, -2.0, 3.0, 4.0], [0.5, 0.25, -0.125, 8.0]],
+          [[10.0, 20.0, -30.0, 40.0], [1.5, 2.5, 3.5, -4.5]]]
+    bb = [[[1.0, 1.0, 1.0, 1.0], [2.0, 0.0, -2.0, 0.0], [0.5, 0.5, 0.5, 100.0]],
+          [[1.0, -1.0, 1.0, -1.0], [3.0, 3.0, 3.0, 3.0], [0.0, 0.0, 0.0, 7.0]]]
+    R = Scaling([1, "*"])
+    out = []
+    for ma, mb in zip(ba, bb):
+        q1, s1 = quantize(ma, E4M3, R)
+        q2, s2 = quantize(mb, E4M3, T)
+        out += scaled_matmul(q1, s1, E4M3, R, q2, s2, E4M3, T, (1, 1))
+    print_bits(out)
+
+
+TESTS["scaled-matmul"] = scaled_matmul_
+
+
 if __name__ == "__main__":
     main()
