@@ -167,7 +167,7 @@ func.func @f(%x: tensor<4x4xbf16>) -> (tensor<4x4xbf16> {fp8.role = "weight"}) {
 
 // -----
 
-// expected-error @+1 {{'fp8.role' belongs on function arguments and fp8.quantize ops, not on 'func.func'}}
+// expected-error @+1 {{'fp8.role' on an operation names the role of its single tensor result; 'func.func' has 0 results}}
 func.func @f() attributes {fp8.role = "weight"} { return }
 
 // -----

@@ -82,11 +82,16 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringAttr name = attr.getName();
   if (name == getRoleAttrName()) {
-    if (!isa<QuantizeOp>(op))
+    // On an op, the role of its result (e.g. a constant weight); on a
+    // quantize, the role of the value it quantizes.
+    bool hasTensorResult =
+        op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
+    if (!isa<QuantizeOp>(op) && !hasTensorResult)
       return op->emitError() << "'" << getRoleAttrName()
-                             << "' belongs on function arguments and "
-                                "fp8.quantize ops, not on '"
-                             << op->getName() << "'";
+                             << "' on an operation names the role of its "
+                                "single tensor result; '"
+                             << op->getName() << "' has "
+                             << op->getNumResults() << " results";
     return verifyRoleValue(op, attr);
   }
   if (name == getMatmulAttrName()) {

@@ -10,6 +10,8 @@
 
 #include "fp8/Dialect/FP8/Transforms/Roles.h"
 
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OpDefinition.h"
@@ -99,6 +101,13 @@ static bool preservesRole(Operation *op) {
 }
 
 void RoleAnalysis::visit(Operation *op) {
+  // An explicit role on an op (e.g. a constant weight) names its result's.
+  if (auto role = op->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName()))
+    if (std::optional<Role> parsed = symbolizeRole(role.getValue());
+        parsed && op->getNumResults() == 1 && !isa<QuantizeOp>(op)) {
+      roles[op->getResult(0)] = *parsed;
+      return;
+    }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (std::optional<MatmulView> view = getMatmulView(linalgOp)) {
       std::optional<Role> a = getRole(view->a), b = getRole(view->b);

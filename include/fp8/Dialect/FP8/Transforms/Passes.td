@@ -93,6 +93,35 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
+def FP8ConvertScaling : Pass<"fp8-convert-scaling", "::mlir::ModuleOp"> {
+  let summary = "convert quantized operands to another recipe's scaling and measure the loss";
+  let description = [{
+    Converts the quantized operands of every `fp8.scaled_matmul` whose role
+    is selected (weights by default) to the scaling that the recipe `to`
+    derives for them, with `fp8.requantize` (nearest or stochastic rounding).
+    Converting between microscaling formats is lossy: for every converted
+    value whose high-precision source is a constant, a remark reports the
+    error of the conversion against the source quantization (max abs,
+    relative RMS) and, for comparison, the error of quantizing the
+    high-precision values directly to the new scaling.
+
+    Typical use: weights stored blockwise (128x128, f32 scales) served to an
+    MXFP8 kernel (1x32, E8M0).
+  }];
+  let options = [
+    Option<"to", "to", "std::string", /*default=*/"\"mxfp8\"",
+           "target recipe preset, or a #fp8.recipe<...>">,
+    ListOption<"roles", "roles", "std::string",
+               "roles to convert (activation, weight, gradient); default weight">,
+    Option<"rounding", "rounding", "std::string", /*default=*/"\"nearest\"",
+           "nearest or stochastic">,
+    Option<"seed", "seed", "int64_t", /*default=*/"0",
+           "seed of stochastic rounding">,
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
   let summary = "print every scaled_matmul operand's layout and scale tiles";
   let description = [{
