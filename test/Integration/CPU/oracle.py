@@ -830,5 +830,58 @@ def scaled_matmul_():
 TESTS["scaled-matmul"] = scaled_matmul_
 
 
+@test
+def stochastic_rounding():
+    amax4, amax5 = [[448.0]], [[57344.0]]
+    T = Scaling(["*", "*"])
+
+    def sr(vals, fmt, seed, amax):
+        return quantize([hexf(*vals)], fmt, T, amax=amax, seed=seed)[0]
+
+    print_i32(sr([0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B], E4M3, 42, amax4))
+    print_i32(sr([0x3F850FAC, 0x3F84DED8, 0x3F83FDDA, 0x3F88FB8A], E4M3, 42, amax4))
+    print_i32(sr([0x3F88172B, 0x3F8B335C, 0x3F88172A, 0x3F8B335B], E4M3, 0, amax4))
+    print_i32(sr([0x3F88172A, 0x3F8B335B, 0x3F88172B, 0x3F8B335C], E4M3, 0, amax4))
+    print_i32(sr([0x3F8FDDD2, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
+    print_i32(sr([0x3F8FDDD1, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
+    for v in (0x3F8DD799, 0x3F8DD798):
+        x = [[0.0] * 12345 + hexf(v)]
+        print_i32([quantize(x, E4M3, T, amax=amax4, seed=42)[0][0][12345:]])
+    print_i32(sr([0x3F950FAD, 0x3F84DED9, 0x3F93FDDB, 0x3F98FB8B], E5M2, 42, amax5))
+    print_i32(sr([0x3F950FAC, 0x3F84DED8, 0x3F93FDDA, 0x3F98FB8A], E5M2, 42, amax5))
+    print_i32(sr([bits(500.0), 0x7F800000, 0xFF800000, 0x7FC00000], E4M3, 42, amax4))
+    print_i32(sr([0x80000000, bits(f32(447.9)), 0x3A800000, 0xBA400000], E4M3, 42, amax4))
+    p = pattern(4, 96, 1, 32)
+    pt = [[fmul(v, 2.0 ** -14) for v in r] for r in p]
+    q, _ = quantize(pt, E5M2, Scaling([1, "*"]), seed=7)
+    print_checksum(q)
+    print_i32(block(q, 0, 0, 2, 12))
+    q, _ = quantize(p, E4M3, Scaling([1, 32], "e8m0", "pow2_ceil"), seed=-1)
+    print_checksum(q)
+    print_i32(block(q, 0, 28, 2, 12))
+    q, _ = quantize(p, E4M3, T, amax=[[12288.0]], seed=7)
+    print_checksum(q)
+    print_i32(block(q, 0, 0, 2, 12))
+
+
+@test
+def stochastic_rounding_mean():
+    T = Scaling(["*", "*"])
+
+    def report(fmt, x, amax, tol, seed):
+        q, s = quantize([[x] * 4096], fmt, T, amax=[[amax]], seed=seed)
+        mean = 0.0
+        for v in dequantize_(q, s, fmt, T)[0]:
+            mean = fadd(mean, fmul(v, 2.0 ** -12))
+        print_f32([[mean]])
+        print_i32([[int(abs(fadd(mean, -x)) <= tol)]])
+
+    report(E4M3, f32(1.0375), 448.0, f32(0.0036), 1234)
+    report(E4M3, f32(1.0375), 448.0, f32(0.0036), None)
+    report(E5M2, f32(1.1), 57344.0, f32(0.0077), 1234)
+    report(E4M3, f32(5.859375e-04), 448.0, f32(5.6e-05), 99)
+    report(E4M3, f32(5.859375e-04), 448.0, f32(5.6e-05), None)
+
+
 if __name__ == "__main__":
     main()
