@@ -6,19 +6,30 @@ DIR=$(dirname "$0")
 
 banner() { printf '\n=== %s ===\n' "$1"; }
 
-banner "round trip: the linear layer's Fprop, Dgrad and Wgrad under blockwise scaling"
-"$FP8_OPT" "$DIR/linear_blockwise.mlir"
+banner "one linear layer (Fprop, Dgrad, Wgrad) in bf16: the layouts each recipe derives"
+for recipe in tensorwise delayed rowwise rowwise_gw_hp blockwise mxfp8 mxfp8_ocp; do
+  "$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=$recipe \
+    --fp8-derive-scaling --fp8-print-layouts -o /dev/null
+done
+
+banner "an MLP block under blockwise, with 128-wide Hadamard rotations on Fprop"
+"$FP8_OPT" "$DIR/mlp_block.mlir" --fp8-quantize-matmuls=recipe=blockwise \
+  '--fp8-insert-hadamard=size=128 matmuls=fprop' --fp8-derive-scaling \
+  --fp8-print-layouts -o /dev/null
+
+banner "the quantized Fprop of the linear layer under blockwise (IR)"
+"$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
+  --fp8-derive-scaling --canonicalize | grep -E 'fp8\.(quantize|scaled_matmul|transpose)' | head -3
 
 banner "the contracted-dimension rule: a 1x128 tile cannot serve Wgrad (expected error)"
-if "$FP8_OPT" "$DIR/invalid_wgrad_tile.mlir" 2>&1; then
+if "$FP8_OPT" "$DIR/invalid_wgrad_tile.mlir" 2>&1 | head -3; then :; fi
+if "$FP8_OPT" "$DIR/invalid_wgrad_tile.mlir" >/dev/null 2>&1; then
   echo "demo: the verifier accepted an invalid tile" >&2
   exit 1
 fi
 
-banner "recipe presets"
-printf '%s\n' \
-  'func.func private @presets() attributes {' \
-  '  tensorwise = #fp8.recipe<tensorwise>, delayed = #fp8.recipe<delayed>,' \
-  '  blockwise = #fp8.recipe<blockwise>, mxfp8 = #fp8.recipe<mxfp8>,' \
-  '  custom = #fp8.recipe<mxfp8_ocp, hadamard = 32, stochastic_gradients = true>}' |
-  "$FP8_OPT"
+banner "the CPU reference: quantize 1x4 values (tensorwise e4m3), dequantize, print"
+"$FP8_OPT" "$DIR/reference_quantize.mlir" --fp8-reference-pipeline |
+  /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
+    -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_apfloat_wrappers.so |
+  grep -v '^Unranked'

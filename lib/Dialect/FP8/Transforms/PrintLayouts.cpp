@@ -78,7 +78,8 @@ static std::string describeSource(Value value) {
   Operation *def = value.getDefiningOp();
   if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
     return describeSource(transpose.getInput()) + "^T";
-  return def->getName().getStringRef().str();
+  // Computed values are named by the op that makes them (without dialect).
+  return def->getName().stripDialect().str();
 }
 
 /// The value a quantization reads, looking through transposes: two
@@ -156,7 +157,7 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
           func->getAttrOfType<RecipeAttr>(FP8Dialect::getRecipeAttrName()))
     os << " under " << recipe;
   os << "\n";
-  const char *format = "// {0,-2} {1,-6} {2,-2} {3,-11} {4,-8} {5,-20} {6,-8} "
+  const char *format = "// {0,-2} {1,-6} {2,-2} {3,-11} {4,-9} {5,-20} {6,-8} "
                        "{7,-11} {8,-18} {9,-11} {10}\n";
   os << llvm::formatv(format, "#", "matmul", "op", "role", "source",
                       "storage", "contract", "tile", "scales", "round",
@@ -187,7 +188,7 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
 /// grid and an arrow along the contracted dim.
 static void writeSvg(raw_ostream &os, FunctionOpInterface func,
                      ArrayRef<OperandLayout> layouts) {
-  constexpr double cellWidth = 260, cellHeight = 250, maxSide = 170;
+  constexpr double cellWidth = 330, cellHeight = 270, maxSide = 170;
   constexpr int maxLines = 48;
   unsigned numMatmuls = layouts.empty() ? 0 : layouts.back().matmulIndex + 1;
   double width = 2 * cellWidth + 40, height = numMatmuls * cellHeight + 60;
@@ -247,10 +248,11 @@ static void writeSvg(raw_ostream &os, FunctionOpInterface func,
                           "stroke=\"#c0392b\" stroke-width=\"2\" "
                           "marker-end=\"url(#k)\"/>\n",
                           x0 + w + 10, y0, y0 + h);
-    os << llvm::formatv(
-        "<text x=\"{0}\" y=\"{1}\">{2} tile {3}, K along dim {4}, {5}</text>\n",
-        x0, y0 + h + 28, formatShape(l.shape), formatTile(l.tile),
-        l.contractingDim, l.decision);
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2}, tile {3}</text>\n",
+                        x0, y0 + h + 28, formatShape(l.shape),
+                        formatTile(l.tile));
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">K along dim {2}: {3}</text>\n",
+                        x0, y0 + h + 42, l.contractingDim, l.decision);
   }
   os << "<defs><marker id=\"k\" markerWidth=\"8\" markerHeight=\"8\" "
         "refX=\"6\" refY=\"3\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" "

@@ -124,8 +124,11 @@ void RoleAnalysis::visit(Operation *op) {
   if (!preservesRole(op) || op->getNumResults() == 0)
     return;
   // The common role of the data operands (a linalg op's inits are only
-  // destinations); none if they disagree.
+  // destinations). A gradient times anything is a gradient (the chain rule
+  // multiplies it by local derivatives, e.g. dH = dA * gelu'(H)); other
+  // disagreements leave the role unknown.
   std::optional<Role> common;
+  bool anyGradient = false, conflict = false;
   auto dps = dyn_cast<DestinationStyleOpInterface>(op);
   for (OpOperand &operand : op->getOpOperands()) {
     if (dps && dps.isDpsInit(&operand))
@@ -133,10 +136,15 @@ void RoleAnalysis::visit(Operation *op) {
     std::optional<Role> role = getRole(operand.get());
     if (!role)
       continue;
+    anyGradient |= *role == Role::gradient;
     if (common && *common != *role)
-      return;
+      conflict = true;
     common = role;
   }
+  if (anyGradient)
+    common = Role::gradient;
+  else if (conflict)
+    return;
   if (!common)
     return;
   for (Value result : op->getResults())
