@@ -883,5 +883,54 @@ def stochastic_rounding_mean():
     report(E4M3, f32(5.859375e-04), 448.0, f32(5.6e-05), None)
 
 
+def matmul_nt(a, b):
+    out = []
+    for r in a:
+        row = []
+        for c in b:
+            acc = 0.0
+            for x, y in zip(r, c):
+                acc = fadd(acc, fmul(x, y))
+            row.append(acc)
+        out.append(row)
+    return out
+
+
+def print_equal(a, b):
+    print_i32([[int(all(bits(x) == bits(y) for ra, rb in zip(a, b)
+                        for x, y in zip(ra, rb)))]])
+
+
+@test
+def hadamard():
+    i4 = [[float(i == j) for j in range(4)] for i in range(4)]
+    h4 = hadamard_rows(i4, 4)
+    print_f32(h4)
+    print_equal(hadamard_rows(h4, 4), i4)
+    x = [[1.0, -2.0, 3.0, 0.5, 7.0, -1.25, 0.0, 4.0, 9.0, -8.0, 2.5, 1.0, -3.0, 6.0, 0.75,
+          -5.0, 100.0] + [0.0] * 14 + [-0.0625]]
+    x.append([0.0 - v for v in x[0][:16]] + [2.0 ** k for k in range(-3, 13)])
+    hx = hadamard_rows(x, 16)
+    print_equal(hadamard_rows(hx, 16), x)
+    print_f32(block(hx, 0, 16, 1, 4))
+    i16 = [[float(i == j) for j in range(16)] for i in range(16)]
+    r = hadamard_rows(i16, 16, seed=7)
+    print_f32(block(r, 0, 0, 16, 1))
+    print_equal(matmul_nt(r, r), i16)
+    w = [[0.5, 1.0, -1.0, 2.0, 0.0, 0.25, -0.5, 3.0, 1.0, 1.0, 1.0, -1.0, 0.0, 0.0, 2.0,
+          0.125, 1.0] + [0.0] * 14 + [1.0],
+         [-3.0, 0.0, 0.5, 0.5, 0.5, 0.5, 1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 4.0, -4.0, 0.25,
+          0.0] + [0.0, 1.0, 0.0, -1.0] * 4,
+         [1.0] * 32]
+    print_equal(matmul_nt(hadamard_rows(x, 16, 7), hadamard_rows(w, 16, 7)), matmul_nt(x, w))
+    print_f32(matmul_nt(x, w))
+    print_f32(hadamard_rows([[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]], 4, 7))
+    print_f32(transpose(hadamard_rows([[1.0, 2.0, 3.0, 4.0], [0.5] * 4], 4)))
+    p = pattern(2, 128, 1, 64)
+    hhp = hadamard_rows(hadamard_rows(p, 128), 128)
+    print_bits(block(hhp, 0, 0, 2, 6))
+    print_f32(block(hhp, 0, 0, 2, 6))
+
+
 if __name__ == "__main__":
     main()
