@@ -331,9 +331,9 @@ def dequantize_(q, s, fmt, scaling):
     return out
 
 
-def requantize(q, s, fmt, scaling, to_fmt, to_scaling):
+def requantize(q, s, fmt, scaling, to_fmt, to_scaling, seed=None):
     wide = dequantize_(q, s, fmt, scaling)
-    return quantize(wide, to_fmt, to_scaling)
+    return quantize(wide, to_fmt, to_scaling, seed=seed)
 
 
 def transpose(m):
@@ -696,6 +696,9 @@ def quantize_scale_exact():
     q, s = quantize(m + m, E5M2, R, amax=[[20.0], [0.5]])
     print_i32(q)
     print_bits(s)
+    q, s = quantize([[3.140625, -100.5, 0.0078125] + hexf(0x37270000)], E4M3, T)
+    print_i32(q)
+    print_bits(s)
 
 
 @test
@@ -742,6 +745,9 @@ def requantize_():
     print_i32([r[0][32:34]])
     print_i32(rs)
     print_checksum(r)
+    r, _ = requantize(q, s, E4M3, T, E5M2, T, seed=5)
+    print_checksum(r)
+    print_i32([r[0][:12]])
     B = Scaling([128, 128])
     q, s = quantize(pattern(200, 160, 128, 128), E4M3, B)
     r, rs = requantize(q, s, E4M3, B, E4M3, MX)
@@ -814,6 +820,13 @@ def scaled_matmul_():
     qdy, sdy = quantize(pattern(256, 3, 128, 1), E5M2, C)
     qxx, sxx = quantize(pattern(256, 4, 64, 1), E4M3, C)
     print_bits(scaled_matmul(qdy, sdy, E5M2, C, qxx, sxx, E4M3, C, (0, 0)))
+    qkx, skx = quantize(pattern(2, 200, 1, 128), E4M3, X)
+    qkw, skw = quantize(pattern(3, 200, 128, 128), E4M3, W)
+    print_bits(scaled_matmul(qkx, skx, E4M3, X, qkw, skw, E4M3, W, (1, 1)))
+    R = Scaling([1, "*"])
+    rqx, rsx = quantize(pattern(2, 200, 1, 128), E4M3, R)
+    rqw, rsw = quantize(pattern(3, 200, 128, 128), E5M2, R)
+    print_bf16(scaled_matmul(rqx, rsx, E4M3, R, rqw, rsw, E5M2, R, (1, 1)))
     ba = [[[1.0, -2.0, 3.0, 4.0], [0.5, 0.25, -0.125, 8.0]],
           [[10.0, 20.0, -30.0, 40.0], [1.5, 2.5, 3.5, -4.5]]]
     bb = [[[1.0, 1.0, 1.0, 1.0], [2.0, 0.0, -2.0, 0.0], [0.5, 0.5, 0.5, 100.0]],

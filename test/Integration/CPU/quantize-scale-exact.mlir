@@ -220,5 +220,21 @@ func.func @main() {
   // CHECK-NEXT: [968285038]
   // CHECK-NEXT: [923945253]
   call @print_f32_bits(%sd10) : (tensor<?x?xf32>) -> ()
+
+  // bf16 input: widened to f32 exactly, then the same rule. amax 100.5 ->
+  // qscale fl32(448 / 100.5) = 0x408EA592, stored 0x3E65B6DC = 1046853340;
+  // 3.140625 -> 13.999999 -> 14 = 0x56 = 86, -100.5 -> 254, 2^-7 -> 0.0348
+  // -> 0.03515625 = 0x11 = 17, bf16 0x3727 (9.95e-6) -> 0.
+  %bf = arith.constant dense<[[3.140625, -100.5, 0.0078125, 0x3727]]> : tensor<1x4xbf16>
+  %qb, %sb = fp8.quantize %bf {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<1x4xbf16> -> tensor<1x4xf8E4M3FN>, tensor<1x1xf32>
+  %qbd = tensor.cast %qb : tensor<1x4xf8E4M3FN> to tensor<?x?xf8E4M3FN>
+  %sbd = tensor.cast %sb : tensor<1x1xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [86, 254, 17, 0]
+  call @print_e4m3(%qbd) : (tensor<?x?xf8E4M3FN>) -> ()
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [1046853340]
+  call @print_f32_bits(%sbd) : (tensor<?x?xf32>) -> ()
   return
 }

@@ -102,6 +102,7 @@ func.func @main() {
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c32 = arith.constant 32 : index
+  %c200k = arith.constant 200 : index
   %c256 = arith.constant 256 : index
 
   // promoted vs fast. With amax 448 the scales are 1 and q = x exactly.
@@ -298,6 +299,42 @@ func.func @main() {
   // CHECK-NEXT: [1154171346, 1174951066, 1168093307, -1022814689]
   // CHECK-NEXT: [-1009537087, 1168155318, 1184410781, 1160272964]
   call @print_f32_bits(%dwgd) : (tensor<?x?xf32>) -> ()
+
+  // A K that is no multiple of the K-block: K = 200 = 128 + 72 with 1x128 /
+  // 128x128 tiles (the second K-block is partial; the zero padding adds
+  // nothing), and rowwise scales, whose promoted chunks of 128 are 128 + 72.
+  %kxd = call @pattern(%c2, %c200k, %c1, %c128) : (index, index, index, index) -> tensor<?x?xf32>
+  %kx = tensor.cast %kxd : tensor<?x?xf32> to tensor<2x200xf32>
+  %kwd = call @pattern(%c3, %c200k, %c128, %c128) : (index, index, index, index) -> tensor<?x?xf32>
+  %kw = tensor.cast %kwd : tensor<?x?xf32> to tensor<3x200xf32>
+  %qkx, %skx = fp8.quantize %kx {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<2x200xf32> -> tensor<2x200xf8E4M3FN>, tensor<2x2xf32>
+  %qkw, %skw = fp8.quantize %kw {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<3x200xf32> -> tensor<3x200xf8E4M3FN>, tensor<1x2xf32>
+  %ky = fp8.scaled_matmul %qkx, %skx, %qkw, %skw {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x200xf8E4M3FN>, tensor<2x2xf32>, tensor<3x200xf8E4M3FN>, tensor<1x2xf32>) -> tensor<2x3xf32>
+  %kyd = tensor.cast %ky : tensor<2x3xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [1151103536, -1006688732, -1028106438]
+  // CHECK-NEXT: [-998300124, 1159806953, -997822417]
+  call @print_f32_bits(%kyd) : (tensor<?x?xf32>) -> ()
+  %rqx, %rsx = fp8.quantize %kx {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<2x200xf32> -> tensor<2x200xf8E4M3FN>, tensor<2x1xf32>
+  %rqw, %rsw = fp8.quantize %kw {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<3x200xf32> -> tensor<3x200xf8E5M2>, tensor<3x1xf32>
+  %ry = fp8.scaled_matmul %rqx, %rsx, %rqw, %rsw {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x200xf8E4M3FN>, tensor<2x1xf32>, tensor<3x200xf8E5M2>, tensor<3x1xf32>) -> tensor<2x3xbf16>
+  %ryd = tensor.cast %ry : tensor<2x3xbf16> to tensor<?x?xbf16>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [17565, 50177, 49858]
+  // CHECK-NEXT: [50304, 17699, 50311]
+  call @print_bf16_bits(%ryd) : (tensor<?x?xbf16>) -> ()
 
   // A batch dimension: 2 x (2x64 . 3x64^T), one tensorwise scale per batch
   // element (rowwise in A, to show per-batch, per-row scale indexing).
