@@ -798,6 +798,8 @@ def scaled_matmul_():
     qb, sb = quantize(b, E4M3, T, amax=[[448.0]])
     for acc in ("promoted", "fast"):
         print_bits(scaled_matmul(qa, sa, E4M3, T, qb, sb, E4M3, T, (1, 1), acc))
+    qp, sp = quantize([[448.0] * 96 + [1.0] * 32 + [0.0] * 128], E4M3, T, amax=[[448.0]])
+    print_bits(scaled_matmul(qp, sp, E4M3, T, qp, sp, E4M3, T, (1, 1)))
     X, W = Scaling([1, 128]), Scaling([128, 128])
     qx, sx = quantize(pattern(2, 256, 1, 128), E4M3, X)
     qw, sw = quantize(pattern(3, 256, 128, 128), E4M3, W)

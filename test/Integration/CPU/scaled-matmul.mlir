@@ -147,6 +147,30 @@ func.func @main() {
   // CHECK-NEXT: [1205862400, 1197506560]
   call @print_f32_bits(%cfd) : (tensor<?x?xf32>) -> ()
 
+  // The promotion interval of scales constant along K is 128, not less: a
+  // row of 96 448s and 32 ones (then zeros) against the same row. In one
+  // chunk of 128, the 448^2 terms pass 2^24 (96 * 200704 = 19267584, ulp 2)
+  // before the ones arrive, and each + 1 is a tie that rounds back to the
+  // even 19267584 = 0x4B930000 = 1267924992; chunks of 64 would keep them
+  // (19267616). Together with the case above (fast = one chunk of 256
+  // differs), this pins the chunk of 128.
+  %zr = arith.constant dense<0.0> : tensor<1x256xf32>
+  %r96 = arith.constant dense<448.0> : tensor<1x96xf32>
+  %r32 = arith.constant dense<1.0> : tensor<1x32xf32>
+  %p1 = tensor.insert_slice %r96 into %zr[0, 0] [1, 96] [1, 1] : tensor<1x96xf32> into tensor<1x256xf32>
+  %p = tensor.insert_slice %r32 into %p1[0, 96] [1, 32] [1, 1] : tensor<1x32xf32> into tensor<1x256xf32>
+  %qp, %sp = fp8.quantize %p amax(%a448 : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<1x256xf32> -> tensor<1x256xf8E4M3FN>, tensor<1x1xf32>
+  %pp = fp8.scaled_matmul %qp, %sp, %qp, %sp {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<1x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x256xf8E4M3FN>, tensor<1x1xf32>) -> tensor<1x1xf32>
+  %ppd = tensor.cast %pp : tensor<1x1xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [1267924992]
+  call @print_f32_bits(%ppd) : (tensor<?x?xf32>) -> ()
+
   // Blockwise Fprop: X 2x256 in 1x128 tiles, W 3x256 in 128x128 tiles. Two
   // K-blocks of 128: C = (sx[m][0] sw[0][0]) p0 + (sx[m][1] sw[0][1]) p1.
   %xd = call @pattern(%c2, %c256, %c1, %c128) : (index, index, index, index) -> tensor<?x?xf32>
