@@ -34,6 +34,7 @@ void fp8::registerFP8Passes() {
   registerFP8TransformsPasses();
   registerFP8ConversionPasses();
   registerFP8ReferencePipeline();
+  registerFP8ToPTXPipelines();
 }
 
 void fp8::registerAllPasses() {

@@ -1,0 +1,39 @@
+//===- FP8ToNVVM.h - fp8 ops to NVIDIA GPU kernels --------------*- C++ -*-===//
+//
+// Kernel generation for fp8 ops, the PTX pipeline and the kernel emitter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
+#define FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class OpBuilder;
+class OpPassManager;
+namespace gpu {
+class GPUModuleOp;
+} // namespace gpu
+namespace fp8 {
+class QuantizeOp;
+
+/// Builds a kernel computing `op` into a new gpu.module named `name` at the
+/// builder's insertion point, with a `fp8.manifest` attribute describing its
+/// launch. Fails with a diagnostic on `op` where the op's form has no kernel
+/// yet.
+FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
+                                                QuantizeOp op, StringRef name,
+                                                StringRef chip);
+
+/// Adds the passes that lower generated gpu.modules to NVVM and serialize
+/// them to PTX (`gpu.binary` ops).
+void buildKernelToPTXPipeline(OpPassManager &pm);
+
+/// Registers `fp8-to-ptx{chip=}` and `fp8-emit` (`--fp8-emit=DIR`).
+void registerFP8ToPTXPipelines();
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H

@@ -1,0 +1,32 @@
+// Kernels for the GPU tests and benchmarks (make check-gpu, bench/): bf16 ->
+// e4m3 quantization in the row-tiled scalings the GPU path supports.
+func.func @q8192_1x128(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+}
+func.func @q8192_1x32_e8m0(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
+}
+func.func @q16384x7168_1x128(%x: tensor<16384x7168xbf16>) -> (tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
+  return %q, %s : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
+}
+func.func @q16384x7168_1x32_e8m0(%x: tensor<16384x7168xbf16>) -> (tensor<16384x7168xf8E4M3FN>, tensor<16384x224xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x224xf8E8M0FNU>
+  return %q, %s : tensor<16384x7168xf8E4M3FN>, tensor<16384x224xf8E8M0FNU>
+}
+func.func @q256_e5m2_pow2floor(%x: tensor<256x512xf32>) -> (tensor<256x512xf8E5M2>, tensor<256x16xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32, round = pow2_floor>}
+      : tensor<256x512xf32> -> tensor<256x512xf8E5M2>, tensor<256x16xf32>
+  return %q, %s : tensor<256x512xf8E5M2>, tensor<256x16xf32>
+}
+func.func @q256_rowwise(%x: tensor<256x512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x1xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
+  return %q, %s : tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
+}
