@@ -12,6 +12,7 @@
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
@@ -46,20 +47,61 @@ struct ConvertFP8ToNVVMPass
     OpBuilder b(&getContext());
     b.setInsertionPointToEnd(module.getBody());
     unsigned index = 0;
-    for (QuantizeOp op : quantizations) {
+    auto tag = [&](Operation *op, gpu::GPUModuleOp kernel) {
+      op->setAttr("fp8.kernel",
+                  SymbolRefAttr::get(kernel.getSymNameAttr(),
+                                     {FlatSymbolRefAttr::get(
+                                         kernel.getSymNameAttr())}));
+    };
+    auto kernelName = [&](Operation *op, StringRef what) {
       auto func = op->getParentOfType<FunctionOpInterface>();
-      std::string name = (Twine(func ? func.getName() : "kernel") +
-                          "_quantize_" + Twine(index++))
-                             .str();
-      FailureOr<gpu::GPUModuleOp> kernel =
-          buildQuantizeKernel(b, op, name, chip);
+      return (Twine(func ? func.getName() : "kernel") + "_" + what + "_" +
+              Twine(index++))
+          .str();
+    };
+
+    // X and Xᵀ quantized alike: one cast-transpose kernel reads X once.
+    llvm::DenseSet<Operation *> fused;
+    for (QuantizeOp transposed : quantizations) {
+      auto transpose =
+          transposed.getInput().getDefiningOp<linalg::TransposeOp>();
+      if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+        continue;
+      auto rows = llvm::find_if(quantizations, [&](QuantizeOp candidate) {
+        return candidate.getInput() == transpose.getInput() &&
+               candidate.getScaling() == transposed.getScaling() &&
+               candidate.getScaling().getTile() ==
+                   ArrayRef<int64_t>{1, 128} &&
+               candidate.getResult().getType().getElementType() ==
+                   transposed.getResult().getType().getElementType() &&
+               candidate.getMargin() == transposed.getMargin() &&
+               candidate.getRounding() == Rounding::nearest &&
+               transposed.getRounding() == Rounding::nearest &&
+               !candidate.getAmax() && !transposed.getAmax() &&
+               !fused.contains(candidate);
+      });
+      if (rows == quantizations.end())
+        continue;
+      FailureOr<gpu::GPUModuleOp> kernel = buildCastTransposeKernel(
+          b, *rows, transposed, kernelName(*rows, "cast_transpose"), chip);
       if (failed(kernel))
         return signalPassFailure();
       symbols.insert(*kernel);
-      op->setAttr("fp8.kernel",
-                  SymbolRefAttr::get(kernel->getSymNameAttr(),
-                                     {FlatSymbolRefAttr::get(
-                                         kernel->getSymNameAttr())}));
+      tag(*rows, *kernel);
+      tag(transposed, *kernel);
+      fused.insert(*rows);
+      fused.insert(transposed);
+    }
+
+    for (QuantizeOp op : quantizations) {
+      if (fused.contains(op))
+        continue;
+      FailureOr<gpu::GPUModuleOp> kernel =
+          buildQuantizeKernel(b, op, kernelName(op, "quantize"), chip);
+      if (failed(kernel))
+        return signalPassFailure();
+      symbols.insert(*kernel);
+      tag(op, *kernel);
     }
   }
 };

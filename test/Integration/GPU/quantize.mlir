@@ -30,3 +30,30 @@ func.func @q256_rowwise(%x: tensor<256x512xbf16>) -> (tensor<256x512xf8E4M3FN>, 
       : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
   return %q, %s : tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
 }
+func.func @ct8192(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+  %e = tensor.empty() : tensor<8192x8192xbf16>
+  %xt = linalg.transpose ins(%x : tensor<8192x8192xbf16>) outs(%e : tensor<8192x8192xbf16>) permutation = [1, 0]
+  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+  return %q, %s, %qt, %st : tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+}
+func.func @ct16384x7168(%x: tensor<16384x7168xbf16>) -> (tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>, tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
+  %e = tensor.empty() : tensor<7168x16384xbf16>
+  %xt = linalg.transpose ins(%x : tensor<16384x7168xbf16>) outs(%e : tensor<7168x16384xbf16>) permutation = [1, 0]
+  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<7168x16384xbf16> -> tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>
+  return %q, %s, %qt, %st : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>, tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>
+}
+func.func @ct256_mx(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>
+  %e = tensor.empty() : tensor<384x256xbf16>
+  %xt = linalg.transpose ins(%x : tensor<256x384xbf16>) outs(%e : tensor<384x256xbf16>) permutation = [1, 0]
+  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<384x256xbf16> -> tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
+}

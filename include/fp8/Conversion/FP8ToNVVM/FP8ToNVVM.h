@@ -26,6 +26,15 @@ FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
                                                 StringRef chip);
 
+/// Builds the fused kernel of `rowsOp` (X quantized with 1x128 tiles along
+/// its rows) and `transposedOp` (Xᵀ quantized the same way) from one read of
+/// X: the Wgrad operand in K-major layout beside the Fprop one.
+FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
+                                                     QuantizeOp rowsOp,
+                                                     QuantizeOp transposedOp,
+                                                     StringRef name,
+                                                     StringRef chip);
+
 /// Adds the passes that lower generated gpu.modules to NVVM and serialize
 /// them to PTX (`gpu.binary` ops).
 void buildKernelToPTXPipeline(OpPassManager &pm);
