@@ -1,5 +1,10 @@
 // RUN: fp8-opt %s --fp8-reference-pipeline | %mlir-run | FileCheck %s
 // RUN: %python %S/oracle.py cast-rne | FileCheck %s
+// RUN: %python %S/oracle.py --self-test | FileCheck %s --check-prefix=ORACLE
+
+// The oracle itself reproduces the Random123 and Triton Philox vectors and
+// PyTorch's c10 casts.
+// ORACLE: oracle self-test passed
 
 // The f32 -> FP8 cast of fp8.quantize: RNE(clamp(x * qscale, -fmax, fmax)),
 // ties to even, subnormals, saturation at 448 / 57344, NaN kept, sign kept.
@@ -42,7 +47,7 @@ func.func @main() {
   //  2^-10 = half a quantum, tie with 0 -> 0x00
   //  1.5 * 2^-10 = 0.75 quanta -> 0x01
   //  3 * 2^-10 = 1.5 quanta, tie 1 / 2 -> 0x02
-  //  15 * 2^-10 = 7.5 quanta, tie 0x07 / 0x08 (2^-6, the smallest normal) -> 0x08
+  //  15 * 2^-10 = 7.5 quanta, tie 0x07 / 0x08 (2^-6, smallest normal) -> 0x08
   //  2^-6 -> (1 + 7) << 3 = 0x08
   //  432, halfway 416 (0x7D) / 448 (0x7E): even -> 0x7E = 126
   //  448 -> 0x7E; 464 (eager PyTorch: the tie goes to 448 too), 1e9, +inf

@@ -7,13 +7,13 @@
 // activations) and rows whose magnitude falls by 2x per row, repeating every
 // 16 rows (token magnitudes spread over 2^15); W is outlier-free.
 // Printed per recipe:
-//   rel_err  = ||Y_fp8 - Y_f32||_F / ||Y_f32||_F (dominated by the largest rows)
-//   row_err  = mean over rows of ||y_fp8 - y_f32|| / ||y_f32||
+//   rel_err = ||Y_fp8 - Y_f32||_F / ||Y_f32||_F (dominated by large rows)
+//   row_err = mean over rows of ||y_fp8 - y_f32|| / ||y_f32||
 // and then which recipes beat tensorwise. The error values are checked
 // loosely (digits vary with the data); the comparisons exactly.
 // Expected: on the Frobenius norm all e4m3 recipes are within 1.3x of each
-// other (e4m3 spans 2^-9 .. 448, and the largest rows dominate) and e5m2 is about
-// 2x worse (one mantissa bit less). Per row, tensorwise loses the small
+// other (e4m3 spans 2^-9 .. 448, and the largest rows dominate) and e5m2 is
+// about 2x worse (one mantissa bit less). Per row, tensorwise loses the small
 // values of the small rows to zero (underflow below 2^-10 after scaling), so
 // its row_err is 2-3x that of the finer recipes. rowwise pow2 and mxfp8 come
 // out identical here: a power-of-two scale does not change how a normal value

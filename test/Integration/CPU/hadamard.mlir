@@ -210,7 +210,7 @@ func.func @main() {
   call @print_f32(%hbd) : (tensor<?x?xf32>) -> ()
 
   // Size 128: 1/sqrt(128) is not exact, so H H x = x (1 + e) with
-  // e = 128 fl32(1/sqrt 128)^2 - 1 plus summation rounding; bits from the oracle.
+  // e = 128 fl32(1/sqrt 128)^2 - 1 plus summation rounding (bits: oracle).
   %c128 = arith.constant 128 : index
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index

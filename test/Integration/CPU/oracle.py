@@ -9,8 +9,9 @@ docs/Numerics.md, and the Philox and cast facts of the research notes
 `oracle.py NAME` prints what test/Integration/CPU/NAME.mlir prints, in the
 format of printMemrefI32/F32, so every test runs a second RUN line through
 this script and the same CHECK lines: the hand-derived expected values, the
-oracle and the MLIR reference must all agree. `oracle.py --self-test` checks
-the oracle itself against published vectors.
+oracle and the MLIR reference must all agree. `oracle.py --checks NAME`
+prints those CHECK lines (to start a new test from; check them by hand).
+`oracle.py --self-test` checks the oracle itself against published vectors.
 """
 
 import math
@@ -340,7 +341,8 @@ def transpose(m):
     return [list(r) for r in zip(*m)]
 
 
-def kblock(scaling, d, K):
+def kblock(scaling, d):
+    """The K-block of an operand contracted along dim d; None for `*`."""
     t = scaling.tile[d]
     return None if t == "*" else t
 
@@ -353,7 +355,7 @@ def scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, contracting, accumulate="promo
     A = a if da == 1 else transpose(a)  # M x K
     Bm = b if db == 1 else transpose(b)  # N x K
     K = len(A[0])
-    ka, kb = kblock(asc, da, K), kblock(bsc, db, K)
+    ka, kb = kblock(asc, da), kblock(bsc, db)
     epilogue = ka is None and kb is None
     if epilogue:
         chunk = 128 if accumulate == "promoted" else K
@@ -430,29 +432,17 @@ def signed32(v):
 
 
 def fmt_f32(v):
+    """std::ostream's default float format (printMemrefF32): %g."""
     if math.isnan(v):
         return "nan"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    s = "%g" % v
-    return s
+    return "%g" % v
 
 
 def print_memref(rows, fmtval=str):
-    """rows: a list of lists (2-D) or a list of 2-D (3-D)."""
-    print("Unranked Memref base@ = 0x0 rank = %d data = " %
-          (3 if isinstance(rows[0][0], list) else 2))
-    if isinstance(rows[0][0], list):
-        lines = []
-        for bi, m in enumerate(rows):
-            for ri, r in enumerate(m):
-                pre = ("[[[" if bi == 0 else " [[") if ri == 0 else "  ["
-                post = "]" + ("]" if ri == len(m) - 1 else "") + \
-                    ("]" if ri == len(m) - 1 and bi == len(rows) - 1 else "")
-                lines.append(pre + ", ".join(fmtval(v) for v in r) + post +
-                             ("," if not (ri == len(m) - 1 and bi == len(rows) - 1) else ""))
-        print("\n".join(lines))
-        return
+    """A 2-D tensor, one row per line, as printMemref prints it."""
+    print("Unranked Memref base@ = 0x0 rank = 2 data = ")
     for ri, r in enumerate(rows):
         pre = "[[" if ri == 0 else " ["
         post = "]]" if ri == len(rows) - 1 else "], "
@@ -523,22 +513,42 @@ TESTS = {}
 
 
 def test(fn):
-    TESTS[fn.__name__.replace("_", "-")] = fn
+    """Registers fn as the oracle of test/Integration/CPU/<name>.mlir, where
+    <name> is fn's name with '-' for '_' (a trailing '_' avoids shadowing a
+    library function of the same name)."""
+    TESTS[fn.__name__.rstrip("_").replace("_", "-")] = fn
     return fn
 
 
-# (test functions follow; see the end of the file)
+def print_checks(name):
+    """CHECK lines for test NAME, one block per printMemref call, for pasting
+    into a new test (after checking them by hand)."""
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        TESTS[name]()
+    for line in out.getvalue().splitlines():
+        if line.startswith("Unranked Memref"):
+            print("// CHECK: Unranked Memref")
+        elif line.strip():
+            row = line.strip().lstrip("[").rstrip(", ").rstrip("]")
+            print("// CHECK-NEXT: [%s]" % row)
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: oracle.py NAME | --self-test | --list")
-    if sys.argv[1] == "--self-test":
+    usage = "usage: oracle.py NAME | --checks NAME | --self-test | --list"
+    args = sys.argv[1:]
+    if args == ["--self-test"]:
         self_test()
-    elif sys.argv[1] == "--list":
+    elif args == ["--list"]:
         print("\n".join(sorted(TESTS)))
+    elif len(args) == 2 and args[0] == "--checks" and args[1] in TESTS:
+        print_checks(args[1])
+    elif len(args) == 1 and args[0] in TESTS:
+        TESTS[args[0]]()
     else:
-        TESTS[sys.argv[1]]()
+        sys.exit(usage)
 
 
 # ---------------------------------------------------------------------------
@@ -736,6 +746,7 @@ def dequantize():
 
 
 @test
+@test
 def requantize_():
     x = [[100.0] + [1.0] * 31 + [f32(0.03)] + [f32(0.01)] * 31]
     T, MX = Scaling(["*", "*"]), Scaling([1, 32], "e8m0", "pow2_ceil")
@@ -762,9 +773,8 @@ def requantize_():
     print_i32(block(r, 124, 124, 8, 8))
 
 
-TESTS["requantize"] = requantize_
 
-
+@test
 @test
 def transpose_():
     T = Scaling(["*", "*"])
@@ -782,13 +792,12 @@ def transpose_():
     print_i32(out)
 
 
-TESTS["transpose"] = transpose_
-
 
 def print_bf16(rows):
     print_i32([[bf16_bits(v) for v in r] for r in rows])
 
 
+@test
 @test
 def scaled_matmul_():
     T = Scaling(["*", "*"])
@@ -841,8 +850,6 @@ def scaled_matmul_():
         out += scaled_matmul(q1, s1, E4M3, R, q2, s2, E4M3, T, (1, 1))
     print_bits(out)
 
-
-TESTS["scaled-matmul"] = scaled_matmul_
 
 
 @test

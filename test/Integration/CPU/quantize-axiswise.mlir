@@ -112,7 +112,8 @@ func.func @main() {
 
   // Columnwise e4m3, exact. Column 0: qscale fl32(448/1000) = 0x3EE56042,
   // stored 0x400EDB6D = 2.2321427; 1 -> 0.448 -> 0.4375 = 0x2E = 46. Column 3
-  // (amax 4): qscale 112, stored fl32(1/112) = 0x3C124925; 0.5 -> 56 = 0x66 = 102.
+  // (amax 4): qscale 112, stored fl32(1/112) = 0x3C124925; 0.5 -> 56 (0x66 =
+  // 102).
   %q3, %s3 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, 1], scale = f32>}
       : tensor<4x6xf32> -> tensor<4x6xf8E4M3FN>, tensor<1x6xf32>
   %qd3 = tensor.cast %q3 : tensor<4x6xf8E4M3FN> to tensor<?x?xf8E4M3FN>
@@ -127,8 +128,9 @@ func.func @main() {
   // CHECK-NEXT: [1074715501, 1083104109, 1087785253, 1007831333, 1015021568, 1124462007]
   call @print_f32_bits(%sd3) : (tensor<?x?xf32>) -> ()
 
-  // Columnwise e5m2, f32 pow2_floor: 2^(floor(log2 amax) - 15): column 0 2^(9-15)
-  // = 2^-6 (0x3C800000), column 5 2^(15-15) = 1 (0x3F800000): 60000 -> 57344 = 123.
+  // Columnwise e5m2, f32 pow2_floor: 2^(floor(log2 amax) - 15): column 0
+  // 2^(9-15) = 2^-6 (0x3C800000), column 5 2^(15-15) = 1 (0x3F800000): 60000 ->
+  // 57344 = 123.
   %q4, %s4 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, 1], scale = f32, round = pow2_floor>}
       : tensor<4x6xf32> -> tensor<4x6xf8E5M2>, tensor<1x6xf32>
   %qd4 = tensor.cast %q4 : tensor<4x6xf8E5M2> to tensor<?x?xf8E5M2>
@@ -143,9 +145,10 @@ func.func @main() {
   // CHECK-NEXT: [1015021568, 1023410176, 1031798784, 956301312, 956301312, 1065353216]
   call @print_f32_bits(%sd4) : (tensor<?x?xf32>) -> ()
 
-  // Columnwise e5m2, E8M0 pow2_ceil: column 0 1000/57344 = 0.0174 -> 2^-5 (122),
-  // column 1 and 2 -> 2^-4 (123), columns 3 and 4 -> 2^-13 (114), column 5
-  // 60000/57344 = 1.046 -> 2^1 (128): 60000 / 2 = 30000 -> 28672 = 0x77 = 119.
+  // Columnwise e5m2, E8M0 pow2_ceil: column 0 1000/57344 = 0.0174 -> 2^-5
+  // (122), column 1 and 2 -> 2^-4 (123), columns 3 and 4 -> 2^-13 (114), column
+  // 5 60000/57344 = 1.046 -> 2^1 (128): 60000 / 2 = 30000 -> 28672 (0x77 =
+  // 119).
   %q5, %s5 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, 1], scale = f8E8M0FNU, round = pow2_ceil>}
       : tensor<4x6xf32> -> tensor<4x6xf8E5M2>, tensor<1x6xf8E8M0FNU>
   %qd5 = tensor.cast %q5 : tensor<4x6xf8E5M2> to tensor<?x?xf8E5M2>

@@ -265,8 +265,8 @@ func.func @main() {
   // CHECK-NEXT: [252, 248, 242, 232, 97, 113, 119, 123]
   call @print_e4m3(%sld4) : (tensor<?x?xf8E4M3FN>) -> ()
 
-  // 128x128 e5m2 exact: qscale fl32(57344/3) = 0x46955555 for tile (0,0), stored
-  // fl32(1/qscale) = 0x385B6DB7 = 945515959.
+  // 128x128 e5m2 exact: qscale fl32(57344/3) = 0x46955555 for tile (0,0),
+  // stored fl32(1/qscale) = 0x385B6DB7 = 945515959.
   %q5, %s5 = fp8.quantize %c {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
       : tensor<200x160xf32> -> tensor<200x160xf8E5M2>, tensor<2x2xf32>
   %qd5 = tensor.cast %q5 : tensor<200x160xf8E5M2> to tensor<?x?xf8E5M2>

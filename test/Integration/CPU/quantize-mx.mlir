@@ -147,13 +147,16 @@ func.func @main() {
       [449.0, 100.0, -1.0, 0.5]]> : tensor<8x4xf32>
 
   // e4m3 pow2_ceil. Codes: row 0: d = 0 -> 0. Row 1: d = 2^-140 / 448 is an f32
-  // subnormal <= 2^-127 -> 0 (qscale 2^127: 2^-140 * 2^127 = 2^-13 < 2^-10 -> 0).
+  // subnormal <= 2^-127 -> 0 (qscale 2^127: 2^-140 * 2^127 = 2^-13, below
+  // 2^-10, -> 0).
   // Row 2: 2^-120 / 448 = 2^-128.8 -> 0, the saturated bottom: 2^-120 * 2^127 =
   // 128 -> 0x70 = 112. Row 3: FLT_MAX / 448 = 2^119.2 -> 2^120 = code 247:
   // 3e38 * 2^-120 = 225.7 -> 224 = 0x76 = 118, FLT_MAX -> 256 = 0x78 = 120.
-  // Row 4: +inf -> 254, qscale 2^-127: inf -> 448 = 126, finite values -> 0. Row 5: NaN -> 255, every
-  // element NaN (0x7F). Row 6: 448 * fl32(1/448) = 1.0 exactly -> 127 (scale 1).
-  // Row 7: 449 * fl32(1/448) = 1.0022 -> 2^1 = 128: 449 / 2 = 224.5 -> 224 = 118.
+  // Row 4: +inf -> 254, qscale 2^-127: inf -> 448 = 126, finite values -> 0.
+  // Row 5: NaN -> 255, every element NaN (0x7F). Row 6: 448 * fl32(1/448) = 1.0
+  // exactly -> 127 (scale 1).
+  // Row 7: 449 * fl32(1/448) = 1.0022 -> 2^1 = 128: 449 / 2 = 224.5 -> 224
+  // (118).
   %q0, %s0 = fp8.quantize %e {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
       : tensor<8x4xf32> -> tensor<8x4xf8E4M3FN>, tensor<8x1xf8E8M0FNU>
   %qd0 = tensor.cast %q0 : tensor<8x4xf8E4M3FN> to tensor<?x?xf8E4M3FN>
@@ -235,7 +238,8 @@ func.func @main() {
   // CHECK-NEXT: [121]
   call @print_e8m0(%sd2) : (tensor<?x?xf8E8M0FNU>) -> ()
 
-  // e5m2 pow2_floor: row 3 -> 254 - 15 = 239; row 4 -> 240; row 6 and 7 -> 135 - 15 = 120.
+  // e5m2 pow2_floor: row 3 -> 254 - 15 = 239; row 4 -> 240; rows 6 and 7 ->
+  // 135 - 15 = 120.
   %q3, %s3 = fp8.quantize %e {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_floor>}
       : tensor<8x4xf32> -> tensor<8x4xf8E5M2>, tensor<8x1xf8E8M0FNU>
   %qd3 = tensor.cast %q3 : tensor<8x4xf8E5M2> to tensor<?x?xf8E5M2>
@@ -293,7 +297,8 @@ func.func @main() {
   // -> qscale 0x57CBBA10, stored 0x2720D7C5 = 656463813; row 2 too (2^-120 <
   // 1e-12). Row 3: qscale fl32(448 / FLT_MAX) = 2^-119 * 448 / 2^(1 - 2^-24)
   // (normal), stored its reciprocal. Row 4: qscale 448 / inf = 0, stored 1/0
-  // = +inf = 0x7F800000 = 2139095040; data x * 0 = 0, inf * 0 = NaN (as torchao).
+  // = +inf = 0x7F800000 = 2139095040; data x * 0 = 0, inf * 0 = NaN, as in
+  // torchao.
   // Row 5: NaN everywhere. Row 6: qscale 1.0; row 7: fl32(448/449).
   %q5, %s5 = fp8.quantize %e {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
       : tensor<8x4xf32> -> tensor<8x4xf8E4M3FN>, tensor<8x1xf32>

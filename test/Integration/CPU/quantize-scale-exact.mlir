@@ -123,7 +123,8 @@ func.func @main() {
 
   // margin 2: qscale = fl32(112 / 10) = 11.2 = 0x41333333, stored
   // fl32(1 / 11.2) = 0x3DB6DB6E = 1035393902; 10 -> 112 = 0x6E = 110, 1 -> 11.2
-  // -> 11 = 0x53 = 83, -3 -> -33.6 -> -32 = 0xE0 = 224, 0.5 -> 5.6 -> 5.5 = 0x4B = 75.
+  // -> 11 = 0x53 = 83, -3 -> -33.6 -> -32 = 0xE0 = 224, 0.5 -> 5.6 -> 5.5
+  // = 0x4B = 75.
   %q4, %s4 = fp8.quantize %m {margin = 2 : i64, scaling = #fp8.scaling<tile = [*, *], scale = f32>}
       : tensor<1x4xf32> -> tensor<1x4xf8E4M3FN>, tensor<1x1xf32>
   %qd4 = tensor.cast %q4 : tensor<1x4xf8E4M3FN> to tensor<?x?xf8E4M3FN>
@@ -135,7 +136,8 @@ func.func @main() {
   // CHECK-NEXT: [1035393902]
   call @print_f32_bits(%sd4) : (tensor<?x?xf32>) -> ()
 
-  // margin 2, pow2_ceil: d = fl32(10 * fl32(1/448)) * 4 = 0.0893 -> 2^-3 = code 124.
+  // margin 2, pow2_ceil: d = fl32(10 * fl32(1/448)) * 4 = 0.0893 -> 2^-3,
+  // code 124.
   %q5, %s5 = fp8.quantize %m {margin = 2 : i64, scaling = #fp8.scaling<tile = [*, *], scale = f8E8M0FNU, round = pow2_ceil>}
       : tensor<1x4xf32> -> tensor<1x4xf8E4M3FN>, tensor<1x1xf8E8M0FNU>
   %qd5 = tensor.cast %q5 : tensor<1x4xf8E4M3FN> to tensor<?x?xf8E4M3FN>

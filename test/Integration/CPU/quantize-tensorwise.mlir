@@ -50,7 +50,8 @@ func.func @main() {
   // e4m3 exact: qscale = fl32(448 / 240) = 1.8666667 (0x3FEEEEEF, rounded up),
   // stored = fl32(1 / 0x3FEEEEEF) = 0.53571427 (0x3F092492 = 1057563794).
   // 1.0 -> 1.8666667 rounds to 1.875 = 0x3F = 63; -240 -> -448.00002 is
-  // clamped to -448 = 0xFE = 254; 0.001 -> 0.0018667 = 0.96 quanta of 2^-9 -> 0x01;
+  // clamped to -448 = 0xFE = 254; 0.001 -> 0.0018667 = 0.96 quanta of 2^-9
+  // -> 0x01;
   // -0.0 -> 0x80 = 128.
   %q0, %s0 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
       : tensor<2x8xf32> -> tensor<2x8xf8E4M3FN>, tensor<1x1xf32>
@@ -65,8 +66,8 @@ func.func @main() {
   call @print_f32_bits(%sd0) : (tensor<?x?xf32>) -> ()
 
   // e4m3 pow2_ceil: d = 240 * fl32(1/448) = 0.5357 -> 2^0: qscale 1, stored
-  // 1.0 = 0x3F800000 = 1065353216. -240 = -1.875 * 2^7 -> 0x80 | (14 << 3 | 7) = 247;
-  // 1.0 -> 0x38 = 56.
+  // 1.0 = 0x3F800000 = 1065353216. -240 = -1.875 * 2^7 -> 0x80 | (14 << 3 | 7)
+  // = 247; 1.0 -> 0x38 = 56.
   %q1, %s1 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32, round = pow2_ceil>}
       : tensor<2x8xf32> -> tensor<2x8xf8E4M3FN>, tensor<1x1xf32>
   %qd1 = tensor.cast %q1 : tensor<2x8xf8E4M3FN> to tensor<?x?xf8E4M3FN>
@@ -138,7 +139,8 @@ func.func @main() {
 
   // e5m2 pow2_ceil: d = 240 * fl32(1/57344) = 0.0041853 -> 2^-7 = 0x3C000000
   // = 1006632960, qscale 128: -240 -> -30720 = -1.875 * 2^14, a tie between
-  // 1.75 * 2^14 (odd mantissa) and 2^15 (even) -> -2^15 = 0x80 | (30 << 2) = 248.
+  // 1.75 * 2^14 (odd mantissa) and 2^15 (even) -> -2^15 = 0x80 | (30 << 2)
+  // = 248.
   %q6, %s6 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32, round = pow2_ceil>}
       : tensor<2x8xf32> -> tensor<2x8xf8E5M2>, tensor<1x1xf32>
   %qd6 = tensor.cast %q6 : tensor<2x8xf8E5M2> to tensor<?x?xf8E5M2>

@@ -64,7 +64,7 @@ func.func @sr_e5m2(%x: tensor<1x4xf32>, %seed: i64) {
   return
 }
 
-// Element 12345 of a 1x12346 stochastic quantization whose other elements are 0.
+// Element 12345 of a 1x12346 stochastic quantization (other elements 0).
 func.func @sr_e4m3_at_12345(%v: f32, %seed: i64) {
   %c0 = arith.constant 0 : index
   %c12345 = arith.constant 12345 : index

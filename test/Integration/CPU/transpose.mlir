@@ -129,9 +129,9 @@ func.func @main() {
   %c200 = arith.constant 200 : index
 
   // Tensorwise, amax 6: qscale fl32(448/6) = 74.666664; 1 -> 72 (0x69 = 105),
-  // -2 -> -149.3 -> -144 (0xF1 = 241), 3 -> 224 (0x76 = 118), 4 -> 298.67 -> 288 (0x79
-  // = 121), -5 -> -373.3 -> -384 (0xFC = 252), 6 -> 448 (126). Transposed:
-  // rows (1, 4), (-2, -5), (3, 6).
+  // -2 -> -149.3 -> -144 (0xF1 = 241), 3 -> 224 (0x76 = 118), 4 -> 298.67 ->
+  // 288 (0x79 = 121), -5 -> -373.3 -> -384 (0xFC = 252), 6 -> 448 (126).
+  // Transposed: rows (1, 4), (-2, -5), (3, 6).
   %x = arith.constant dense<[[1.0, -2.0, 3.0], [4.0, -5.0, 6.0]]> : tensor<2x3xf32>
   %q0, %s0 = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
       : tensor<2x3xf32> -> tensor<2x3xf8E4M3FN>, tensor<1x1xf32>
@@ -189,9 +189,9 @@ func.func @main() {
       : tensor<2x2x3xf8E4M3FN>, tensor<2x1x1xf32> -> tensor<2x3x2xf8E4M3FN>, tensor<2x1x1xf32>
   %c2 = tensor.collapse_shape %t2 [[0, 1], [2]] : tensor<2x3x2xf8E4M3FN> into tensor<6x2xf8E4M3FN>
   %cd2 = tensor.cast %c2 : tensor<6x2xf8E4M3FN> to tensor<?x?xf8E4M3FN>
-  // Batch 0 as above but positive (2 -> 144 = 0x71 = 113); batch 1 amax 1: qscale 448: -1 -> 254,
-  // 0.125 -> 56 (0x66 = 102), -0.5 -> 0xF6 = 246, 0 -> 0, 0.25 -> 0x6E = 110,
-  // 1 -> 126.
+  // Batch 0 as above but positive (2 -> 144 = 0x71 = 113); batch 1 amax 1:
+  // qscale 448: -1 -> 254, 0.125 -> 56 (0x66 = 102), -0.5 -> 0xF6 = 246, 0 ->
+  // 0, 0.25 -> 0x6E = 110, 1 -> 126.
   // CHECK: Unranked Memref
   // CHECK-NEXT: [105, 121]
   // CHECK-NEXT: [113, 124]
