@@ -825,6 +825,7 @@ def scaled_matmul_():
     print_bits(scaled_matmul(qf, sf, E4M3, T, qg, sg, E5M2, T, (1, 1)))
     print_bits(scaled_matmul(qf, sf, E4M3, T, gt, sg, E5M2, T, (1, 0)))
     print_bits(scaled_matmul(ft, sf, E4M3, T, gt, sg, E5M2, T, (0, 0)))
+    print_bits(scaled_matmul(ft, sf, E4M3, T, qg, sg, E5M2, T, (0, 1)))
     qdw, sdw = quantize(pattern(256, 4, 128, 128), E4M3, W)
     print_bits(scaled_matmul(qx, sx, E4M3, X, qdw, sdw, E4M3, W, (1, 0)))
     C = Scaling([128, 1])
@@ -884,6 +885,10 @@ def stochastic_rounding():
     q, _ = quantize(p, E4M3, T, amax=[[12288.0]], seed=7)
     print_checksum(q)
     print_i32(block(q, 0, 0, 2, 12))
+    row = hexf(0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B) * 2
+    q, _ = quantize([row], E4M3, T, amax=[[448.0]], seed=42)
+    print_i32([q[0][:4], q[0][4:]])
+    print_i32(q)
 
 
 @test

@@ -262,7 +262,13 @@ func.func @main() {
         b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
         contracting = array<i64: 0, 0>}
       : (tensor<256x4xf8E4M3FN>, tensor<1x1xf32>, tensor<256x3xf8E5M2>, tensor<1x1xf32>) -> tensor<4x3xf32>
+  %y01 = fp8.scaled_matmul %ft, %sft, %qg, %sg {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 0, 1>}
+      : (tensor<256x4xf8E4M3FN>, tensor<1x1xf32>, tensor<3x256xf8E5M2>, tensor<1x1xf32>) -> tensor<4x3xf32>
   %y11d = tensor.cast %y11 : tensor<4x3xf32> to tensor<?x?xf32>
+  %y01d = tensor.cast %y01 : tensor<4x3xf32> to tensor<?x?xf32>
   %y10d = tensor.cast %y10 : tensor<4x3xf32> to tensor<?x?xf32>
   %y00d = tensor.cast %y00 : tensor<4x3xf32> to tensor<?x?xf32>
   // CHECK: Unranked Memref
@@ -283,6 +289,13 @@ func.func @main() {
   // CHECK-NEXT: [-1007232922, -974704208, 1187233400]
   // CHECK-NEXT: [1144294375, -1008901112, -984436556]
   call @print_f32_bits(%y00d) : (tensor<?x?xf32>) -> ()
+  // The fourth combination (X^T: KxM, W: NxK, [0, 1]) agrees too.
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [1160560614, -988870543, -1006419725]
+  // CHECK-NEXT: [-988826148, 1177956342, -974773835]
+  // CHECK-NEXT: [-1007232922, -974704208, 1187233400]
+  // CHECK-NEXT: [1144294375, -1008901112, -984436556]
+  call @print_f32_bits(%y01d) : (tensor<?x?xf32>) -> ()
 
   // Blockwise Dgrad: dY (2x256, 1x128 tiles, contracted along dim 1) times W
   // stored NxK = 256x4 in 128x128 tiles, contracted along dim 0.

@@ -300,5 +300,34 @@ func.func @main() {
   // CHECK-NEXT: [156, 154, 149, 139, 1, 14, 22, 26, 30, 156, 153, 147]
   // CHECK-NEXT: [142, 11, 25, 32, 35, 166, 163, 159, 153, 137, 16, 27]
   call @print_e4m3(%sld2) : (tensor<?x?xf8E4M3FN>) -> ()
+
+  // With a batch dimension the index runs over the whole tensor: a 2x1x4
+  // quantization (one tensorwise scale per batch element, both 1 here) draws
+  // the words of elements 0..7, like the 1x8 one.
+  %b3 = arith.constant dense<[[[0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B]],
+                              [[0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B]]]> : tensor<2x1x4xf32>
+  %ab3 = arith.constant dense<448.0> : tensor<2x1x1xf32>
+  %qb3, %sb3 = fp8.quantize %b3 amax(%ab3 : tensor<2x1x1xf32>) seed(%s42) {
+        rounding = #fp8.rounding<stochastic>,
+        scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<2x1x4xf32> -> tensor<2x1x4xf8E4M3FN>, tensor<2x1x1xf32>
+  %cb3 = tensor.collapse_shape %qb3 [[0, 1], [2]] : tensor<2x1x4xf8E4M3FN> into tensor<2x4xf8E4M3FN>
+  %db3 = tensor.cast %cb3 : tensor<2x4xf8E4M3FN> to tensor<?x?xf8E4M3FN>
+  // Row 0: elements 0..3 -> all up, as at the top; row 1: elements 4..7.
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [57, 57, 57, 57]
+  // CHECK-NEXT: [56, 56, 56, 57]
+  call @print_e4m3(%db3) : (tensor<?x?xf8E4M3FN>) -> ()
+  %f8 = arith.constant dense<[[0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B,
+                               0x3F850FAD, 0x3F84DED9, 0x3F83FDDB, 0x3F88FB8B]]> : tensor<1x8xf32>
+  %a1 = arith.constant dense<448.0> : tensor<1x1xf32>
+  %qf8, %sf8 = fp8.quantize %f8 amax(%a1 : tensor<1x1xf32>) seed(%s42) {
+        rounding = #fp8.rounding<stochastic>,
+        scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<1x8xf32> -> tensor<1x8xf8E4M3FN>, tensor<1x1xf32>
+  %df8 = tensor.cast %qf8 : tensor<1x8xf8E4M3FN> to tensor<?x?xf8E4M3FN>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [57, 57, 57, 57, 56, 56, 56, 57]
+  call @print_e4m3(%df8) : (tensor<?x?xf8E4M3FN>) -> ()
   return
 }
