@@ -113,6 +113,9 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
       TypeRange{tileType, partialType});
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+  // The staged tile takes 16-byte vector stores.
+  func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                   b.getI64IntegerAttr(16));
 
   auto param = [&](StringRef pname, StringRef role, StringRef dtype,
                    ArrayRef<int64_t> shape) {

@@ -1,0 +1,29 @@
+// X quantized 1x128 along its rows and Xᵀ quantized the same way fuse into
+// one cast-transpose kernel that reads X once: rows are quantized on the way
+// into shared memory, columns on the way out, written K-major for Wgrad.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: FileCheck %s < %t/fused_cast_transpose_0.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fused_cast_transpose_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// CHECK: .visible .entry fused_cast_transpose_0(
+// CHECK: .shared .align 16 .b8
+// CHECK: ld.global.v4.b32
+// CHECK: st.shared.v4.b32
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// CHECK: cvt.rn.satfinite.e4m3x2.f32
+// CHECK: bar.sync 0;
+// CHECK: ld.shared.b16
+// CHECK: st.global.v4.b32
+// MANIFEST: "op": "fp8.quantize+transpose"
+// MANIFEST: "name": "qt",
+// MANIFEST: "name": "scale_t",
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+func.func @fused(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>
+  %e = tensor.empty() : tensor<384x256xbf16>
+  %xt = linalg.transpose ins(%x : tensor<256x384xbf16>) outs(%e : tensor<384x256xbf16>) permutation = [1, 0]
+  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<384x256xbf16> -> tensor<384x256xf8E4M3FN>, tensor<384x2xf32>
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>
+}
