@@ -13,8 +13,8 @@ DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
 
 FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 
-.PHONY: all deps configure build check check-lit check-embed install demo docs \
-        format clean
+.PHONY: all deps configure build check check-lit check-embed check-gpu install \
+        demo docs format clean
 
 all: build
 
@@ -74,6 +74,50 @@ check-embed: install
 	@echo "check-embed: passed"
 
 check: check-lit check-embed
+
+# The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
+# test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
+# emits the kernels of test/Integration/GPU/quantize.mlir where fp8-opt exists
+# (elsewhere it uses those already in GPU_KERNEL_DIR), runs them on seeded
+# inputs, plain and with special values, and checks every output bit for bit
+# against oracle.py and PyTorch.
+RUN_BUILD_DIR  ?= build-run
+GPU_KERNEL_DIR ?= $(BUILD_DIR)/gpu
+GPU_DUMP_DIR   ?= $(BUILD_DIR)/gpu-dump
+PYTHON         ?= python3
+FP8_RUN        := $(RUN_BUILD_DIR)/bin/fp8-run
+CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
+
+check-gpu:
+	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
+	ninja -C $(RUN_BUILD_DIR)
+	ctest --test-dir $(RUN_BUILD_DIR) --output-on-failure
+	@if [ -f $(BUILD_DIR)/build.ninja ]; then ninja -C $(BUILD_DIR) fp8-opt; fi
+	@if [ -x $(FP8_OPT) ]; then \
+	  echo "$(FP8_OPT) test/Integration/GPU/quantize.mlir --fp8-emit=$(GPU_KERNEL_DIR)"; \
+	  $(FP8_OPT) test/Integration/GPU/quantize.mlir \
+	    --fp8-emit=$(GPU_KERNEL_DIR) > /dev/null || exit 1; \
+	elif [ -f $(GPU_KERNEL_DIR)/manifest.json ]; then \
+	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)"; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT) and no $(GPU_KERNEL_DIR)/manifest.json:" \
+	    "emit the kernels where MLIR is (make build, then this target" \
+	    "writes them before it needs a GPU) and copy $(GPU_KERNEL_DIR) here" >&2; \
+	  exit 1; \
+	fi
+	rm -rf $(GPU_DUMP_DIR)
+	$(FP8_RUN) tools/fp8-run/test/copy/manifest.json --iters 0 \
+	  --dump $(GPU_DUMP_DIR)/copy
+	cmp $(GPU_DUMP_DIR)/copy/copy_f32/input.bin \
+	  $(GPU_DUMP_DIR)/copy/copy_f32/output.bin
+	$(CHECK_QUANTIZE) --self-test
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 0 \
+	  --dump $(GPU_DUMP_DIR)/seed0
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/seed0
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 1 --specials \
+	  --dump $(GPU_DUMP_DIR)/specials
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/specials
+	@echo "check-gpu: passed"
 
 # --prefix, because the build directory may have been configured with
 # another CMAKE_INSTALL_PREFIX (the package is relocatable).

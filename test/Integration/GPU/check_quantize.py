@@ -1,0 +1,811 @@
+#!/usr/bin/env python3
+"""Checks the quantization kernels fp8-run ran, bit for bit, two ways.
+
+    check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
+                      [--no-torch] [--max-report K]
+    check_quantize.py --self-test [--device cuda|cpu]
+
+DUMP is what `fp8-run MANIFEST --dump DIR` wrote: DIR itself (every
+subdirectory with a meta.json is one kernel) or one DIR/KERNEL. meta.json holds
+the kernel's manifest entry (params, element_type, scaling); NAME.bin holds
+each parameter, raw little-endian.
+
+Every kernel with a real-valued (bf16/f16/f32) input and fp8 outputs is
+checked, unless its op names more than a quantization (dequantize,
+requantize, hadamard, matmul); the others are listed as skipped. Each fp8 output and its scale
+are recomputed from the dumped input by two independent references
+(DESIGN.md section 4):
+
+  (a) the plain-Python oracle of the CPU reference, test/Integration/CPU/
+      oracle.py: its amax_tiles, tile_scales, fmul, cast_rne_sat,
+      cast_stochastic and rand32, exactly as its quantize() uses them. Pure
+      Python runs a few microseconds per element, so on large tensors it
+      checks a sample: the four corner tiles, the last (partial) tile row
+      and column, and random tiles, up to --oracle-elements elements per
+      output (default 2^18). A tile larger than that takes its amax from
+      torch.amax (an exact max) and casts a sample of its rows.
+  (b) PyTorch (torch float8 dtypes), on every element, vectorized on the GPU:
+      per-tile amax with torch.amax, scale = fmax / amax as a tensor-tensor
+      f32 division (a Python float divided by a tensor would be a reciprocal
+      times the float), amax <= fl32(1e-12) -> fl32(fmax / 1e-12), pow2
+      rules by integer operations on the f32 bits as in oracle.py, then
+      clamp and `.to(torch.float8_e4m3fn)` (RNE); stochastic rounding with
+      Philox4x32-10 in int64 arithmetic.
+
+Pairing: a kernel's k-th fp8 output goes with its k-th f32/e8m0 output. An
+output of shape [rows, cols] quantizes the input; one of shape [cols, rows]
+quantizes the transposed input (fused quantize + transpose: x^T quantized
+along its own rows with the same scaling). For a square input, the second
+fp8 output of a kernel with two is the transposed one, unless a param says
+"transposed": true/false. A param may also carry its own "scaling". An i64
+input is the stochastic-rounding seed (element index = row * cols + col of
+the output); an f32 input named *amax* replaces the computed amax.
+
+Comparison is exact on the bits, with one exception: NaN. A NaN fp8 code
+matches any NaN code (e4m3: 0x7F or 0xFF; e5m2: exponent all ones, mantissa
+non-zero), and an f32 NaN scale matches any f32 NaN: the hardware cvt writes
+NaN without its sign (0x7F) while torch and the oracle keep it (0xFF for
+-NaN), and DESIGN.md section 4 only says NaN stays NaN. Such NaN-sign or
+payload differences are counted and printed, not failed. E8M0 NaN is the one
+code 0xFF, compared exactly. Exit status: 0 when everything matches, 1 on
+any mismatch (or when the two references disagree with each other), 2 on
+bad input.
+
+`--self-test` checks the torch reference against the oracle on every element
+of small tensors with edge values, for every scaling rule; run it once on a
+new torch or GPU.
+"""
+
+import argparse
+import json
+import math
+import mmap
+import os
+import random
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "CPU"))
+import oracle  # noqa: E402
+
+FORMATS = {"f8e4m3": oracle.E4M3, "f8e5m2": oracle.E5M2}
+REAL = ("bf16", "f16", "f32")
+SIZES = {"bf16": 2, "f16": 2, "f32": 4, "f8e4m3": 1, "f8e5m2": 1,
+         "e8m0": 1, "i64": 8}
+
+
+class BadInput(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Raw parameter files, read without torch (for the oracle)
+# ---------------------------------------------------------------------------
+
+
+class Raw:
+    """A dumped 2-D parameter, read element by element from its file."""
+
+    def __init__(self, path, dtype, shape):
+        self.path, self.dtype, self.shape = path, dtype, list(shape)
+        want = SIZES[dtype] * math.prod(shape)
+        size = os.path.getsize(path)
+        if size != want:
+            raise BadInput("%s: %d bytes, expected %d (%s %s)" %
+                           (path, size, want, dtype, shape))
+        with open(path, "rb") as f:
+            self.buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) \
+                if size else b""
+
+    def _decode(self, offset, count):
+        if self.dtype == "bf16":
+            return [oracle.from_bits(h << 16) for h in
+                    struct.unpack_from("<%dH" % count, self.buf, offset * 2)]
+        if self.dtype == "f16":
+            return list(struct.unpack_from("<%de" % count, self.buf, offset * 2))
+        if self.dtype == "f32":
+            return list(struct.unpack_from("<%df" % count, self.buf, offset * 4))
+        if self.dtype == "i64":
+            return list(struct.unpack_from("<%dq" % count, self.buf, offset * 8))
+        return list(self.buf[offset:offset + count])
+
+    def row(self, i, j0, j1, transposed=False):
+        """Elements [i, j0:j1] of this matrix, or of its transpose."""
+        cols = self.shape[1]
+        if not transposed:
+            return self._decode(i * cols + j0, j1 - j0)
+        return [self._decode(j * cols + i, 1)[0] for j in range(j0, j1)]
+
+    def f32_bits(self, i, j):
+        return struct.unpack_from("<I", self.buf, (i * self.shape[1] + j) * 4)[0]
+
+    def scalar(self):
+        return self._decode(0, 1)[0]
+
+
+# ---------------------------------------------------------------------------
+# What a dumped kernel computes
+# ---------------------------------------------------------------------------
+
+
+class Output:
+    """One quantized output: q (fp8 codes) with its scale."""
+
+    def __init__(self, name, q, scale, transposed, scaling, fmt):
+        self.name, self.q, self.scale, self.transposed = name, q, scale, transposed
+        self.scaling, self.fmt = scaling, fmt
+
+
+def _resolve_tile(tile, rows, cols):
+    tr = rows if tile[0] == -1 else tile[0]
+    tc = cols if tile[1] == -1 else tile[1]
+    return tr, tc
+
+
+def describe_kernel(dump_dir):
+    """Returns (meta, x, amax, seed, outputs, margin) or raises BadInput;
+    returns None with a reason for kernels that are not quantizations."""
+    with open(os.path.join(dump_dir, "meta.json")) as f:
+        meta = json.load(f)
+    entry = meta["entry"]
+    params = entry["params"]
+
+    def raw(p):
+        return Raw(os.path.join(dump_dir, meta["files"][p["name"]]),
+                   p["dtype"], p["shape"])
+
+    op = entry.get("op", "")
+    inputs = [p for p in params if p["role"] == "input"]
+    outputs = [p for p in params if p["role"] == "output"]
+    reals = [p for p in inputs if p["dtype"] in REAL and "amax" not in p["name"]]
+    qs = [p for p in outputs if p["dtype"] in FORMATS]
+    # An f32 output named *amax* (for delayed scaling) is not a scale.
+    scales = [p for p in outputs if p["dtype"] in ("f32", "e8m0")
+              and "amax" not in p["name"]]
+    # A quantization: a real-valued input and fp8 outputs, and not an op
+    # that does more than quantize (a fused Hadamard would fail the check).
+    other = [w for w in ("dequantize", "requantize", "hadamard", "matmul")
+             if w in op]
+    if other or not reals or not qs:
+        return None, "%s is not a quantization of a bf16/f16/f32 input" % op
+    if len(reals) != 1 or len(reals[0]["shape"]) != 2:
+        raise BadInput("expected one 2-D real input, found %s" %
+                       [(p["name"], p["shape"]) for p in reals])
+    if len(scales) != len(qs):
+        raise BadInput("%d fp8 outputs but %d scale outputs" %
+                       (len(qs), len(scales)))
+    x = raw(reals[0])
+    rows, cols = x.shape
+    amax = [p for p in inputs if p["dtype"] == "f32" and "amax" in p["name"]]
+    seeds = [p for p in inputs if p["dtype"] == "i64"]
+    stochastic = bool(seeds) or entry.get("rounding") == "stochastic"
+    seed = raw(seeds[0]).scalar() if seeds else None
+    if stochastic and seed is None:
+        raise BadInput("stochastic rounding but no i64 seed parameter")
+
+    outs = []
+    for k, (qp, sp) in enumerate(zip(qs, scales)):
+        scaling = qp.get("scaling", entry.get("scaling"))
+        if scaling is None:
+            raise BadInput("no scaling for %s" % qp["name"])
+        if "transposed" in qp:
+            transposed = bool(qp["transposed"])
+        elif rows != cols:
+            if qp["shape"] == [rows, cols]:
+                transposed = False
+            elif qp["shape"] == [cols, rows]:
+                transposed = True
+            else:
+                raise BadInput("%s has shape %s; the input is %s" %
+                               (qp["name"], qp["shape"], x.shape))
+        else:
+            transposed = len(qs) == 2 and k == 1
+        src_rows, src_cols = (cols, rows) if transposed else (rows, cols)
+        if qp["shape"] != [src_rows, src_cols]:
+            raise BadInput("%s has shape %s, expected %s" %
+                           (qp["name"], qp["shape"], [src_rows, src_cols]))
+        tr, tc = _resolve_tile(scaling["tile"], src_rows, src_cols)
+        want = [-(-src_rows // tr), -(-src_cols // tc)]
+        if sp["shape"] != want:
+            raise BadInput("%s has shape %s; tile %s of a %s matrix gives %s" %
+                           (sp["name"], sp["shape"], scaling["tile"],
+                            [src_rows, src_cols], want))
+        if (sp["dtype"] == "e8m0") != (scaling["scale"] == "e8m0"):
+            raise BadInput("%s is %s but the scaling's scale is %s" %
+                           (sp["name"], sp["dtype"], scaling["scale"]))
+        et = entry.get("element_type")
+        if et is not None and et != qp["dtype"]:
+            raise BadInput("element_type %s but %s is %s" %
+                           (et, qp["name"], qp["dtype"]))
+        outs.append(Output(qp["name"], raw(qp), raw(sp), transposed, scaling,
+                           FORMATS[qp["dtype"]]))
+    amax_raw = None
+    if amax:
+        amax_raw = raw(amax[0])
+        for o in outs:
+            if amax_raw.shape != o.scale.shape:
+                raise BadInput("amax %s does not match scale %s" %
+                               (amax_raw.shape, o.scale.shape))
+    info = dict(meta=meta, x=x, amax=amax_raw, seed=seed,
+                stochastic=stochastic, margin=entry.get("margin", 0))
+    return (info, outs), None
+
+
+# ---------------------------------------------------------------------------
+# Comparison rules
+# ---------------------------------------------------------------------------
+
+
+def is_nan_code(c, fmt):
+    c &= 0x7F
+    return c == 0x7F if fmt is oracle.E4M3 else c > 0x7C
+
+
+def codes_match(a, b, fmt):
+    """(equal, nan-sign-or-payload difference only)"""
+    if a == b:
+        return True, False
+    both = is_nan_code(a, fmt) and is_nan_code(b, fmt)
+    return both, both
+
+
+def f32_bits_match(a, b):
+    if a == b:
+        return True, False
+    nan = lambda v: (v & 0x7FFFFFFF) > 0x7F800000
+    both = nan(a) and nan(b)
+    return both, both
+
+
+def fmt_code(c, fmt):
+    return "0x%02x (%g)" % (c, oracle.fp8_value(c, fmt))
+
+
+def fmt_bits(b):
+    return "0x%08x (%g)" % (b, oracle.from_bits(b))
+
+
+# ---------------------------------------------------------------------------
+# (a) The oracle on sampled tiles
+# ---------------------------------------------------------------------------
+
+
+def sample_tiles(nr, nc, tile_elems, budget, rng):
+    """Corner tiles, the last tile row and column, then random tiles."""
+    chosen, seen = [], set()
+
+    def add(t):
+        if t not in seen:
+            seen.add(t)
+            chosen.append(t)
+
+    for t in [(0, 0), (0, nc - 1), (nr - 1, 0), (nr - 1, nc - 1)]:
+        add(t)
+    edge = [(nr - 1, j) for j in range(nc)] + [(i, nc - 1) for i in range(nr)]
+    rng.shuffle(edge)
+    for t in edge[:8]:
+        add(t)
+    limit = max(len(chosen), budget // max(tile_elems, 1))
+    tries = 0
+    while len(chosen) < min(limit, nr * nc) and tries < 4 * limit:
+        add((rng.randrange(nr), rng.randrange(nc)))
+        tries += 1
+    return chosen
+
+
+class OracleResult:
+    def __init__(self):
+        self.elements = self.tiles = 0
+        self.q_mismatch = []
+        self.s_mismatch = []
+        self.nan_sign = 0
+        self.expected = {}  # (i, j) -> code, for comparing with torch
+        self.expected_scale = {}  # (ti, tj) -> stored bits or code
+        self.torch_amax_tiles = 0
+
+
+def oracle_check(info, out, budget, rng, torch_amax=None):
+    x, fmt, sc = info["x"], out.fmt, out.scaling
+    R, C = (x.shape[1], x.shape[0]) if out.transposed else x.shape
+    tr, tc = _resolve_tile(sc["tile"], R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    res = OracleResult()
+    for ti, tj in sample_tiles(nr, nc, tr * tc, budget, rng):
+        r0, r1 = ti * tr, min((ti + 1) * tr, R)
+        c0, c1 = tj * tc, min((tj + 1) * tc, C)
+        rows = list(range(r0, r1))
+        block = None
+        if (r1 - r0) * (c1 - c0) <= budget:
+            block = [x.row(i, c0, c1, out.transposed) for i in rows]
+        if info["amax"] is not None:
+            amax = oracle.from_bits(info["amax"].f32_bits(ti, tj))
+        elif block is not None:
+            amax = oracle.amax_tiles(block, ["*", "*"])[0][0]
+        elif torch_amax is not None:
+            amax = torch_amax(ti, tj)
+            res.torch_amax_tiles += 1
+        else:
+            amax = 0.0
+            for i in rows:
+                for v in x.row(i, c0, c1, out.transposed):
+                    amax = oracle.fmax_nan(amax, abs(v))
+        if (r1 - r0) * (c1 - c0) > budget:
+            # Rows of a huge tile: its first and last, and random ones.
+            keep = max(1, budget // max(c1 - c0, 1))
+            rows = sorted(set([r0, r1 - 1] + rng.sample(rows, min(keep, len(rows)))))
+        qscale, dequant, code = oracle.tile_scales(amax, fmt, sc["round"],
+                                                   info["margin"])
+        # What quantize() stores: the E8M0 code, or the f32 dequant scale.
+        if sc["scale"] == "e8m0":
+            want = code
+            got = out.scale.row(ti, tj, tj + 1)[0]
+            ok, nan_only = (want == got), False
+        else:
+            want = oracle.bits(oracle.f32(dequant))
+            got = out.scale.f32_bits(ti, tj)
+            ok, nan_only = f32_bits_match(got, want)
+        res.expected_scale[(ti, tj)] = want
+        res.nan_sign += nan_only
+        if not ok:
+            res.s_mismatch.append(((ti, tj), got, want, amax))
+        res.tiles += 1
+        for n, i in enumerate(rows):
+            xs = block[n] if block is not None else x.row(i, c0, c1, out.transposed)
+            gs = out.q.row(i, c0, c1)
+            for j, v, g in zip(range(c0, c1), xs, gs):
+                scaled = oracle.fmul(v, qscale)
+                if info["stochastic"]:
+                    w = oracle.cast_stochastic(
+                        scaled, oracle.rand32(info["seed"], i * C + j), fmt)
+                else:
+                    w = oracle.cast_rne_sat(scaled, fmt)
+                res.expected[(i, j)] = w
+                ok, nan_only = codes_match(g, w, fmt)
+                res.nan_sign += nan_only
+                if not ok:
+                    res.q_mismatch.append(((i, j), g, w, v, amax))
+                res.elements += 1
+    return res
+
+
+# ---------------------------------------------------------------------------
+# (b) PyTorch on every element
+# ---------------------------------------------------------------------------
+
+torch = None
+
+
+def import_torch():
+    global torch
+    import torch as t
+    torch = t
+
+
+U32 = 0xFFFFFFFF
+
+
+def _mulhilo(m, c):
+    """(hi, lo) 32-bit halves of m * c for a constant m < 2^32 and an int64
+    tensor c of values < 2^32, without overflowing int64."""
+    ch, cl = c >> 16, c & 0xFFFF
+    a = ch * m  # < 2^48
+    low = ((a & 0xFFFF) << 16) + cl * m  # < 2^49
+    return (a >> 16) + (low >> 32), low & U32
+
+
+def torch_rand32(seed, index):
+    """oracle.rand32 on an int64 tensor of element indices."""
+    seed &= (1 << 64) - 1
+    k0, k1 = seed & U32, seed >> 32
+    c0, c1 = index & U32, index >> 32
+    c2 = torch.zeros_like(index)
+    c3 = torch.zeros_like(index)
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + oracle.W0) & U32, (k1 + oracle.W1) & U32
+        hi0, lo0 = _mulhilo(oracle.M0, c0)
+        hi1, lo1 = _mulhilo(oracle.M1, c2)
+        c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+    return c0
+
+
+def torch_cast_stochastic(v, r, fmt):
+    """oracle.cast_stochastic on f32 tensor v with random bits r (int64)."""
+    B = 23 - fmt.m
+    b = v.view(torch.int32).to(torch.int64) & U32
+    s = (b >> 24) & 0x80
+    a = b & 0x7FFFFFFF
+    R = r & ((1 << B) - 1)
+    normal = (((a + R) >> B) - ((127 - fmt.bias) << fmt.m)) & 0xFF
+    F = torch.floor(v.abs().to(torch.float64) * 2.0 ** (23 - fmt.emin)).to(torch.int64)
+    sub = ((F + R) >> B) & 0xFF
+    code = torch.where((a >> 23) >= 127 + fmt.emin, normal, sub)
+    code = torch.where(a >= oracle.bits(fmt.fmax), fmt.maxcode, code)
+    code = torch.where(a > 0x7F800000, 0x7F, code)
+    return (code | s).to(torch.uint8)
+
+
+def _f32_from_bits(bits_i64):
+    return bits_i64.to(torch.int32).view(torch.float32)
+
+
+def torch_tile_scales(amax, fmt, round_mode, margin):
+    """oracle.tile_scales on an f32 tensor of tile amaxes:
+    (qscale f32, dequant scale f32, E8M0 code as int64 or None)."""
+    if round_mode == "exact":
+        scaled_max = fmt.fmax / 2.0 ** margin
+        # Tensor / tensor: an IEEE f32 division on every device.
+        q = torch.full_like(amax, scaled_max) / amax
+        tiny = torch.full_like(amax, oracle.f32(scaled_max / 1e-12))
+        q = torch.where(amax <= oracle.EPS_F32, tiny, q)
+        return q, torch.ones_like(q) / q, None
+    if round_mode == "pow2_ceil":
+        d = amax * torch.full_like(amax, oracle.f32(1.0 / fmt.fmax))
+        d = d * torch.full_like(amax, 2.0 ** margin)
+        b = d.view(torch.int32).to(torch.int64) & U32
+        e, m = (b >> 23) & 0xFF, b & 0x7FFFFF
+        bump = (m > 0) & (e != 0xFE) & ~((e == 0) & (m <= 0x400000))
+        code = e + bump.to(torch.int64)
+        code = torch.where(d == 0, 0, code)
+        code = torch.where(torch.isinf(d), 0xFE, code)
+        code = torch.where(torch.isnan(d), 0xFF, code)
+    else:
+        e = (amax.view(torch.int32).to(torch.int64) >> 23) & 0xFF
+        code = torch.clamp(e - fmt.emax + margin, 0, 254)
+        code = torch.where(torch.isnan(amax), 0xFF, code)
+    # 2^(127 - code) and 2^(code - 127) from their bits; 2^-127 is the f32
+    # subnormal 0x00400000.
+    qbits = torch.where(code == 254, 0x00400000, (254 - code).clamp(min=0) << 23)
+    qbits = torch.where(code == 0xFF, 0x7FC00000, qbits)
+    dbits = torch.where(code == 0, 0x00400000, code << 23)
+    dbits = torch.where(code == 0xFF, 0x7FC00000, dbits)
+    return _f32_from_bits(qbits), _f32_from_bits(dbits), code
+
+
+def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
+                   stochastic=False, chunk_rows=2048):
+    """DESIGN.md section 4 on a 2-D f32 tensor x: (codes uint8, stored scale:
+    f32 tensor or uint8 E8M0 codes, tile amax f32)."""
+    R, C = x.shape
+    tr, tc = _resolve_tile(scaling["tile"], R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    if amax is None:
+        # Zero padding leaves every amax as it is (|x| >= 0, oracle starts
+        # its max at 0).
+        xp = torch.nn.functional.pad(x, (0, nc * tc - C, 0, nr * tr - R))
+        amax = xp.view(nr, tr, nc, tc).abs().amax(dim=(1, 3))
+        del xp
+    qscale, dequant, code = torch_tile_scales(amax, fmt, scaling["round"], margin)
+    stored = code.to(torch.uint8) if scaling["scale"] == "e8m0" else dequant
+    dtype = torch.float8_e4m3fn if fmt is oracle.E4M3 else torch.float8_e5m2
+    out = torch.empty((R, C), dtype=torch.uint8, device=x.device)
+    cols = torch.arange(C, device=x.device)
+    col_tile = cols // tc
+    for r0 in range(0, R, chunk_rows):
+        r1 = min(R, r0 + chunk_rows)
+        rows = torch.arange(r0, r1, device=x.device)
+        qs = qscale[rows // tr][:, col_tile]
+        v = x[r0:r1] * qs
+        if stochastic:
+            index = rows[:, None].to(torch.int64) * C + cols[None, :]
+            out[r0:r1] = torch_cast_stochastic(v, torch_rand32(seed, index), fmt)
+        else:
+            v = torch.clamp(v, -fmt.fmax, fmt.fmax)
+            out[r0:r1] = v.to(dtype).view(torch.uint8)
+    return out, stored, amax
+
+
+def load_tensor(raw, device):
+    tdt = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
+           "f8e4m3": torch.uint8, "f8e5m2": torch.uint8, "e8m0": torch.uint8,
+           "i64": torch.int64}[raw.dtype]
+    data = bytearray(raw.buf[:]) if len(raw.buf) else bytearray()
+    t = torch.frombuffer(data, dtype=tdt) if data else torch.empty(0, dtype=tdt)
+    return t.reshape(raw.shape).to(device)
+
+
+class TorchResult:
+    def __init__(self):
+        self.q_bad = self.s_bad = self.nan_sign = 0
+        self.q_first, self.s_first = [], []
+        self.q = self.scale = self.amax = None
+
+
+def nan_code_mask(c, fmt):
+    c = c & 0x7F
+    return c == 0x7F if fmt is oracle.E4M3 else c > 0x7C
+
+
+def torch_check(info, out, device, max_report):
+    x = load_tensor(info["x"], device).float()
+    if out.transposed:
+        x = x.t().contiguous()
+    amax = load_tensor(info["amax"], device) if info["amax"] is not None else None
+    q, stored, amax = torch_quantize(x, out.fmt, out.scaling, info["margin"],
+                                     amax, info["seed"], info["stochastic"])
+    res = TorchResult()
+    res.q, res.amax = q, amax
+    gq = load_tensor(out.q, device)
+    same = gq == q
+    both_nan = nan_code_mask(gq, out.fmt) & nan_code_mask(q, out.fmt)
+    res.nan_sign += int((~same & both_nan).sum())
+    bad = ~(same | both_nan)
+    res.q_bad = int(bad.sum())
+    if res.q_bad:
+        for i, j in bad.nonzero()[:max_report].tolist():
+            tr, tc = _resolve_tile(out.scaling["tile"], *x.shape)
+            res.q_first.append(((i, j), int(gq[i, j]), int(q[i, j]),
+                                float(x[i, j]), float(amax[i // tr, j // tc])))
+    gs = load_tensor(out.scale, device)
+    if out.scaling["scale"] == "e8m0":
+        bad = gs != stored
+        want_bits = stored.to(torch.int64)
+        got_bits = gs.to(torch.int64)
+    else:
+        gsf = gs.view(torch.float32) if gs.dtype != torch.float32 else gs
+        got_bits = gsf.view(torch.int32).to(torch.int64) & U32
+        want_bits = stored.view(torch.int32).to(torch.int64) & U32
+        both = torch.isnan(gsf) & torch.isnan(stored)
+        res.nan_sign += int(((got_bits != want_bits) & both).sum())
+        bad = (got_bits != want_bits) & ~both
+    res.scale = want_bits
+    res.s_bad = int(bad.sum())
+    for ti, tj in bad.nonzero()[:max_report].tolist():
+        res.s_first.append(((ti, tj), int(got_bits[ti, tj]),
+                            int(want_bits[ti, tj]), float(amax[ti, tj])))
+    return res
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def kernel_dirs(paths):
+    dirs = []
+    for p in paths:
+        if os.path.isfile(os.path.join(p, "meta.json")):
+            dirs.append(p)
+            continue
+        subs = sorted(d for d in (os.listdir(p) if os.path.isdir(p) else [])
+                      if os.path.isfile(os.path.join(p, d, "meta.json")))
+        if not subs:
+            raise BadInput("%s: no meta.json in it or its subdirectories "
+                           "(is it an fp8-run --dump directory?)" % p)
+        dirs += [os.path.join(p, d) for d in subs]
+    return dirs
+
+
+def show_code_mismatches(label, rows, fmt):
+    for (i, j), got, want, v, amax in rows:
+        print("    %s [%d, %d]: gpu %s, expected %s; x = %s, tile amax %s" %
+              (label, i, j, fmt_code(got, fmt), fmt_code(want, fmt),
+               fmt_bits(oracle.bits(v)), fmt_bits(oracle.bits(amax))))
+
+
+def show_scale_mismatches(label, rows, e8m0):
+    for (ti, tj), got, want, amax in rows:
+        shown = (lambda c: "%d" % c) if e8m0 else fmt_bits
+        print("    %s [%d, %d]: gpu %s, expected %s; tile amax %s" %
+              (label, ti, tj, shown(got), shown(want),
+               fmt_bits(oracle.bits(amax))))
+
+
+def check_output(info, out, args, rng):
+    """Prints the comparison of one output; returns the number of failures."""
+    R, C = out.q.shape
+    sc = out.scaling
+    what = "x^T" if out.transposed else "x"
+    print("  %s, %s = quantize(%s) %s, tile %s, scale %s, round %s%s" %
+          (out.name, out.scale.path and os.path.basename(out.scale.path)[:-4],
+           what, out.q.dtype, sc["tile"], sc["scale"],
+           sc["round"], ", stochastic (seed %d)" % info["seed"]
+           if info["stochastic"] else ""))
+    failures = 0
+    tres = None
+    torch_amax = None
+    if torch is not None:
+        tres = torch_check(info, out, args.device, args.max_report)
+        print("    torch:  %d elements, %d q mismatches; %d scales, %d "
+              "mismatches" % (R * C, tres.q_bad, tres.scale.numel(), tres.s_bad))
+        show_code_mismatches("q", tres.q_first, out.fmt)
+        show_scale_mismatches("scale", tres.s_first, sc["scale"] == "e8m0")
+        failures += tres.q_bad + tres.s_bad
+        amax_cpu = tres.amax.cpu()
+        torch_amax = lambda ti, tj: float(amax_cpu[ti, tj])
+
+    ores = oracle_check(info, out, args.oracle_elements, rng, torch_amax)
+    sampled = "all" if ores.elements == R * C else "sampled"
+    print("    oracle: %d elements (%s) in %d tiles, %d q mismatches; %d "
+          "scale mismatches%s" %
+          (ores.elements, sampled, ores.tiles, len(ores.q_mismatch),
+           len(ores.s_mismatch),
+           "; amax of %d huge tiles from torch" % ores.torch_amax_tiles
+           if ores.torch_amax_tiles else ""))
+    show_code_mismatches("q", ores.q_mismatch[:args.max_report], out.fmt)
+    show_scale_mismatches("scale", ores.s_mismatch[:args.max_report],
+                          sc["scale"] == "e8m0")
+    failures += len(ores.q_mismatch) + len(ores.s_mismatch)
+
+    if tres is not None:
+        # The two references must agree wherever both ran.
+        disagree = []
+        for table, ref, same in (
+                (ores.expected, tres.q,
+                 lambda a, b: codes_match(a, b, out.fmt)[0]),
+                (ores.expected_scale, tres.scale,
+                 (lambda a, b: f32_bits_match(a, b)[0]) if sc["scale"] == "f32"
+                 else (lambda a, b: a == b))):
+            if not table:
+                continue
+            keys = list(table)
+            ii = torch.tensor([k[0] for k in keys], device=ref.device)
+            jj = torch.tensor([k[1] for k in keys], device=ref.device)
+            for k, t in zip(keys, ref[ii, jj].tolist()):
+                if not same(table[k], t):
+                    disagree.append((k, table[k], t))
+        if disagree:
+            print("    REFERENCES DISAGREE at %d sampled places (oracle, "
+                  "torch): %s" % (len(disagree), disagree[:args.max_report]))
+            failures += len(disagree)
+    nan_sign = ores.nan_sign + (tres.nan_sign if tres else 0)
+    if nan_sign:
+        print("    %d NaN codes differ only in sign or payload (accepted)" %
+              nan_sign)
+    return failures
+
+
+def check_dump(path, args):
+    described, why = describe_kernel(path)
+    with open(os.path.join(path, "meta.json")) as f:
+        meta = json.load(f)
+    name = meta.get("kernel", os.path.basename(path))
+    if described is None:
+        print("kernel %s: skipped (%s)" % (name, why))
+        return None
+    info, outs = described
+    print("kernel %s (%s): input %s %s, inputs %s, device %s" %
+          (name, meta["entry"].get("op"), info["x"].dtype, info["x"].shape,
+           meta.get("inputs"), meta.get("device")))
+    rng = random.Random(args.sample_seed)
+    failures = 0
+    for out in outs:
+        failures += check_output(info, out, args, rng)
+    print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
+    return failures
+
+
+# ---------------------------------------------------------------------------
+# Self test: the torch reference against the oracle on every element
+# ---------------------------------------------------------------------------
+
+
+def self_test(args):
+    """torch_quantize against oracle.quantize itself on every element."""
+    rng = random.Random(1)
+    R, C = 136, 160  # Partial edge tiles for 128 (136 = 128 + 8) and 32.
+    # f32 values (the oracle computes on Python floats, torch on f32).
+    edge = [oracle.f32(v) for v in (
+        0.0, -0.0, 1.0, -1.0, 448.0, 449.0, 464.0, 57344.0, 61440.0, 1e-30,
+        -1e-40, oracle.from_bits(1), 3e38, math.inf, -math.inf,
+        oracle.from_bits(0x2B8CBCCC), oracle.from_bits(0x2B8CBCCD))]
+
+    def matrix(specials):
+        m = [[oracle.f32(rng.gauss(0, 1) * 2.0 ** rng.randint(-8, 8))
+              for _ in range(C)] for _ in range(R)]
+        for i in range(R):  # Zero rows and tiny rows (the 1e-12 rule).
+            if i % 37 == 5:
+                m[i] = [0.0] * C
+            if i % 37 == 11:
+                m[i] = [oracle.f32(v * 1e-14) for v in m[i]]
+        if specials:
+            for v in edge + [math.nan, -math.nan]:
+                m[rng.randrange(R)][rng.randrange(C)] = v
+        return m
+
+    cases = []
+    for fmt in (oracle.E4M3, oracle.E5M2):
+        for tile in ([1, 128], [128, 1], [128, 128], [1, 32], [1, -1],
+                     [-1, 1], [-1, -1]):
+            for scale, rnd in oracle.SCALE_RULES:
+                cases.append((fmt, tile, scale, rnd, None, 0))
+        cases.append((fmt, [1, 32], "f32", "exact", 0x0123456789ABCDEF, 0))
+        cases.append((fmt, [-1, -1], "f32", "exact", 7, 0))
+        cases.append((fmt, [1, -1], "e8m0", "pow2_ceil", None, 2))
+        cases.append((fmt, [1, 128], "f32", "exact", None, 1))
+    failures = 0
+    for fmt, tile, scale, rnd, seed, margin in cases:
+        for specials in (False, True):
+            m = matrix(specials)
+            sc = {"tile": tile, "scale": scale, "round": rnd}
+            x = torch.tensor(m, dtype=torch.float32, device=args.device)
+            q, stored, _ = torch_quantize(x, fmt, sc, margin, None, seed,
+                                          seed is not None, chunk_rows=50)
+            want_q, want_s = oracle.quantize(
+                m, fmt, oracle.Scaling(["*" if t == -1 else t for t in tile],
+                                       scale, rnd), margin=margin, seed=seed)
+            # NaNs made by arithmetic (inf * 0) carry the sign the machine
+            # gives them, so NaN matches NaN here too.
+            bad = sum(not codes_match(a, b, fmt)[0]
+                      for ra, rb in zip(q.cpu().tolist(), want_q)
+                      for a, b in zip(ra, rb))
+            got_s = (stored.to(torch.int64) if scale == "e8m0" else
+                     stored.view(torch.int32).to(torch.int64) & U32)
+            for rg, rw in zip(got_s.cpu().tolist(), want_s):
+                for g, w in zip(rg, rw):
+                    bad += (g != w if scale == "e8m0" else
+                            not f32_bits_match(g, oracle.bits(oracle.f32(w)))[0])
+            if bad:
+                print("self-test %s tile %s %s %s%s%s%s: %d mismatches" %
+                      (fmt.name, tile, scale, rnd,
+                       " seed %d" % seed if seed is not None else "",
+                       " margin %d" % margin if margin else "",
+                       " specials" if specials else "", bad))
+            failures += bad
+    print("self-test: %d cases, %s" % (2 * len(cases), "ok" if not failures
+                                       else "%d mismatches" % failures))
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Check fp8-run dumps of quantization kernels bit for bit "
+        "against oracle.py and PyTorch.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("dumps", nargs="*", help="fp8-run --dump directories")
+    ap.add_argument("--oracle-elements", type=int, default=1 << 18,
+                    help="elements per output the Python oracle checks "
+                    "(default 2^18; tensors at most this big are checked whole)")
+    ap.add_argument("--sample-seed", type=int, default=0,
+                    help="seed of the oracle's tile sample")
+    ap.add_argument("--device", default=None,
+                    help="torch device (default: cuda if available, else cpu)")
+    ap.add_argument("--no-torch", action="store_true",
+                    help="check against the oracle alone (where PyTorch is "
+                    "missing; not a full check)")
+    ap.add_argument("--max-report", type=int, default=5,
+                    help="mismatches printed per output (default 5)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="compare the torch reference with the oracle")
+    args = ap.parse_args()
+    if not args.no_torch:
+        try:
+            import_torch()
+        except ImportError:
+            print("check_quantize: PyTorch is not installed; --no-torch "
+                  "checks against the oracle alone", file=sys.stderr)
+            return 2
+        if args.device is None:
+            args.device = "cuda" if torch.cuda.is_available() else "cpu"
+        print("torch %s on %s" % (torch.__version__, args.device if
+                                  args.device == "cpu" else
+                                  torch.cuda.get_device_name(args.device)))
+    if args.self_test:
+        if torch is None:
+            print("check_quantize: --self-test needs PyTorch", file=sys.stderr)
+            return 2
+        return self_test(args)
+    if not args.dumps:
+        ap.error("no dump directory given")
+    try:
+        dirs = kernel_dirs(args.dumps)
+        results = [check_dump(d, args) for d in dirs]
+    except (BadInput, OSError, KeyError, ValueError) as e:
+        print("check_quantize: error: %s" % e, file=sys.stderr)
+        return 2
+    checked = [r for r in results if r is not None]
+    failed = sum(1 for r in checked if r)
+    skipped = len(results) - len(checked)
+    print("%d passed, %d failed" % (len(checked) - failed, failed) +
+          (", %d skipped" % skipped if skipped else ""))
+    if not checked:
+        print("check_quantize: no quantization kernel in %s" % args.dumps,
+              file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+//===- HostData.h - Seeded inputs and files for fp8-run ---------*- C++ -*-===//
+//
+// The deterministic input generator (documented in tools/fp8-run/README.md),
+// f32 -> bf16/f16 rounding, and the small file-system helpers for dumps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_TOOLS_FP8_RUN_HOSTDATA_H
+#define FP8_TOOLS_FP8_RUN_HOSTDATA_H
+
+#include "Manifest.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fp8run {
+
+// Fills `bytes` with the parameter's seeded values: the same (seed, param
+// name, shape) always gives the same bytes, on any machine. With `specials`,
+// about one element in 65536 becomes one of +-0, +-inf, NaN, a huge finite
+// value or an f32 subnormal.
+void fillSeeded(const Param &param, uint64_t seed, bool specials,
+                std::vector<uint8_t> &bytes);
+
+// Round to nearest even; NaN stays a quiet NaN of the same sign.
+uint16_t floatToBF16(float f);
+uint16_t floatToF16(float f);
+
+bool writeFile(const std::string &path, const void *data, size_t size,
+               std::string &error);
+// Creates `path` and its parents (mkdir -p).
+bool makeDirs(const std::string &path, std::string &error);
+bool fileExists(const std::string &path);
+
+} // namespace fp8run
+
+#endif // FP8_TOOLS_FP8_RUN_HOSTDATA_H

@@ -1,0 +1,360 @@
+//===- Manifest.cpp - Kernel manifests of fp8-opt --fp8-emit --------------===//
+//
+// Validation is strict about what fp8-run uses (a wrong grid or shape would
+// launch out of bounds) and ignores keys it does not use. Parameter and
+// kernel names become file and directory names in dumps, so they are
+// restricted to a safe character set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Manifest.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+using namespace fp8run;
+
+size_t fp8run::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::BF16:
+  case DType::F16:
+    return 2;
+  case DType::F32:
+    return 4;
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+  case DType::E8M0:
+    return 1;
+  case DType::I64:
+    return 8;
+  }
+  return 0;
+}
+
+static const struct {
+  const char *name;
+  DType dtype;
+} dtypeNames[] = {
+    {"bf16", DType::BF16},     {"f16", DType::F16},       {"f32", DType::F32},
+    {"f8e4m3", DType::F8E4M3}, {"f8e5m2", DType::F8E5M2}, {"e8m0", DType::E8M0},
+    {"i64", DType::I64},
+};
+
+const char *fp8run::dtypeName(DType dtype) {
+  for (const auto &entry : dtypeNames)
+    if (entry.dtype == dtype)
+      return entry.name;
+  return "?";
+}
+
+bool fp8run::parseDType(const std::string &name, DType &dtype) {
+  for (const auto &entry : dtypeNames) {
+    if (name == entry.name) {
+      dtype = entry.dtype;
+      return true;
+    }
+  }
+  return false;
+}
+
+int64_t Param::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+const Kernel *Manifest::find(const std::string &name) const {
+  for (const Kernel &k : kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+bool fp8run::readFile(const std::string &path, std::string &contents,
+                      std::string &error) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  contents.clear();
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0)
+    contents.append(buf, n);
+  bool bad = std::ferror(f);
+  std::fclose(f);
+  if (bad) {
+    error = path + ": read error";
+    return false;
+  }
+  return true;
+}
+
+std::string fp8run::joinPath(const std::string &dir, const std::string &name) {
+  if (name.empty() || name[0] == '/' || dir.empty())
+    return name;
+  if (dir.back() == '/')
+    return dir + name;
+  return dir + "/" + name;
+}
+
+namespace {
+// Reads typed fields out of one JSON object, recording the first error with
+// its key path.
+class Reader {
+public:
+  explicit Reader(std::string &error) : error(error) {}
+
+  bool fail(const std::string &where, const std::string &message) {
+    if (error.empty())
+      error = where + ": " + message;
+    return false;
+  }
+
+  const JsonValue *member(const JsonValue &obj, const std::string &where,
+                          const char *key, JsonValue::Kind kind) {
+    const JsonValue *v = obj.get(key);
+    if (!v) {
+      fail(where, std::string("missing key \"") + key + "\"");
+      return nullptr;
+    }
+    if (v->kind() != kind) {
+      fail(where + "." + key, std::string("expected ") +
+                                  JsonValue::kindName(kind) + ", found " +
+                                  JsonValue::kindName(v->kind()));
+      return nullptr;
+    }
+    return v;
+  }
+
+  bool string(const JsonValue &obj, const std::string &where, const char *key,
+              std::string &out) {
+    const JsonValue *v = member(obj, where, key, JsonValue::Kind::String);
+    if (!v)
+      return false;
+    out = v->getString();
+    return true;
+  }
+
+  bool integer(const JsonValue &obj, const std::string &where, const char *key,
+               int64_t lo, int64_t hi, int64_t &out) {
+    const JsonValue *v = member(obj, where, key, JsonValue::Kind::Number);
+    if (!v)
+      return false;
+    if (!v->isInteger() || v->getInteger() < lo || v->getInteger() > hi)
+      return fail(where + "." + key, "expected an integer in [" +
+                                         std::to_string(lo) + ", " +
+                                         std::to_string(hi) + "]");
+    out = v->getInteger();
+    return true;
+  }
+
+  // An array of `count` integers in [lo, hi] (any length when count < 0).
+  bool integers(const JsonValue &obj, const std::string &where, const char *key,
+                int count, int64_t lo, int64_t hi, const char *what,
+                std::vector<int64_t> &out) {
+    const JsonValue *v = obj.get(key);
+    bool ok = v && v->isArray() &&
+              (count < 0 || v->getArray().size() == size_t(count));
+    if (ok) {
+      for (const JsonValue &e : v->getArray())
+        ok =
+            ok && e.isInteger() && e.getInteger() >= lo && e.getInteger() <= hi;
+    }
+    if (!ok) {
+      if (!v)
+        return fail(where, std::string("missing key \"") + key + "\"");
+      return fail(where + "." + key, std::string("expected ") + what);
+    }
+    out.clear();
+    for (const JsonValue &e : v->getArray())
+      out.push_back(e.getInteger());
+    return true;
+  }
+
+private:
+  std::string &error;
+};
+} // namespace
+
+// Names become file names in dumps: letters, digits, '_', '-', '.', not
+// starting with '.'.
+static bool isSafeName(const std::string &name) {
+  if (name.empty() || name[0] == '.' || name.size() > 200)
+    return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+static bool readScaling(Reader &r, const JsonValue &scaling,
+                        const std::string &where) {
+  if (!scaling.isObject())
+    return r.fail(where, "expected an object");
+  std::vector<int64_t> tile;
+  if (!r.integers(scaling, where, "tile", 2, -1, INT32_MAX,
+                  "an array of 2 tile extents (positive, or -1 for '*')", tile))
+    return false;
+  for (int64_t t : tile)
+    if (t == 0)
+      return r.fail(where + ".tile", "a tile extent cannot be 0");
+  std::string scale, round;
+  if (!r.string(scaling, where, "scale", scale) ||
+      !r.string(scaling, where, "round", round))
+    return false;
+  if (scale != "f32" && scale != "e8m0")
+    return r.fail(where + ".scale",
+                  "unknown scale \"" + scale + "\" (expected f32 or e8m0)");
+  if (round != "exact" && round != "pow2_ceil" && round != "pow2_floor")
+    return r.fail(where + ".round",
+                  "unknown round \"" + round +
+                      "\" (expected exact, pow2_ceil or pow2_floor)");
+  return true;
+}
+
+static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
+                      Param &param) {
+  if (!p.isObject())
+    return r.fail(where, "expected an object");
+  std::string dtype;
+  if (!r.string(p, where, "name", param.name) ||
+      !r.string(p, where, "role", param.role) ||
+      !r.string(p, where, "dtype", dtype) ||
+      !r.integers(p, where, "shape", -1, 0, INT64_MAX,
+                  "an array of non-negative integers", param.shape))
+    return false;
+  if (!isSafeName(param.name))
+    return r.fail(where + ".name",
+                  "\"" + param.name +
+                      "\" is not usable as a file name (letters, digits, "
+                      "'_', '-', '.')");
+  if (!parseDType(dtype, param.dtype))
+    return r.fail(where + ".dtype",
+                  "unknown dtype \"" + dtype +
+                      "\" (expected bf16, f16, f32, f8e4m3, f8e5m2, e8m0 "
+                      "or i64)");
+  // Keep byte counts far from overflow: 2^40 elements is 1 TiB of fp8.
+  int64_t n = 1;
+  for (int64_t d : param.shape) {
+    if (d != 0 && n > (int64_t(1) << 40) / d)
+      return r.fail(where + ".shape", "too many elements");
+    n *= d;
+  }
+  return true;
+}
+
+static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
+                       const std::string &dir, Kernel &kernel) {
+  if (!k.isObject())
+    return r.fail(where, "expected an object");
+  kernel.entry = k;
+  std::vector<int64_t> grid, block;
+  int64_t shared = 0;
+  if (!r.string(k, where, "name", kernel.name) ||
+      !r.string(k, where, "ptx", kernel.ptxFile) ||
+      !r.string(k, where, "op", kernel.op) ||
+      !r.integers(k, where, "grid", 3, 1, INT32_MAX,
+                  "an array of 3 positive integers", grid) ||
+      !r.integers(k, where, "block", 3, 1, 1024,
+                  "an array of 3 integers in [1, 1024]", block) ||
+      !r.integer(k, where, "shared_bytes", 0, INT32_MAX, shared) ||
+      !r.integer(k, where, "bytes_moved", 0, INT64_MAX, kernel.bytesMoved))
+    return false;
+  if (!isSafeName(kernel.name))
+    return r.fail(where + ".name", "\"" + kernel.name +
+                                       "\" is not usable as a directory "
+                                       "name (letters, digits, '_', '-', '.')");
+  if (block[0] * block[1] * block[2] > 1024)
+    return r.fail(where + ".block", "more than 1024 threads per block");
+  for (int n = 0; n < 3; ++n) {
+    kernel.grid[n] = unsigned(grid[n]);
+    kernel.block[n] = unsigned(block[n]);
+  }
+  kernel.sharedBytes = unsigned(shared);
+  kernel.ptxPath = joinPath(dir, kernel.ptxFile);
+
+  // Launch parameters fp8-run cannot build yet must not be silently dropped.
+  if (k.get("tensor_maps"))
+    return r.fail(where + ".tensor_maps",
+                  "tensor-map parameters are not supported by this fp8-run");
+
+  if (const JsonValue *et = k.get("element_type")) {
+    if (!et->isString() ||
+        (et->getString() != "f8e4m3" && et->getString() != "f8e5m2"))
+      return r.fail(where + ".element_type", "expected \"f8e4m3\" or "
+                                             "\"f8e5m2\"");
+  }
+  if (const JsonValue *scaling = k.get("scaling"))
+    if (!readScaling(r, *scaling, where + ".scaling"))
+      return false;
+
+  const JsonValue *params =
+      r.member(k, where, "params", JsonValue::Kind::Array);
+  if (!params)
+    return false;
+  for (size_t n = 0; n < params->getArray().size(); ++n) {
+    Param param;
+    std::string at = where + ".params[" + std::to_string(n) + "]";
+    if (!readParam(r, params->getArray()[n], at, param))
+      return false;
+    for (const Param &other : kernel.params)
+      if (other.name == param.name)
+        return r.fail(at + ".name",
+                      "duplicate parameter \"" + param.name + "\"");
+    kernel.params.push_back(std::move(param));
+  }
+  return true;
+}
+
+bool fp8run::loadManifest(const std::string &path, Manifest &manifest,
+                          std::string &error) {
+  std::string text;
+  if (!readFile(path, text, error))
+    return false;
+  JsonValue root;
+  std::string jsonError;
+  if (!parseJson(text, root, jsonError)) {
+    error = path + ":" + jsonError;
+    return false;
+  }
+  manifest.path = path;
+  size_t slash = path.rfind('/');
+  manifest.dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  if (manifest.dir.empty())
+    manifest.dir = "/";
+
+  std::string readError;
+  Reader r(readError);
+  bool ok = [&] {
+    if (!root.isObject())
+      return r.fail("manifest", "expected a JSON object at the top level");
+    if (!r.string(root, "manifest", "chip", manifest.chip))
+      return false;
+    const JsonValue *kernels =
+        r.member(root, "manifest", "kernels", JsonValue::Kind::Array);
+    if (!kernels)
+      return false;
+    if (kernels->getArray().empty())
+      return r.fail("manifest.kernels", "no kernels");
+    for (size_t n = 0; n < kernels->getArray().size(); ++n) {
+      Kernel kernel;
+      std::string at = "kernels[" + std::to_string(n) + "]";
+      if (!readKernel(r, kernels->getArray()[n], at, manifest.dir, kernel))
+        return false;
+      if (manifest.find(kernel.name))
+        return r.fail(at + ".name", "duplicate kernel \"" + kernel.name + "\"");
+      manifest.kernels.push_back(std::move(kernel));
+    }
+    return true;
+  }();
+  if (!ok)
+    error = path + ": " + readError;
+  return ok;
+}

@@ -1,0 +1,83 @@
+//===- Manifest.h - Kernel manifests of fp8-opt --fp8-emit ------*- C++ -*-===//
+//
+// `fp8-opt --fp8-emit=DIR` writes one PTX file per kernel and a manifest.json
+// that says how to launch each: grid, block, dynamic shared memory, and the
+// parameters (each one device pointer) with their role, dtype and shape. This
+// is the manifest's reader and validator; it needs no CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_TOOLS_FP8_RUN_MANIFEST_H
+#define FP8_TOOLS_FP8_RUN_MANIFEST_H
+
+#include "Json.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fp8run {
+
+enum class DType { BF16, F16, F32, F8E4M3, F8E5M2, E8M0, I64 };
+
+size_t dtypeSize(DType dtype);
+const char *dtypeName(DType dtype);
+bool parseDType(const std::string &name, DType &dtype);
+
+struct Param {
+  std::string name;
+  // "input" params are filled before the run; "output" params are filled
+  // with 0xFF bytes so unwritten elements show; any other role (a workspace)
+  // is zero-filled.
+  std::string role;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+
+  bool isInput() const { return role == "input"; }
+  bool isOutput() const { return role == "output"; }
+  int64_t numElements() const;
+  size_t numBytes() const { return numElements() * dtypeSize(dtype); }
+};
+
+struct Kernel {
+  std::string name;
+  std::string ptxFile; // As written in the manifest.
+  std::string ptxPath; // Resolved against the manifest's directory.
+  std::string op;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  std::vector<Param> params;
+  int64_t bytesMoved = 0;
+  // The manifest entry as read, copied into dumps so a dump directory
+  // describes itself (scaling, element type, and any key this reader does not
+  // interpret).
+  JsonValue entry;
+};
+
+struct Manifest {
+  std::string path;
+  std::string dir;
+  std::string chip;
+  std::vector<Kernel> kernels;
+
+  const Kernel *find(const std::string &name) const;
+};
+
+// Reads and validates `path`. On failure returns false with an error that
+// names the file and the offending key, e.g.
+// "m.json: kernels[0].grid: expected an array of 3 positive integers".
+bool loadManifest(const std::string &path, Manifest &manifest,
+                  std::string &error);
+
+// Reads a whole file; false (with errno's text in `error`) if it cannot.
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error);
+
+// "DIR/name", or `name` alone when it is absolute.
+std::string joinPath(const std::string &dir, const std::string &name);
+
+} // namespace fp8run
+
+#endif // FP8_TOOLS_FP8_RUN_MANIFEST_H

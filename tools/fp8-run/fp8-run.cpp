@@ -1,0 +1,870 @@
+//===- fp8-run.cpp - Run and time the kernels fp8-opt emits ---------------===//
+//
+// Loads the PTX of each kernel in a manifest written by
+// `fp8-opt --fp8-emit=DIR`, allocates its parameters, fills the inputs with
+// seeded values or from files, runs it once, optionally dumps every parameter
+// for checking, and times repeated launches with CUDA events beside a plain
+// device-to-device copy. No MLIR is needed: this builds on the GPU machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaDriver.h"
+#include "HostData.h"
+#include "Json.h"
+#include "Manifest.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace fp8run;
+
+namespace {
+
+struct Options {
+  std::string manifestPath;
+  std::string kernel;
+  std::string inputsFrom;
+  std::string dump;
+  std::string results;
+  uint64_t seed = 0;
+  int iters = 20;
+  int warmup = 5;
+  int device = 0;
+  bool copyBaseline = false;
+  bool specials = false;
+  bool validate = false;
+  bool verbose = false;
+  bool help = false;
+};
+
+const char *usageText =
+    "usage: fp8-run DIR/manifest.json [options]\n"
+    "\n"
+    "Runs the kernels that `fp8-opt --fp8-emit=DIR` wrote: loads each PTX,\n"
+    "fills the inputs, runs once, then times repeated launches.\n"
+    "\n"
+    "options:\n"
+    "  --kernel NAME     run only this kernel (default: every kernel)\n"
+    "  --seed N          seed of the generated inputs (default 0)\n"
+    "  --specials        sprinkle +-0, +-inf, NaN, huge and subnormal values\n"
+    "                    into generated inputs (about 1 in 65536)\n"
+    "  --inputs-from DIR read each input from DIR/KERNEL/NAME.bin, else\n"
+    "                    DIR/NAME.bin (raw little-endian, exact size)\n"
+    "  --dump DIR        after the first run write every parameter to\n"
+    "                    DIR/KERNEL/NAME.bin, with DIR/KERNEL/meta.json\n"
+    "  --iters N         timed launches (default 20; 0 = no timing)\n"
+    "  --warmup N        untimed launches before them (default 5)\n"
+    "  --copy-baseline   also time cuMemcpyDtoD moving as many bytes\n"
+    "  --results FILE    write the timings as JSON\n"
+    "  --device N        CUDA device ordinal (default 0)\n"
+    "  --validate        check the manifest and PTX files, then stop\n"
+    "                    (needs no GPU)\n"
+    "  -v, --verbose     print the JIT log and kernel attributes\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "Generated inputs (bf16, f16, f32) are z * 2^g: z normal-ish (sum of four\n"
+    "uniforms, |z| < 3.47), 1 in 1024 times 16..2048, g in [-6, 6] per row;\n"
+    "a pure function of (seed, parameter name, index). See README.md.\n";
+
+bool parseCount(const char *text, uint64_t max, uint64_t &out) {
+  if (!*text || *text == '-')
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(text, &end, 0);
+  if (errno || *end || v > max)
+    return false;
+  out = v;
+  return true;
+}
+
+bool parseArgs(int argc, char **argv, Options &opts, std::string &error) {
+  for (int n = 1; n < argc; ++n) {
+    std::string arg = argv[n];
+    std::string value;
+    bool hasValue = false;
+    size_t eq = arg.find('=');
+    if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      hasValue = true;
+    }
+    auto takeValue = [&](const char *what) {
+      if (hasValue)
+        return true;
+      if (n + 1 >= argc) {
+        error = arg + " needs " + what;
+        return false;
+      }
+      value = argv[++n];
+      return true;
+    };
+    auto takeCount = [&](uint64_t max, uint64_t &out) {
+      if (!takeValue("a number"))
+        return false;
+      if (!parseCount(value.c_str(), max, out)) {
+        error = arg + ": '" + value + "' is not a number in [0, " +
+                std::to_string(max) + "]";
+        return false;
+      }
+      return true;
+    };
+    auto takeFlag = [&](bool &flag) {
+      if (hasValue) {
+        error = arg + " takes no value";
+        return false;
+      }
+      flag = true;
+      return true;
+    };
+    uint64_t count = 0;
+    if (arg == "-h" || arg == "--help") {
+      opts.help = true;
+    } else if (arg == "--kernel") {
+      if (!takeValue("a kernel name"))
+        return false;
+      opts.kernel = value;
+    } else if (arg == "--seed") {
+      if (!takeCount(UINT64_MAX, opts.seed))
+        return false;
+    } else if (arg == "--inputs-from") {
+      if (!takeValue("a directory"))
+        return false;
+      opts.inputsFrom = value;
+    } else if (arg == "--dump") {
+      if (!takeValue("a directory"))
+        return false;
+      opts.dump = value;
+    } else if (arg == "--results") {
+      if (!takeValue("a file name"))
+        return false;
+      opts.results = value;
+    } else if (arg == "--iters") {
+      if (!takeCount(1000000, count))
+        return false;
+      opts.iters = int(count);
+    } else if (arg == "--warmup") {
+      if (!takeCount(1000000, count))
+        return false;
+      opts.warmup = int(count);
+    } else if (arg == "--device") {
+      if (!takeCount(1023, count))
+        return false;
+      opts.device = int(count);
+    } else if (arg == "--copy-baseline") {
+      if (!takeFlag(opts.copyBaseline))
+        return false;
+    } else if (arg == "--specials") {
+      if (!takeFlag(opts.specials))
+        return false;
+    } else if (arg == "--validate") {
+      if (!takeFlag(opts.validate))
+        return false;
+    } else if (arg == "-v" || arg == "--verbose") {
+      if (!takeFlag(opts.verbose))
+        return false;
+    } else if (!arg.empty() && arg[0] == '-') {
+      error = "unknown option " + arg;
+      return false;
+    } else if (opts.manifestPath.empty()) {
+      opts.manifestPath = arg;
+    } else {
+      error = "unexpected argument '" + arg + "' (one manifest at a time)";
+      return false;
+    }
+  }
+  if (opts.help)
+    return true;
+  if (opts.manifestPath.empty()) {
+    error = "no manifest given";
+    return false;
+  }
+  if (opts.copyBaseline && opts.iters == 0) {
+    error = "--copy-baseline times the copy like the kernel: it needs "
+            "--iters above 0";
+    return false;
+  }
+  if (!opts.inputsFrom.empty() && opts.specials) {
+    error = "--specials applies to generated inputs, not --inputs-from";
+    return false;
+  }
+  return true;
+}
+
+void fail(const std::string &message) {
+  std::fprintf(stderr, "fp8-run: error: %s\n", message.c_str());
+}
+
+void warn(const std::string &message) {
+  std::fprintf(stderr, "fp8-run: warning: %s\n", message.c_str());
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t n = 0; n < shape.size(); ++n)
+    s += (n ? "x" : "") + std::to_string(shape[n]);
+  return s + "]";
+}
+
+// The input file for a parameter: DIR/KERNEL/NAME.bin (a --dump directory)
+// or DIR/NAME.bin.
+std::string inputFile(const std::string &dir, const Kernel &kernel,
+                      const Param &param) {
+  std::string nested =
+      joinPath(joinPath(dir, kernel.name), param.name + ".bin");
+  if (fileExists(nested))
+    return nested;
+  return joinPath(dir, param.name + ".bin");
+}
+
+// Compute capability a manifest chip needs, from "sm_90a", "sm_100a",
+// "sm_90": major, minor, and whether it must match exactly ('a' and 'f'
+// targets do not run on later architectures).
+bool parseChip(const std::string &chip, int &major, int &minor, bool &exact) {
+  if (chip.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t pos = 3;
+  int n = 0;
+  while (pos < chip.size() && chip[pos] >= '0' && chip[pos] <= '9')
+    n = n * 10 + (chip[pos++] - '0');
+  if (pos == 3 || n < 10)
+    return false;
+  std::string suffix = chip.substr(pos);
+  if (!suffix.empty() && suffix != "a" && suffix != "f")
+    return false;
+  major = n / 10;
+  minor = n % 10;
+  exact = !suffix.empty();
+  return true;
+}
+
+struct Timing {
+  double medianMs = 0;
+  double minMs = 0;
+};
+
+Timing summarize(std::vector<float> times) {
+  Timing t;
+  if (times.empty())
+    return t;
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  t.medianMs = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+  t.minMs = times.front();
+  return t;
+}
+
+double gbps(int64_t bytes, double ms) {
+  return ms > 0 ? double(bytes) / (ms * 1e6) : 0;
+}
+
+// The device, context and stream every kernel runs in.
+class Gpu {
+public:
+  explicit Gpu(CudaDriver &drv) : drv(drv) {}
+  ~Gpu() {
+    if (stream)
+      drv.cuStreamDestroy(stream);
+    if (context)
+      drv.cuDevicePrimaryCtxRelease(device);
+  }
+
+  bool check(CUresult result, const std::string &what) {
+    if (result == CUDA_SUCCESS)
+      return true;
+    fail(what + ": " + drv.describe(result));
+    return false;
+  }
+
+  bool open(int ordinal, const std::string &chip) {
+    CUresult init = drv.cuInit(0);
+    if (init == CUDA_ERROR_STUB_LIBRARY) {
+      fail("no CUDA device: libcuda.so.1 is the CUDA toolkit's stub, not an "
+           "NVIDIA driver");
+      return false;
+    }
+    if (init == CUDA_ERROR_NO_DEVICE) {
+      fail("no CUDA device (cuInit: " + drv.describe(init) + ")");
+      return false;
+    }
+    if (!check(init, "cuInit (is an NVIDIA driver installed and a GPU "
+                     "visible?)"))
+      return false;
+    int count = 0;
+    if (!check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount"))
+      return false;
+    if (count == 0) {
+      fail("no CUDA device");
+      return false;
+    }
+    if (ordinal >= count) {
+      fail("--device " + std::to_string(ordinal) + ": only " +
+           std::to_string(count) + " CUDA device(s)");
+      return false;
+    }
+    if (!check(drv.cuDeviceGet(&device, ordinal), "cuDeviceGet"))
+      return false;
+    char buf[256] = {0};
+    drv.cuDeviceGetName(buf, sizeof(buf) - 1, device);
+    name = buf;
+    drv.cuDeviceGetAttribute(
+        &ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    drv.cuDeviceGetAttribute(
+        &ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    drv.cuDriverGetVersion(&driverVersion);
+
+    int major, minor;
+    bool exact;
+    if (!parseChip(chip, major, minor, exact)) {
+      warn("manifest chip \"" + chip +
+           "\" is not of the form sm_NN[a]; leaving the check to the JIT");
+    } else {
+      bool ok = exact ? (ccMajor == major && ccMinor == minor)
+                      : (ccMajor * 10 + ccMinor >= major * 10 + minor);
+      if (!ok) {
+        fail("the kernels are for " + chip + " (compute capability " +
+             std::to_string(major) + "." + std::to_string(minor) +
+             (exact ? " exactly" : " or later") + ") but device " +
+             std::to_string(ordinal) + " (" + name + ") is " +
+             std::to_string(ccMajor) + "." + std::to_string(ccMinor));
+        return false;
+      }
+    }
+    if (!check(drv.cuDevicePrimaryCtxRetain(&context, device),
+               "cuDevicePrimaryCtxRetain") ||
+        !check(drv.cuCtxSetCurrent(context), "cuCtxSetCurrent") ||
+        !check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate"))
+      return false;
+    return true;
+  }
+
+  CudaDriver &drv;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0, driverVersion = 0;
+};
+
+// Device allocations freed on every exit path.
+class DeviceBuffers {
+public:
+  explicit DeviceBuffers(CudaDriver &drv) : drv(drv) {}
+  ~DeviceBuffers() {
+    for (CUdeviceptr p : ptrs)
+      drv.cuMemFree(p);
+  }
+  CUresult alloc(size_t bytes, CUdeviceptr &out) {
+    // cuMemAlloc rejects 0 bytes; an empty parameter still needs a pointer.
+    CUresult r = drv.cuMemAlloc(&out, std::max<size_t>(bytes, 1));
+    if (r == CUDA_SUCCESS)
+      ptrs.push_back(out);
+    return r;
+  }
+
+private:
+  CudaDriver &drv;
+  std::vector<CUdeviceptr> ptrs;
+};
+
+class Events {
+public:
+  explicit Events(CudaDriver &drv) : drv(drv) {}
+  ~Events() {
+    for (CUevent e : events)
+      drv.cuEventDestroy(e);
+  }
+  CUresult create(size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      CUevent e;
+      CUresult r = drv.cuEventCreate(&e, CU_EVENT_DEFAULT);
+      if (r != CUDA_SUCCESS)
+        return r;
+      events.push_back(e);
+    }
+    return CUDA_SUCCESS;
+  }
+  std::vector<CUevent> events;
+
+private:
+  CudaDriver &drv;
+};
+
+enum class Status { Ok, Failed, Fatal };
+
+struct KernelResult {
+  std::string name;
+  Timing kernel;
+  bool timed = false;
+  bool deterministic = true;
+  Timing copy;
+  int64_t copyBytes = 0;
+  bool copied = false;
+};
+
+// Times `iters` back-to-back repetitions of `launch` on the stream: one event
+// between consecutive launches, so each interval is one launch's GPU time.
+template <typename Launch>
+bool timeLaunches(Gpu &gpu, int warmup, int iters, const std::string &what,
+                  Launch launch, Timing &timing) {
+  CudaDriver &drv = gpu.drv;
+  for (int n = 0; n < warmup; ++n)
+    if (!gpu.check(launch(), what))
+      return false;
+  Events events(drv);
+  if (!gpu.check(events.create(size_t(iters) + 1), "cuEventCreate"))
+    return false;
+  if (!gpu.check(drv.cuEventRecord(events.events[0], gpu.stream),
+                 "cuEventRecord"))
+    return false;
+  for (int n = 0; n < iters; ++n) {
+    if (!gpu.check(launch(), what) ||
+        !gpu.check(drv.cuEventRecord(events.events[n + 1], gpu.stream),
+                   "cuEventRecord"))
+      return false;
+  }
+  if (!gpu.check(drv.cuEventSynchronize(events.events[iters]), what))
+    return false;
+  std::vector<float> times;
+  for (int n = 0; n < iters; ++n) {
+    float ms = 0;
+    if (!gpu.check(
+            drv.cuEventElapsedTime(&ms, events.events[n], events.events[n + 1]),
+            "cuEventElapsedTime"))
+      return false;
+    times.push_back(ms);
+  }
+  timing = summarize(times);
+  return true;
+}
+
+bool writeDump(const Options &opts, const Manifest &manifest,
+               const Kernel &kernel, const Gpu &gpu,
+               const std::vector<std::vector<uint8_t>> &host) {
+  std::string dir = joinPath(opts.dump, kernel.name);
+  std::string error;
+  if (!makeDirs(dir, error)) {
+    fail("--dump: " + error);
+    return false;
+  }
+  JsonValue files = JsonValue::object();
+  for (size_t n = 0; n < kernel.params.size(); ++n) {
+    const Param &param = kernel.params[n];
+    std::string file = param.name + ".bin";
+    if (!writeFile(joinPath(dir, file), host[n].data(), host[n].size(),
+                   error)) {
+      fail("--dump: " + error);
+      return false;
+    }
+    files.set(param.name, JsonValue::string(file));
+  }
+  JsonValue meta = JsonValue::object();
+  meta.set("kernel", JsonValue::string(kernel.name));
+  char *absolute = ::realpath(manifest.path.c_str(), nullptr);
+  meta.set("manifest", JsonValue::string(absolute ? absolute : manifest.path));
+  std::free(absolute);
+  meta.set("chip", JsonValue::string(manifest.chip));
+  meta.set("device", JsonValue::string(gpu.name));
+  meta.set("inputs", JsonValue::string(opts.inputsFrom.empty()
+                                           ? "seeded"
+                                           : "from " + opts.inputsFrom));
+  // Seeds above 2^63 are written as strings: JSON readers use doubles.
+  if (opts.seed <= uint64_t(INT64_MAX))
+    meta.set("seed", JsonValue::integer(int64_t(opts.seed)));
+  else
+    meta.set("seed", JsonValue::string(std::to_string(opts.seed)));
+  meta.set("specials", JsonValue::boolean(opts.specials));
+  meta.set("files", std::move(files));
+  meta.set("entry", kernel.entry);
+  std::string text = meta.toString();
+  if (!writeFile(joinPath(dir, "meta.json"), text.data(), text.size(), error)) {
+    fail("--dump: " + error);
+    return false;
+  }
+  std::printf("  dump: %s (%zu parameters and meta.json)\n", dir.c_str(),
+              kernel.params.size());
+  return true;
+}
+
+Status runKernel(const Options &opts, const Manifest &manifest,
+                 const Kernel &kernel, const std::string &ptx, Gpu &gpu,
+                 KernelResult &result) {
+  CudaDriver &drv = gpu.drv;
+  std::string where = "kernel " + kernel.name;
+  std::printf("kernel %s (%s): grid [%u, %u, %u] block [%u, %u, %u], %u B "
+              "dynamic shared, %lld bytes moved\n",
+              kernel.name.c_str(), kernel.op.c_str(), kernel.grid[0],
+              kernel.grid[1], kernel.grid[2], kernel.block[0], kernel.block[1],
+              kernel.block[2], kernel.sharedBytes,
+              static_cast<long long>(kernel.bytesMoved));
+
+  // Load the PTX with the JIT's logs captured.
+  std::vector<char> errorLog(1 << 16, 0), infoLog(1 << 16, 0);
+  CUjit_option jitOptions[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE};
+  void *jitValues[] = {
+      errorLog.data(), reinterpret_cast<void *>(errorLog.size() - 1),
+      infoLog.data(), reinterpret_cast<void *>(infoLog.size() - 1),
+      reinterpret_cast<void *>(uintptr_t(opts.verbose ? 1 : 0))};
+  CUmodule module = nullptr;
+  CUresult loaded =
+      drv.cuModuleLoadDataEx(&module, ptx.c_str(), 5, jitOptions, jitValues);
+  if (loaded != CUDA_SUCCESS) {
+    fail(where + ": cannot load " + kernel.ptxPath + ": " +
+         drv.describe(loaded));
+    if (errorLog[0])
+      std::fprintf(stderr, "JIT error log:\n%s\n", errorLog.data());
+    return Status::Failed;
+  }
+  struct ModuleGuard {
+    CudaDriver &drv;
+    CUmodule module;
+    ~ModuleGuard() { drv.cuModuleUnload(module); }
+  } moduleGuard{drv, module};
+  if (opts.verbose && infoLog[0])
+    std::printf("  JIT log:\n%s\n", infoLog.data());
+
+  CUfunction function = nullptr;
+  CUresult found =
+      drv.cuModuleGetFunction(&function, module, kernel.name.c_str());
+  if (found != CUDA_SUCCESS) {
+    fail(where + ": no .entry " + kernel.name + " in " + kernel.ptxPath +
+         " (the manifest's name must be the PTX entry name): " +
+         drv.describe(found));
+    return Status::Failed;
+  }
+  int maxThreads = 0, registers = 0, localBytes = 0, staticShared = 0;
+  drv.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                         function);
+  drv.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function);
+  drv.cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                         function);
+  drv.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                         function);
+  if (opts.verbose)
+    std::printf("  %d registers, %d B local, %d B static shared, at most %d "
+                "threads per block\n",
+                registers, localBytes, staticShared, maxThreads);
+  unsigned threads = kernel.block[0] * kernel.block[1] * kernel.block[2];
+  if (maxThreads > 0 && threads > unsigned(maxThreads)) {
+    fail(where + ": block of " + std::to_string(threads) +
+         " threads, but the compiled kernel allows at most " +
+         std::to_string(maxThreads) + " (" + std::to_string(registers) +
+         " registers per thread)");
+    return Status::Failed;
+  }
+  // Above 48 KiB, dynamic shared memory must be opted into per function.
+  if (kernel.sharedBytes > 48 * 1024 &&
+      !gpu.check(drv.cuFuncSetAttribute(
+                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     int(kernel.sharedBytes)),
+                 where + ": " + std::to_string(kernel.sharedBytes) +
+                     " B of dynamic shared memory"))
+    return Status::Failed;
+
+  // Host contents of every parameter before the run.
+  std::vector<std::vector<uint8_t>> host(kernel.params.size());
+  for (size_t n = 0; n < kernel.params.size(); ++n) {
+    const Param &param = kernel.params[n];
+    if (!param.isInput()) {
+      // 0xFF bytes in outputs (fp8 NaN, f32 NaN) make unwritten elements
+      // mismatch any finite reference value.
+      host[n].assign(param.numBytes(), param.isOutput() ? 0xFF : 0);
+      continue;
+    }
+    if (opts.inputsFrom.empty()) {
+      fillSeeded(param, opts.seed, opts.specials, host[n]);
+      continue;
+    }
+    std::string file = inputFile(opts.inputsFrom, kernel, param);
+    std::string contents, error;
+    if (!readFile(file, contents, error)) {
+      fail(where + ": input " + param.name + ": " + error);
+      return Status::Failed;
+    }
+    if (contents.size() != param.numBytes()) {
+      fail(where + ": input " + param.name + ": " + file + " has " +
+           std::to_string(contents.size()) + " bytes, expected " +
+           std::to_string(param.numBytes()) + " (" + dtypeName(param.dtype) +
+           " " + shapeString(param.shape) + ")");
+      return Status::Failed;
+    }
+    host[n].assign(contents.begin(), contents.end());
+  }
+  std::printf("  inputs: %s\n",
+              opts.inputsFrom.empty()
+                  ? ("seeded (seed " + std::to_string(opts.seed) +
+                     (opts.specials ? ", with special values)" : ")"))
+                        .c_str()
+                  : ("from " + opts.inputsFrom).c_str());
+
+  DeviceBuffers buffers(drv);
+  std::vector<CUdeviceptr> ptrs(kernel.params.size());
+  std::vector<void *> args(kernel.params.size());
+  for (size_t n = 0; n < kernel.params.size(); ++n) {
+    const Param &param = kernel.params[n];
+    if (!gpu.check(buffers.alloc(param.numBytes(), ptrs[n]),
+                   where + ": allocating " + param.name + " (" +
+                       std::to_string(param.numBytes()) + " bytes)") ||
+        !gpu.check(drv.cuMemcpyHtoD(ptrs[n], host[n].data(), host[n].size()),
+                   where + ": copying " + param.name + " to the device"))
+      return Status::Failed;
+    args[n] = &ptrs[n];
+  }
+
+  auto launch = [&] {
+    return drv.cuLaunchKernel(function, kernel.grid[0], kernel.grid[1],
+                              kernel.grid[2], kernel.block[0], kernel.block[1],
+                              kernel.block[2], kernel.sharedBytes, gpu.stream,
+                              args.data(), nullptr);
+  };
+  if (!gpu.check(launch(), where + ": launch"))
+    return Status::Failed;
+  // A fault inside the kernel surfaces here and poisons the context.
+  if (!gpu.check(drv.cuStreamSynchronize(gpu.stream), where + ": run"))
+    return Status::Fatal;
+  std::printf("  run: ok\n");
+
+  std::vector<std::vector<uint8_t>> after(kernel.params.size());
+  for (size_t n = 0; n < kernel.params.size(); ++n) {
+    after[n].resize(host[n].size());
+    if (!gpu.check(drv.cuMemcpyDtoH(after[n].data(), ptrs[n], after[n].size()),
+                   where + ": copying " + kernel.params[n].name + " back"))
+      return Status::Fatal;
+    if (kernel.params[n].isInput() && after[n] != host[n])
+      warn(where + " wrote into its input " + kernel.params[n].name);
+  }
+  if (!opts.dump.empty() && !writeDump(opts, manifest, kernel, gpu, after))
+    return Status::Failed;
+
+  result.name = kernel.name;
+  if (opts.iters > 0) {
+    if (!timeLaunches(gpu, opts.warmup, opts.iters, where + ": timed launch",
+                      launch, result.kernel))
+      return Status::Fatal;
+    result.timed = true;
+    std::printf("  time: median %.4f ms, min %.4f ms over %d launches (%d "
+                "warmup)",
+                result.kernel.medianMs, result.kernel.minMs, opts.iters,
+                opts.warmup);
+    if (kernel.bytesMoved)
+      std::printf(": %.1f GB/s median, %.1f GB/s best",
+                  gbps(kernel.bytesMoved, result.kernel.medianMs),
+                  gbps(kernel.bytesMoved, result.kernel.minMs));
+    std::printf("\n");
+
+    // Every launch must leave the same outputs as the first (a kernel that
+    // accumulates into a workspace would not).
+    std::vector<uint8_t> again;
+    for (size_t n = 0; n < kernel.params.size(); ++n) {
+      if (kernel.params[n].isInput())
+        continue;
+      again.resize(after[n].size());
+      if (!gpu.check(drv.cuMemcpyDtoH(again.data(), ptrs[n], again.size()),
+                     where + ": copying " + kernel.params[n].name + " back"))
+        return Status::Fatal;
+      if (again != after[n]) {
+        result.deterministic = false;
+        warn(where + ": " + kernel.params[n].name + " differs after " +
+             std::to_string(opts.warmup + opts.iters + 1) +
+             " launches from the first launch's");
+      }
+    }
+  }
+
+  if (opts.copyBaseline && opts.iters > 0 && kernel.bytesMoved >= 2) {
+    // Copy half of bytes_moved so the copy reads and writes as many bytes as
+    // the kernel does; its bandwidth counts both, as the kernel's does.
+    size_t bytes = size_t(kernel.bytesMoved / 2);
+    CUdeviceptr src, dst;
+    if (!gpu.check(buffers.alloc(bytes, src), where + ": copy buffer") ||
+        !gpu.check(buffers.alloc(bytes, dst), where + ": copy buffer") ||
+        !gpu.check(drv.cuMemsetD8(src, 0x3C, bytes), where + ": memset"))
+      return Status::Failed;
+    auto copy = [&] {
+      return drv.cuMemcpyDtoDAsync(dst, src, bytes, gpu.stream);
+    };
+    if (!timeLaunches(gpu, opts.warmup, opts.iters, where + ": copy", copy,
+                      result.copy))
+      return Status::Fatal;
+    result.copied = true;
+    result.copyBytes = int64_t(bytes);
+    std::printf("  copy: median %.4f ms, min %.4f ms (cuMemcpyDtoD of %zu "
+                "bytes): %.1f GB/s median, %.1f GB/s best\n",
+                result.copy.medianMs, result.copy.minMs, bytes,
+                gbps(2 * result.copyBytes, result.copy.medianMs),
+                gbps(2 * result.copyBytes, result.copy.minMs));
+    std::printf("  kernel bandwidth: %.1f%% of the copy's (medians)\n",
+                100.0 * result.copy.medianMs / result.kernel.medianMs);
+  }
+  return Status::Ok;
+}
+
+JsonValue timingJson(const Timing &t, int64_t bytes) {
+  JsonValue v = JsonValue::object();
+  v.set("median_ms", JsonValue::number(t.medianMs));
+  v.set("min_ms", JsonValue::number(t.minMs));
+  v.set("gbps_median", JsonValue::number(gbps(bytes, t.medianMs)));
+  v.set("gbps_best", JsonValue::number(gbps(bytes, t.minMs)));
+  return v;
+}
+
+bool writeResults(const Options &opts, const Manifest &manifest, const Gpu &gpu,
+                  const std::vector<KernelResult> &results) {
+  JsonValue root = JsonValue::object();
+  root.set("device", JsonValue::string(gpu.name));
+  root.set("compute_capability",
+           JsonValue::string(std::to_string(gpu.ccMajor) + "." +
+                             std::to_string(gpu.ccMinor)));
+  root.set("driver_version", JsonValue::integer(gpu.driverVersion));
+  root.set("manifest", JsonValue::string(manifest.path));
+  root.set("chip", JsonValue::string(manifest.chip));
+  root.set("iters", JsonValue::integer(opts.iters));
+  root.set("warmup", JsonValue::integer(opts.warmup));
+  JsonValue &kernels = root.set("kernels", JsonValue::array());
+  for (const KernelResult &r : results) {
+    const Kernel *k = manifest.find(r.name);
+    JsonValue v = JsonValue::object();
+    v.set("name", JsonValue::string(r.name));
+    v.set("op", JsonValue::string(k->op));
+    v.set("bytes_moved", JsonValue::integer(k->bytesMoved));
+    if (r.timed) {
+      v.set("time", timingJson(r.kernel, k->bytesMoved));
+      v.set("deterministic", JsonValue::boolean(r.deterministic));
+    }
+    if (r.copied) {
+      JsonValue copy = timingJson(r.copy, 2 * r.copyBytes);
+      copy.set("bytes_copied", JsonValue::integer(r.copyBytes));
+      v.set("copy", std::move(copy));
+    }
+    kernels.push(std::move(v));
+  }
+  std::string text = root.toString(), error;
+  if (!writeFile(opts.results, text.data(), text.size(), error)) {
+    fail("--results: " + error);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Progress lines and errors interleave in order when piped to tee or a log.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options opts;
+  std::string error;
+  if (!parseArgs(argc, argv, opts, error)) {
+    std::fprintf(stderr, "fp8-run: error: %s (see fp8-run --help)\n",
+                 error.c_str());
+    return 2;
+  }
+  if (opts.help) {
+    std::fputs(usageText, stdout);
+    return 0;
+  }
+
+  Manifest manifest;
+  if (!loadManifest(opts.manifestPath, manifest, error)) {
+    fail(error);
+    return 1;
+  }
+  std::vector<const Kernel *> selected;
+  for (const Kernel &k : manifest.kernels)
+    if (opts.kernel.empty() || k.name == opts.kernel)
+      selected.push_back(&k);
+  if (selected.empty()) {
+    std::string names;
+    for (const Kernel &k : manifest.kernels)
+      names += (names.empty() ? "" : ", ") + k.name;
+    fail("--kernel " + opts.kernel + ": no such kernel in " + manifest.path +
+         " (it has " + names + ")");
+    return 1;
+  }
+
+  // Everything that can be checked without a GPU is checked before one is
+  // touched.
+  std::vector<std::string> ptx(selected.size());
+  for (size_t n = 0; n < selected.size(); ++n) {
+    const Kernel &k = *selected[n];
+    if (!readFile(k.ptxPath, ptx[n], error)) {
+      fail("kernel " + k.name + ": cannot read its PTX: " + error);
+      return 1;
+    }
+    if (ptx[n].find(".entry " + k.name) == std::string::npos)
+      warn("kernel " + k.name + ": " + k.ptxPath + " has no \".entry " +
+           k.name + "\"");
+    for (const Param &p : k.params) {
+      if (!p.isInput() || opts.inputsFrom.empty())
+        continue;
+      std::string file = inputFile(opts.inputsFrom, k, p);
+      if (!fileExists(file)) {
+        fail("kernel " + k.name + ": input " + p.name + ": no " + file);
+        return 1;
+      }
+    }
+  }
+  if (opts.validate) {
+    std::printf("%s: chip %s, %zu kernel(s)\n", manifest.path.c_str(),
+                manifest.chip.c_str(), manifest.kernels.size());
+    for (const Kernel *k : selected) {
+      std::printf("kernel %s (%s) %s: grid [%u, %u, %u] block [%u, %u, %u] "
+                  "shared %u, %lld bytes moved\n",
+                  k->name.c_str(), k->op.c_str(), k->ptxFile.c_str(),
+                  k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
+                  k->block[2], k->sharedBytes,
+                  static_cast<long long>(k->bytesMoved));
+      for (const Param &p : k->params)
+        std::printf("  %-8s %-12s %-7s %s\n", p.role.c_str(), p.name.c_str(),
+                    dtypeName(p.dtype), shapeString(p.shape).c_str());
+    }
+    return 0;
+  }
+
+  CudaDriver drv;
+  if (!drv.load(error)) {
+    fail(error);
+    return 1;
+  }
+  Gpu gpu(drv);
+  if (!gpu.open(opts.device, manifest.chip))
+    return 1;
+  std::printf("fp8-run: %s (compute capability %d.%d, driver %d.%d), %s\n",
+              gpu.name.c_str(), gpu.ccMajor, gpu.ccMinor,
+              gpu.driverVersion / 1000, (gpu.driverVersion % 1000) / 10,
+              manifest.path.c_str());
+
+  std::vector<KernelResult> results;
+  int failures = 0;
+  for (size_t n = 0; n < selected.size(); ++n) {
+    KernelResult result;
+    Status status =
+        runKernel(opts, manifest, *selected[n], ptx[n], gpu, result);
+    if (status == Status::Ok) {
+      results.push_back(result);
+      continue;
+    }
+    ++failures;
+    if (status == Status::Fatal) {
+      fail("the CUDA context is unusable after this error; stopping");
+      break;
+    }
+  }
+  if (!opts.results.empty() && !writeResults(opts, manifest, gpu, results))
+    return 1;
+  if (failures) {
+    fail(std::to_string(failures) + " of " + std::to_string(selected.size()) +
+         " kernel(s) failed");
+    return 1;
+  }
+  return 0;
+}
