@@ -285,8 +285,7 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
   // e5m2 has several NaN encodings and the APFloat cast picks 0x7E; PyTorch
   // (c10) and the stochastic cast write 0x7F with the sign of x. For e4m3fn
   // 0x7F is the only NaN, so this changes nothing there.
-  Value isNaN =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
   Value sign = arith::AndIOp::create(
       b, loc,
       arith::ShRUIOp::create(b, loc, bitcastToI32(b, loc, x),
