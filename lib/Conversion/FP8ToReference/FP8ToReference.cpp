@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
@@ -668,7 +669,32 @@ struct FP8LowerToReferencePass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    stripFP8Attributes(getOperation());
+  }
+
+  /// The fp8 annotations (roles, recipes, matmul kinds) have served their
+  /// purpose once no fp8 op is left; removing them keeps the output readable
+  /// by tools that do not know the fp8 dialect, such as mlir-runner.
+  static void stripFP8Attributes(Operation *root) {
+    auto isFP8 = [](NamedAttribute attr) {
+      return attr.getName().getValue().starts_with("fp8.");
+    };
+    root->walk([&](Operation *op) {
+      SmallVector<StringAttr> names;
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (isFP8(attr))
+          names.push_back(attr.getName());
+      for (StringAttr name : names)
+        op->removeDiscardableAttr(name);
+      auto func = dyn_cast<FunctionOpInterface>(op);
+      if (!func)
+        return;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        for (NamedAttribute attr : func.getArgAttrs(i))
+          if (isFP8(attr))
+            func.removeArgAttr(i, attr.getName());
+    });
   }
 };
 

@@ -34,6 +34,8 @@ static void buildReferencePipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation inserts clones where buffers cross function boundaries.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

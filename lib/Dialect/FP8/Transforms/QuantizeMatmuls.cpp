@@ -198,6 +198,10 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
     }
     std::optional<Role> roleA = roles.getRole(view->a);
     std::optional<Role> roleB = roles.getRole(view->b);
+    // A matmul with no role information at all is not part of a training
+    // graph's layers (e.g. a reference product): it stays as it is.
+    if (!roleA && !roleB)
+      return WalkResult::advance();
     for (auto [name, value, role] :
          {std::make_tuple("a", view->a, roleA),
           std::make_tuple("b", view->b, roleB)}) {

@@ -21,8 +21,9 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     forward through transposes, reshapes, casts and elementwise ops; an Fprop
     result is an activation and a Dgrad result a gradient. The pair of roles
     names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
-    gradient x activation Wgrad. An operand without a role, or a pair the
-    recipe does not cover, is an error. Matmuls the recipe keeps in high
+    gradient x activation Wgrad. An operand without a role next to one with
+    a role, or a pair the recipe does not cover, is an error; a matmul whose
+    operands both have no role is not a layer's matmul and stays as it is. Matmuls the recipe keeps in high
     precision are left alone.
 
     Each operand is quantized with its role's policy mapped to its storage
