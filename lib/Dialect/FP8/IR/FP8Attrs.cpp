@@ -76,12 +76,11 @@ void fp8::printTileExtents(AsmPrinter &printer, ArrayRef<int64_t> extents) {
   printer << ']';
 }
 
-/// Renders tile extents for diagnostics, e.g. `[1, *]`.
-static std::string tileToString(ArrayRef<int64_t> extents) {
+std::string fp8::formatTile(ArrayRef<int64_t> tile) {
   std::string str;
   llvm::raw_string_ostream os(str);
   os << '[';
-  llvm::interleaveComma(extents, os, [&](int64_t extent) {
+  llvm::interleaveComma(tile, os, [&](int64_t extent) {
     if (ShapedType::isDynamic(extent))
       os << '*';
     else
@@ -91,15 +90,30 @@ static std::string tileToString(ArrayRef<int64_t> extents) {
   return str;
 }
 
+std::string fp8::formatShape(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t extent) {
+        if (ShapedType::isDynamic(extent))
+          os << '?';
+        else
+          os << extent;
+      },
+      "x");
+  return str;
+}
+
 static LogicalResult
 verifyTileExtents(function_ref<InFlightDiagnostic()> emitError,
                   ArrayRef<int64_t> extents) {
   if (extents.size() != 2)
-    return emitError() << "tile " << tileToString(extents)
+    return emitError() << "tile " << formatTile(extents)
                        << " must have 2 extents [rows, cols]";
   for (int64_t extent : extents)
     if (!ShapedType::isDynamic(extent) && extent <= 0)
-      return emitError() << "tile " << tileToString(extents)
+      return emitError() << "tile " << formatTile(extents)
                          << " has a non-positive extent; use '*' for the "
                             "whole dimension";
   return success();
@@ -277,7 +291,7 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   int64_t kBlock = tile[1];
   if (!ShapedType::isDynamic(kBlock) && kBlock % kMinKBlock != 0)
-    return emitError() << "policy tile " << tileToString(tile)
+    return emitError() << "policy tile " << formatTile(tile)
                        << " has K-block " << kBlock
                        << ": a K-block must be '*' or a multiple of "
                        << kMinKBlock;

@@ -24,37 +24,6 @@ using namespace mlir::fp8;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Prints a shape as `256x?x4` for diagnostics.
-static std::string shapeToString(ArrayRef<int64_t> shape) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t extent) {
-        if (ShapedType::isDynamic(extent))
-          os << '?';
-        else
-          os << extent;
-      },
-      "x");
-  return str;
-}
-
-/// Prints a tile as `[1, *]` for diagnostics.
-static std::string tileToString(ArrayRef<int64_t> tile) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  os << '[';
-  llvm::interleaveComma(tile, os, [&](int64_t extent) {
-    if (ShapedType::isDynamic(extent))
-      os << '*';
-    else
-      os << extent;
-  });
-  os << ']';
-  return str;
-}
-
 /// Checks a per-tile tensor (`what` names it in diagnostics) against the
 /// shape `tile` derives from `data`; dynamic extents are not checked.
 static LogicalResult verifyTiledShape(Operation *op, StringRef what,
@@ -67,10 +36,10 @@ static LogicalResult verifyTiledShape(Operation *op, StringRef what,
   SmallVector<int64_t> expected = getTiledShape(data.getShape(), tile);
   if (failed(verifyCompatibleShape(expected, tiled.getShape())))
     return op->emitOpError()
-           << "expects " << what << " of shape " << shapeToString(expected)
-           << " for data " << shapeToString(data.getShape()) << " and tile "
-           << tileToString(tile) << ", got "
-           << shapeToString(tiled.getShape());
+           << "expects " << what << " of shape " << formatShape(expected)
+           << " for data " << formatShape(data.getShape()) << " and tile "
+           << formatTile(tile) << ", got "
+           << formatShape(tiled.getShape());
   return success();
 }
 
@@ -90,8 +59,8 @@ static LogicalResult verifySameShape(Operation *op, StringRef what,
   if (failed(verifyCompatibleShape(expected, actual)))
     return op->emitOpError()
            << "expects " << what << " of shape "
-           << shapeToString(expected.getShape()) << ", got "
-           << shapeToString(actual.getShape());
+           << formatShape(expected.getShape()) << ", got "
+           << formatShape(actual.getShape());
   return success();
 }
 
@@ -158,7 +127,7 @@ static LogicalResult verifyContractedTile(Operation *op, StringRef name,
   if (ShapedType::isDynamic(kBlock) || kBlock % kMinKBlock == 0)
     return success();
   return op->emitOpError()
-         << name << " tile " << tileToString(scaling.getTile())
+         << name << " tile " << formatTile(scaling.getTile())
          << " varies along contracted dim " << dim << ": its K-block "
          << kBlock << " must be '*' or a multiple of " << kMinKBlock;
 }
@@ -208,14 +177,14 @@ LogicalResult ScaledMatmulOp::verify() {
       failed(verifyCompatibleShape(a.getShape().take_front(batchRank),
                                    b.getShape().take_front(batchRank))))
     return emitOpError() << "batch dims differ: "
-                         << shapeToString(a.getShape()) << " vs "
-                         << shapeToString(b.getShape());
+                         << formatShape(a.getShape()) << " vs "
+                         << formatShape(b.getShape());
   expected.push_back(a.getDimSize(batchRank + 1 - da));
   expected.push_back(b.getDimSize(batchRank + 1 - db));
   if (failed(verifyCompatibleShape(expected, result.getShape())))
     return emitOpError() << "expects result of shape "
-                         << shapeToString(expected) << ", got "
-                         << shapeToString(result.getShape());
+                         << formatShape(expected) << ", got "
+                         << formatShape(result.getShape());
   return success();
 }
 
@@ -260,7 +229,7 @@ LogicalResult TransposeOp::verify() {
   ScalingAttr scaling = getScaling();
   if (!scaling.isSquare())
     return emitOpError() << "cannot transpose tile "
-                         << tileToString(scaling.getTile())
+                         << formatTile(scaling.getTile())
                          << " losslessly: only tensorwise or square tiles "
                             "transpose; requantize from the source instead";
   auto input = cast<ShapedType>(getInput().getType());
@@ -275,8 +244,8 @@ LogicalResult TransposeOp::verify() {
   SmallVector<int64_t> expected = transposeMatrixDims(input.getShape());
   if (failed(verifyCompatibleShape(expected, result.getShape())))
     return emitOpError() << "expects result of shape "
-                         << shapeToString(expected) << ", got "
-                         << shapeToString(result.getShape());
+                         << formatShape(expected) << ", got "
+                         << formatShape(result.getShape());
   if (getScale().getType() != getResultScale().getType().clone(
                                   transposeMatrixDims(
                                       getResultScale().getType().getShape())))

@@ -42,35 +42,6 @@ struct OperandLayout {
 
 } // namespace
 
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return str;
-}
-
-static std::string formatTile(ArrayRef<int64_t> tile) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  os << '[';
-  llvm::interleaveComma(tile, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << '*';
-    else
-      os << d;
-  });
-  os << ']';
-  return str;
-}
-
 /// A short name for the high-precision value a quantization reads.
 static std::string describeSource(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value))

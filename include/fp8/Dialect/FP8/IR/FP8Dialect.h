@@ -36,6 +36,11 @@ inline constexpr int64_t kMinKBlock = 32;
 SmallVector<int64_t> getTiledShape(ArrayRef<int64_t> dataShape,
                                    ArrayRef<int64_t> tile);
 
+/// A tile as `[1, *]`, for diagnostics and tables.
+std::string formatTile(ArrayRef<int64_t> tile);
+/// A shape as `256x?x4`, for diagnostics and tables.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// Whether `type` is an FP8 element type that data may be quantized to.
 bool isFP8DataType(Type type);
 /// The largest finite value of an FP8 element type (448 for e4m3, 57344 for
