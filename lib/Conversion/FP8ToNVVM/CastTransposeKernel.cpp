@@ -11,6 +11,8 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "KernelUtils.h"
+
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,25 +34,6 @@ static constexpr int64_t kSharedStride = kTile + 8;
 
 static Value idx(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
-}
-
-/// Converts f32 values to packed FP8 bytes with cvt.rn.satfinite pairs.
-static Value convertToBytes(OpBuilder &b, Location loc, ArrayRef<Value> values,
-                            Type elementType) {
-  MLIRContext *ctx = b.getContext();
-  auto rounding = NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN);
-  auto saturation =
-      NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE);
-  SmallVector<Value> pairs;
-  for (size_t i = 0; i < values.size(); i += 2)
-    pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), values[i + 1], values[i], rounding,
-        saturation, b.getBoolAttr(false), TypeAttr::get(elementType)));
-  Value packed = vector::FromElementsOp::create(
-      b, loc, VectorType::get({int64_t(pairs.size())}, b.getI16Type()), pairs);
-  return vector::BitCastOp::create(
-      b, loc, VectorType::get({int64_t(values.size())}, b.getI8Type()),
-      packed);
 }
 
 static Value maxAbs(OpBuilder &b, Location loc, Value acc, Value v) {
@@ -88,78 +71,40 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
                           : scaleElement;
   int64_t tileRows = rows / kTile, tileCols = cols / kTile;
 
-  StringRef features = chip.starts_with("sm_10") ? "+ptx88" : "+ptx80";
-  auto target = NVVM::NVVMTargetAttr::get(ctx, 3, "nvptx64-nvidia-cuda", chip,
-                                          features);
-  auto module = gpu::GPUModuleOp::create(b, loc, name,
-                                         ArrayRef<Attribute>{target});
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   auto tileType =
       MemRefType::get({kTile, kSharedStride}, inputElement, nullptr, workgroup);
   auto partialType = MemRefType::get({2, kTile}, f32, nullptr, workgroup);
-  auto func = gpu::GPUFuncOp::create(
-      b, loc, name,
-      b.getFunctionType(
-          {MemRefType::get({rows * cols}, inputElement),
-           MemRefType::get({rows * cols}, b.getI8Type()),
-           MemRefType::get({rows * tileCols}, scaleStorage),
-           MemRefType::get({rows * cols}, b.getI8Type()),
-           MemRefType::get({cols * tileRows}, scaleStorage)},
-          {}),
-      TypeRange{tileType, partialType});
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+  gpu::GPUFuncOp func = kernels::createKernel(
+      b, loc, name, chip,
+      {MemRefType::get({rows * cols}, inputElement),
+       MemRefType::get({rows * cols}, b.getI8Type()),
+       MemRefType::get({rows * tileCols}, scaleStorage),
+       MemRefType::get({rows * cols}, b.getI8Type()),
+       MemRefType::get({cols * tileRows}, scaleStorage)},
+      kThreads, {tileType, partialType});
   // The staged tile takes 16-byte vector stores.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
-
-  auto param = [&](StringRef pname, StringRef role, StringRef dtype,
-                   ArrayRef<int64_t> shape) {
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("name", b.getStringAttr(pname)),
-         b.getNamedAttr("role", b.getStringAttr(role)),
-         b.getNamedAttr("dtype", b.getStringAttr(dtype)),
-         b.getNamedAttr("shape", b.getI64ArrayAttr(shape))});
-  };
-  StringRef inputName = inputElement.isBF16() ? "bf16" : "f16";
-  StringRef dataName =
-      isa<Float8E4M3FNType>(elementType) ? "f8e4m3" : "f8e5m2";
-  StringRef scaleName = isa<Float8E8M0FNUType>(scaleElement) ? "e8m0" : "f32";
+  StringRef inputName = kernels::dtypeName(inputElement);
+  StringRef dataName = kernels::dtypeName(elementType);
+  StringRef scaleName = kernels::dtypeName(scaleElement);
   int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4;
   int64_t bytesMoved = rows * cols * (2 + 2) +
                        (rows * tileCols + cols * tileRows) * scaleBytes;
-  func->setAttr(
-      "fp8.manifest",
-      b.getDictionaryAttr({
-          b.getNamedAttr("op", b.getStringAttr("fp8.quantize+transpose")),
-          b.getNamedAttr("grid", b.getI64ArrayAttr({tileRows * tileCols, 1, 1})),
-          b.getNamedAttr("block", b.getI64ArrayAttr({kThreads, 1, 1})),
-          b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-          b.getNamedAttr(
-              "params",
-              b.getArrayAttr({param("input", "input", inputName, {rows, cols}),
-                              param("q", "output", dataName, {rows, cols}),
-                              param("scale", "output", scaleName,
-                                    {rows, tileCols}),
-                              param("qt", "output", dataName, {cols, rows}),
-                              param("scale_t", "output", scaleName,
-                                    {cols, tileRows})})),
-          b.getNamedAttr("element_type", b.getStringAttr(dataName)),
-          b.getNamedAttr(
-              "scaling",
-              b.getDictionaryAttr(
-                  {b.getNamedAttr("tile", b.getI64ArrayAttr({1, kTile})),
-                   b.getNamedAttr("scale", b.getStringAttr(scaleName)),
-                   b.getNamedAttr("round", b.getStringAttr(stringifyScaleRound(
-                                               scaling.getRound())))})),
-          b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved)),
-      }));
+  kernels::setManifest(
+      b, func, "fp8.quantize+transpose", {tileRows * tileCols, 1, 1}, kThreads,
+      {kernels::manifestParam(b, "input", "input", inputName, {rows, cols}),
+       kernels::manifestParam(b, "q", "output", dataName, {rows, cols}),
+       kernels::manifestParam(b, "scale", "output", scaleName,
+                              {rows, tileCols}),
+       kernels::manifestParam(b, "qt", "output", dataName, {cols, rows}),
+       kernels::manifestParam(b, "scale_t", "output", scaleName,
+                              {cols, tileRows})},
+      dataName, scaling, bytesMoved);
 
-  b.setInsertionPointToStart(&func.getBody().front());
   Value input = func.getArgument(0), q = func.getArgument(1),
         scale = func.getArgument(2), qt = func.getArgument(3),
         scaleT = func.getArgument(4);
@@ -211,7 +156,7 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
       scaled.push_back(arith::MulFOp::create(
           b, loc, vector::ExtractOp::create(b, loc, values, i),
           scales.quantScale));
-    vector::StoreOp::create(b, loc, convertToBytes(b, loc, scaled, elementType),
+    vector::StoreOp::create(b, loc, kernels::convertToBytes(b, loc, scaled, elementType),
                             q, offset, false, llvm::Align(8));
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         segment, idx(b, loc, 0));
@@ -252,7 +197,7 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
     for (int64_t i = 0; i < 16; ++i)
       scaled.push_back(arith::MulFOp::create(b, loc, values[chunk * 16 + i],
                                              scales.quantScale));
-    vector::StoreOp::create(b, loc, convertToBytes(b, loc, scaled, elementType),
+    vector::StoreOp::create(b, loc, kernels::convertToBytes(b, loc, scaled, elementType),
                             qt, add(rowStart, idx(b, loc, chunk * 16)), false,
                             llvm::Align(16));
   }
@@ -264,5 +209,5 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
                           scaleT, add(mul(globalCol, tileRows), tileRow));
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
-  return module;
+  return func->getParentOfType<gpu::GPUModuleOp>();
 }

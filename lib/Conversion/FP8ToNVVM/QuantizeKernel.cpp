@@ -1,22 +1,28 @@
 //===- QuantizeKernel.cpp - fp8.quantize as a GPU kernel ------------------===//
 //
-// A single-pass quantization kernel for row tiles [1, c]: every thread loads
-// 16 consecutive elements with 16-byte vector loads, the c/16 threads of a
-// tile reduce its amax with butterfly shuffles, each computes the tile's
-// scales with the CPU reference's arithmetic, converts pairs with
-// cvt.rn.satfinite.{e4m3,e5m2}x2.f32 and stores its 16 FP8 bytes at once;
-// the first thread of the tile stores the scale. One read of the input and
-// one write of the output: the kernel is bound by memory bandwidth.
+// Single-pass quantization kernels: one read of the input, one write of the
+// FP8 data, so they are bound by memory bandwidth. Every thread loads 16
+// consecutive elements with 16-byte vector loads and stores its 16 FP8 bytes
+// at once.
+//
+// - Row tiles [1, c]: the c/16 threads of a tile reduce its amax with
+//   butterfly shuffles; no shared memory, no barrier.
+// - Block tiles [r, c] (e.g. 128x128 weights): one CTA per tile; warps
+//   reduce with shuffles, then across warps through shared memory.
+//
+// The scales use the CPU reference's arithmetic (Numerics.h); rounding is
+// cvt.rn.satfinite.{e4m3,e5m2}x2.f32, or stochastic with the reference's
+// Philox stream keyed by (seed, element index).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -24,38 +30,268 @@
 
 using namespace mlir;
 using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
 
-/// Elements per thread: 16 bytes of FP8 output, one 16-byte store.
-static constexpr int64_t kElementsPerThread = 16;
+/// Elements per thread and step: 16 bytes of FP8 output, one 16-byte store.
+static constexpr int64_t kChunk = 16;
 static constexpr int64_t kThreadsPerBlock = 256;
 static constexpr int64_t kWarpSize = 32;
 
-/// The manifest's name of an element type.
-static StringRef dtypeName(Type type) {
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF16())
-    return "f16";
-  if (type.isF32())
-    return "f32";
-  if (isa<Float8E4M3FNType>(type))
-    return "f8e4m3";
-  if (isa<Float8E5M2Type>(type))
-    return "f8e5m2";
-  if (isa<Float8E8M0FNUType>(type))
-    return "e8m0";
-  return "unknown";
+namespace {
+/// What the two kernel shapes share: the op, its types and its buffers.
+struct QuantizeKernelBuilder {
+  QuantizeOp op;
+  OpBuilder &b;
+  Location loc;
+  Type inputElement, elementType, scaleElement;
+  int64_t rows, cols, tileRows, tileCols;
+  bool stochastic;
+  Value input, seed, data, scales;
+
+  QuantizeKernelBuilder(QuantizeOp op, OpBuilder &b)
+      : op(op), b(b), loc(op.getLoc()) {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    inputElement = type.getElementType();
+    elementType = op.getResult().getType().getElementType();
+    scaleElement = op.getScaling().getScale();
+    rows = type.getDimSize(0);
+    cols = type.getDimSize(1);
+    ArrayRef<int64_t> tile = op.getScaling().getTile();
+    tileRows = ShapedType::isDynamic(tile[0]) ? rows : tile[0];
+    tileCols = ShapedType::isDynamic(tile[1]) ? cols : tile[1];
+    stochastic = op.getRounding() == Rounding::stochastic;
+  }
+
+  int64_t numScales() const {
+    return (rows / tileRows) * (cols / tileCols);
+  }
+
+  /// The kernel with parameters input, [seed], q, scale, and its manifest.
+  gpu::GPUFuncOp create(StringRef name, StringRef chip, int64_t numBlocks) {
+    int64_t numElements = rows * cols;
+    SmallVector<Type> arguments = {MemRefType::get({numElements}, inputElement)};
+    SmallVector<Attribute> params = {manifestParam(
+        b, "input", "input", dtypeName(inputElement), {rows, cols})};
+    if (stochastic) {
+      arguments.push_back(MemRefType::get({1}, b.getI64Type()));
+      params.push_back(manifestParam(b, "seed", "input", "i64", {1}));
+    }
+    arguments.push_back(MemRefType::get({numElements}, b.getI8Type()));
+    arguments.push_back(
+        MemRefType::get({numScales()}, storageType(scaleElement)));
+    params.push_back(manifestParam(b, "q", "output", dtypeName(elementType),
+                                   {rows, cols}));
+    params.push_back(manifestParam(b, "scale", "output",
+                                   dtypeName(scaleElement),
+                                   {rows / tileRows, cols / tileCols}));
+    gpu::GPUFuncOp func = createKernel(b, loc, name, chip, arguments,
+                                       kThreadsPerBlock);
+    int64_t scaleBytes =
+        numScales() * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
+    int64_t bytesMoved =
+        numElements * (inputElement.getIntOrFloatBitWidth() / 8 + 1) +
+        scaleBytes;
+    SmallVector<NamedAttribute> extra;
+    if (stochastic)
+      extra.push_back(
+          b.getNamedAttr("rounding", b.getStringAttr("stochastic")));
+    setManifest(b, func, "fp8.quantize", {numBlocks, 1, 1}, kThreadsPerBlock,
+                params, dtypeName(elementType), op.getScaling(), bytesMoved,
+                extra);
+    unsigned arg = 0;
+    input = func.getArgument(arg++);
+    if (stochastic) {
+      Value zero = constIndex(b, loc, 0);
+      seed = memref::LoadOp::create(b, loc, func.getArgument(arg++), zero);
+    }
+    data = func.getArgument(arg++);
+    scales = func.getArgument(arg++);
+    return func;
+  }
+
+  /// The 16 elements at `offset`, in f32, from a 16-byte aligned load.
+  Value load(Value offset) {
+    auto vectorType = VectorType::get({kChunk}, inputElement);
+    Value loaded = vector::LoadOp::create(b, loc, vectorType, input, offset,
+                                          /*nontemporal=*/false,
+                                          llvm::Align(16));
+    if (inputElement.isF32())
+      return loaded;
+    return arith::ExtFOp::create(b, loc,
+                                 VectorType::get({kChunk}, b.getF32Type()),
+                                 loaded);
+  }
+
+  /// max |x| over a vector, NaN-propagating (|x| as max(x, -x): no
+  /// libdevice call).
+  Value maxAbs(Value values) {
+    Value magnitudes = arith::MaximumFOp::create(
+        b, loc, values, arith::NegFOp::create(b, loc, values));
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
+                                       magnitudes);
+  }
+
+  /// Butterfly max over `lanes` lanes of a warp.
+  Value shuffleMax(Value value, int64_t lanes) {
+    for (int64_t stride = lanes / 2; stride >= 1; stride /= 2)
+      value = arith::MaximumFOp::create(
+          b, loc, value,
+          gpu::ShuffleOp::create(b, loc, value, stride, kWarpSize,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult());
+    return value;
+  }
+
+  /// Quantizes the 16 f32 `values` of elements offset..offset+15 with
+  /// `quantScale` and stores their bytes.
+  void quantizeAndStore(Value values, Value quantScale, Value offset) {
+    SmallVector<Value> scaled;
+    for (int64_t i = 0; i < kChunk; ++i)
+      scaled.push_back(arith::MulFOp::create(
+          b, loc, vector::ExtractOp::create(b, loc, values, i), quantScale));
+    Value bytes;
+    if (!stochastic) {
+      bytes = convertToBytes(b, loc, scaled, elementType);
+    } else {
+      SmallVector<Value> codes;
+      Value base = arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+      for (int64_t i = 0; i < kChunk; ++i) {
+        Value index = arith::AddIOp::create(
+            b, loc, base,
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), i));
+        Value random = buildPhiloxRandom32(b, loc, seed, index);
+        codes.push_back(
+            buildStochasticCastBits(b, loc, scaled[i], random, elementType));
+      }
+      bytes = vector::FromElementsOp::create(
+          b, loc, VectorType::get({kChunk}, b.getI8Type()), codes);
+    }
+    vector::StoreOp::create(b, loc, bytes, data, offset,
+                            /*nontemporal=*/false, llvm::Align(16));
+  }
+
+  void storeScale(Value stored, Value index) {
+    if (isa<Float8E8M0FNUType>(scaleElement))
+      stored = arith::BitcastOp::create(b, loc, b.getI8Type(), stored);
+    memref::StoreOp::create(b, loc, stored, scales, index);
+  }
+};
+} // namespace
+
+/// Row tiles: thread t quantizes elements 16t..16t+15.
+static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
+                                           StringRef name, StringRef chip) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t lanesPerTile = k.tileCols / kChunk;
+  int64_t numThreads = k.rows * k.cols / kChunk;
+  gpu::GPUFuncOp func =
+      k.create(name, chip, llvm::divideCeil(numThreads, kThreadsPerBlock));
+  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       thread, constIndex(b, loc, numThreads));
+  // Threads past the end (whole tiles of them) still join the shuffles, on
+  // a clamped index, but store nothing.
+  Value safeThread = arith::SelectOp::create(b, loc, active, thread,
+                                             constIndex(b, loc, 0));
+  Value offset =
+      arith::MulIOp::create(b, loc, safeThread, constIndex(b, loc, kChunk));
+  Value values = k.load(offset);
+  Value amax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
+  TileScales scales = buildTileScales(b, loc, amax, k.elementType,
+                                      k.op.getScaling(), k.op.getMargin());
+  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  k.quantizeAndStore(values, scales.quantScale, offset);
+  Value lane = arith::RemUIOp::create(b, loc, thread,
+                                      constIndex(b, loc, lanesPerTile));
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                      constIndex(b, loc, 0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  // Tiles are contiguous along rows, rows are contiguous: tile = t / lanes.
+  k.storeScale(scales.storedScale,
+               arith::DivUIOp::create(b, loc, thread,
+                                      constIndex(b, loc, lanesPerTile)));
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
-/// The storage type of a kernel buffer: FP8 and E8M0 travel as bytes.
-static Type storageType(Type type) {
-  if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(type))
-    return IntegerType::get(type.getContext(), 8);
-  return type;
-}
+/// Block tiles: CTA b quantizes tile b; its threads walk the tile in steps
+/// of 256 chunks of 16 elements.
+static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
+                                             StringRef name, StringRef chip) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t tileElements = k.tileRows * k.tileCols;
+  int64_t steps = tileElements / (kChunk * kThreadsPerBlock);
+  int64_t tilesPerRow = k.cols / k.tileCols;
+  gpu::GPUFuncOp func = k.create(name, chip, k.numScales());
+  // Shared memory: one partial amax per warp.
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value partials = func.addWorkgroupAttribution(
+      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
+                      workgroup),
+      loc);
 
-static Value constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rowBase = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, block, constIndex(b, loc, tilesPerRow)),
+      constIndex(b, loc, k.tileRows));
+  Value colBase = arith::MulIOp::create(
+      b, loc,
+      arith::RemUIOp::create(b, loc, block, constIndex(b, loc, tilesPerRow)),
+      constIndex(b, loc, k.tileCols));
+  SmallVector<Value> offsets, chunks;
+  Value amax = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  for (int64_t step = 0; step < steps; ++step) {
+    // Element e of the tile, row-major within the tile.
+    Value e = arith::MulIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, thread,
+                              constIndex(b, loc, step * kThreadsPerBlock)),
+        constIndex(b, loc, kChunk));
+    Value row = arith::AddIOp::create(
+        b, loc, rowBase,
+        arith::DivUIOp::create(b, loc, e, constIndex(b, loc, k.tileCols)));
+    Value col = arith::AddIOp::create(
+        b, loc, colBase,
+        arith::RemUIOp::create(b, loc, e, constIndex(b, loc, k.tileCols)));
+    Value offset = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constIndex(b, loc, k.cols)),
+        col);
+    Value values = k.load(offset);
+    amax = arith::MaximumFOp::create(b, loc, amax, k.maxAbs(values));
+    offsets.push_back(offset);
+    chunks.push_back(values);
+  }
+  // Warp, then across the 8 warps through shared memory.
+  amax = k.shuffleMax(amax, kWarpSize);
+  Value warp = arith::DivUIOp::create(b, loc, thread,
+                                      constIndex(b, loc, kWarpSize));
+  memref::StoreOp::create(b, loc, amax, partials, warp);
+  gpu::BarrierOp::create(b, loc);
+  amax = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
+    amax = arith::MaximumFOp::create(
+        b, loc, amax,
+        memref::LoadOp::create(b, loc, partials, constIndex(b, loc, w)));
+  TileScales scales = buildTileScales(b, loc, amax, k.elementType,
+                                      k.op.getScaling(), k.op.getMargin());
+  for (auto [values, offset] : llvm::zip(chunks, offsets))
+    k.quantizeAndStore(values, scales.quantScale, offset);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                      constIndex(b, loc, 0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  k.storeScale(scales.storedScale, block);
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
 FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
@@ -63,183 +299,27 @@ FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
                                                      StringRef name,
                                                      StringRef chip) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
-  ScalingAttr scaling = op.getScaling();
   if (!inputType.hasStaticShape() || inputType.getRank() != 2)
     return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
                           "got ")
            << inputType;
-  if (op.getRounding() != Rounding::nearest || op.getAmax())
-    return op.emitOpError("convert-fp8-to-nvvm supports round-to-nearest "
-                          "with the current amax so far");
-  int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
-  int64_t tileCols = ShapedType::isDynamic(scaling.getTile()[1])
-                         ? cols
-                         : scaling.getTile()[1];
-  int64_t lanesPerTile = tileCols / kElementsPerThread;
-  if (scaling.getTile()[0] != 1 || tileCols % kElementsPerThread != 0 ||
-      !llvm::isPowerOf2_64(lanesPerTile) || lanesPerTile > kWarpSize ||
-      cols % tileCols != 0)
-    return op.emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
-                          "with c a power of two in 16..512 dividing the row "
-                          "so far, got tile ")
-           << scaling << " on " << inputType;
-
-  MLIRContext *ctx = b.getContext();
-  Location loc = op.getLoc();
-  Type elementType = op.getResult().getType().getElementType();
-  Type inputElement = inputType.getElementType();
-  Type scaleElement = scaling.getScale();
-  int64_t numElements = rows * cols;
-  int64_t tilesPerRow = cols / tileCols;
-  int64_t numScales = rows * tilesPerRow;
-  int64_t numThreads = numElements / kElementsPerThread;
-  int64_t numBlocks = llvm::divideCeil(numThreads, kThreadsPerBlock);
-
-  // The module and its target.
-  // PTX 8.0 has the sm_90a FP8 conversions; sm_100a needs PTX 8.8.
-  StringRef features = chip.starts_with("sm_10") ? "+ptx88" : "+ptx80";
-  auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
-                                          "nvptx64-nvidia-cuda", chip,
-                                          features);
-  auto module = gpu::GPUModuleOp::create(b, loc, name,
-                                         ArrayRef<Attribute>{target});
+  if (op.getAmax())
+    return op.emitOpError("convert-fp8-to-nvvm does not take a delayed amax "
+                          "operand yet");
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-
-  auto inputMemref = MemRefType::get({numElements}, inputElement);
-  auto dataMemref = MemRefType::get({numElements}, b.getI8Type());
-  auto scaleMemref = MemRefType::get({numScales}, storageType(scaleElement));
-  auto func = gpu::GPUFuncOp::create(
-      b, loc, name,
-      b.getFunctionType({inputMemref, dataMemref, scaleMemref}, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(kThreadsPerBlock), 1, 1}));
-
-  // The manifest: what a launcher needs to know.
-  auto param = [&](StringRef pname, StringRef role, Type type,
-                   ArrayRef<int64_t> shape) {
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("name", b.getStringAttr(pname)),
-         b.getNamedAttr("role", b.getStringAttr(role)),
-         b.getNamedAttr("dtype", b.getStringAttr(dtypeName(type))),
-         b.getNamedAttr("shape", b.getI64ArrayAttr(shape))});
-  };
-  SmallVector<int64_t> tile = {1, ShapedType::isDynamic(scaling.getTile()[1])
-                                      ? -1
-                                      : tileCols};
-  int64_t scaleBytes =
-      numScales * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
-  int64_t bytesMoved =
-      numElements * (inputElement.getIntOrFloatBitWidth() / 8 + 1) +
-      scaleBytes;
-  func->setAttr(
-      "fp8.manifest",
-      b.getDictionaryAttr({
-          b.getNamedAttr("op", b.getStringAttr("fp8.quantize")),
-          b.getNamedAttr("grid", b.getI64ArrayAttr({numBlocks, 1, 1})),
-          b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
-          b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-          b.getNamedAttr(
-              "params",
-              b.getArrayAttr(
-                  {param("input", "input", inputElement, {rows, cols}),
-                   param("q", "output", elementType, {rows, cols}),
-                   param("scale", "output", scaleElement,
-                         {rows, tilesPerRow})})),
-          b.getNamedAttr("element_type",
-                         b.getStringAttr(dtypeName(elementType))),
-          b.getNamedAttr(
-              "scaling",
-              b.getDictionaryAttr(
-                  {b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
-                   b.getNamedAttr("scale",
-                                  b.getStringAttr(dtypeName(scaleElement))),
-                   b.getNamedAttr("round", b.getStringAttr(stringifyScaleRound(
-                                               scaling.getRound())))})),
-          b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved)),
-      }));
-
-  // The body.
-  b.setInsertionPointToStart(&func.getBody().front());
-  Value input = func.getArgument(0), data = func.getArgument(1),
-        scales = func.getArgument(2);
-  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       thread, constIndex(b, loc, numThreads));
-  // Inactive threads (past the end, in whole tiles) still join the
-  // shuffles, on a clamped index, but store nothing.
-  Value safeThread = arith::SelectOp::create(b, loc, active, thread,
-                                             constIndex(b, loc, 0));
-  Value offset = arith::MulIOp::create(
-      b, loc, safeThread, constIndex(b, loc, kElementsPerThread));
-  auto vectorType = VectorType::get({kElementsPerThread}, inputElement);
-  // Each thread's 16 elements start at a multiple of 16: 16-byte aligned.
-  Value loaded = vector::LoadOp::create(b, loc, vectorType, input, offset,
-                                        /*nontemporal=*/false, llvm::Align(16));
-  auto f32Vector = VectorType::get({kElementsPerThread}, b.getF32Type());
-  Value values = inputElement.isF32()
-                     ? loaded
-                     : arith::ExtFOp::create(b, loc, f32Vector, loaded)
-                           .getResult();
-
-  // amax: this thread's 16 elements, then the tile's lanes (NaN-propagating).
-  // |x| as max(x, -x): NaN-propagating, and no libdevice call.
-  Value magnitudes = arith::MaximumFOp::create(
-      b, loc, values, arith::NegFOp::create(b, loc, values));
-  Value amax = vector::ReductionOp::create(
-      b, loc, vector::CombiningKind::MAXIMUMF, magnitudes);
-  for (int64_t stride = lanesPerTile / 2; stride >= 1; stride /= 2) {
-    Value other = gpu::ShuffleOp::create(b, loc, amax, stride, kWarpSize,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    amax = arith::MaximumFOp::create(b, loc, amax, other);
-  }
-  TileScales tileScales = buildTileScales(b, loc, amax, elementType, scaling,
-                                          op.getMargin());
-
-  // Scale, convert pairs (cvt puts its first operand in the high byte), and
-  // store 16 bytes.
-  Value scaled = arith::MulFOp::create(
-      b, loc, values,
-      vector::BroadcastOp::create(b, loc, f32Vector, tileScales.quantScale));
-  auto rounding = NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN);
-  auto saturation =
-      NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE);
-  SmallVector<Value> pairs;
-  for (int64_t i = 0; i < kElementsPerThread; i += 2) {
-    Value lo = vector::ExtractOp::create(b, loc, scaled, i);
-    Value hi = vector::ExtractOp::create(b, loc, scaled, i + 1);
-    // i16 with element i in the low byte: little-endian bytes i, i + 1.
-    pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), hi, lo, rounding, saturation,
-        b.getBoolAttr(false), TypeAttr::get(elementType)));
-  }
-  Value packed = vector::FromElementsOp::create(
-      b, loc, VectorType::get({kElementsPerThread / 2}, b.getI16Type()),
-      pairs);
-  Value bytes = vector::BitCastOp::create(
-      b, loc, VectorType::get({kElementsPerThread}, b.getI8Type()), packed);
-  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(ifActive.thenBlock());
-    vector::StoreOp::create(b, loc, bytes, data, offset,
-                            /*nontemporal=*/false, llvm::Align(16));
-    // The tile's first lane stores its scale.
-    Value lane = arith::RemUIOp::create(b, loc, thread,
-                                        constIndex(b, loc, lanesPerTile));
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                        constIndex(b, loc, 0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, false);
-    b.setInsertionPointToStart(ifFirst.thenBlock());
-    Value tileIndex = arith::DivUIOp::create(
-        b, loc, thread, constIndex(b, loc, lanesPerTile));
-    Value stored = tileScales.storedScale;
-    if (isa<Float8E8M0FNUType>(scaleElement))
-      stored = arith::BitcastOp::create(b, loc, b.getI8Type(), stored);
-    memref::StoreOp::create(b, loc, stored, scales, tileIndex);
-  }
-  gpu::ReturnOp::create(b, loc);
-  return module;
+  QuantizeKernelBuilder k(op, b);
+  bool tilesDivide = k.rows % k.tileRows == 0 && k.cols % k.tileCols == 0 &&
+                     k.tileCols % kChunk == 0;
+  int64_t lanesPerTile = k.tileCols / kChunk;
+  if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
+      lanesPerTile <= kWarpSize)
+    return buildRowTileKernel(k, name, chip);
+  if (tilesDivide && k.tileRows > 1 &&
+      (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
+    return buildBlockTileKernel(k, name, chip);
+  return op.emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
+                        "(c a power of two in 16..512) and block tiles whose "
+                        "size is a multiple of 4096 elements, dividing the "
+                        "input, so far; got tile ")
+         << op.getScaling() << " on " << inputType;
 }

@@ -1,24 +1,37 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics --convert-fp8-to-nvvm
 
-// Forms without a kernel yet get a diagnostic at the op.
-func.func @square_tiles(%x: tensor<256x256xbf16>) {
-  // expected-error @+1 {{convert-fp8-to-nvvm supports row tiles [1, c] with c a power of two in 16..512 dividing the row so far}}
-  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
-      : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<2x2xf32>
+// Forms without a kernel yet get a diagnostic at the op: column tiles (Wgrad
+// operands come from the fused cast-transpose instead)...
+func.func @column_tiles(%x: tensor<256x256xbf16>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm supports row tiles [1, c] (c a power of two in 16..512) and block tiles whose size is a multiple of 4096 elements, dividing the input, so far; got tile #fp8.scaling<tile = [128, 1], scale = f32>}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 1], scale = f32>}
+      : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<2x256xf32>
   return
 }
 
 // -----
 
-func.func @stochastic(%x: tensor<64x128xbf16>, %seed: i64) {
-  // expected-error @+1 {{convert-fp8-to-nvvm supports round-to-nearest with the current amax so far}}
-  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<64x128xbf16> -> tensor<64x128xf8E5M2>, tensor<64x1xf32>
+// ... partial edge tiles ...
+func.func @partial_tiles(%x: tensor<64x200xbf16>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm supports row tiles}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<64x200xbf16> -> tensor<64x200xf8E4M3FN>, tensor<64x2xf32>
   return
 }
 
 // -----
 
+// ... a delayed amax operand ...
+func.func @delayed(%x: tensor<64x128xbf16>, %a: tensor<64x1xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm does not take a delayed amax operand yet}}
+  %q, %s = fp8.quantize %x amax(%a : tensor<64x1xf32>) {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
+  return
+}
+
+// -----
+
+// ... and dynamic shapes.
 func.func @dynamic(%x: tensor<?x128xbf16>) {
   // expected-error @+1 {{convert-fp8-to-nvvm needs a static rank-2 input, got 'tensor<?x128xbf16>'}}
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}

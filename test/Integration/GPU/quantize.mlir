@@ -57,3 +57,23 @@ func.func @ct256_mx(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tens
       : tensor<384x256xbf16> -> tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
   return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
 }
+func.func @q8192_128x128(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>
+}
+func.func @q256_64x64_e5m2(%x: tensor<256x512xf32>) -> (tensor<256x512xf8E5M2>, tensor<4x8xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [64, 64], scale = f8E8M0FNU, round = pow2_floor>}
+      : tensor<256x512xf32> -> tensor<256x512xf8E5M2>, tensor<4x8xf8E8M0FNU>
+  return %q, %s : tensor<256x512xf8E5M2>, tensor<4x8xf8E8M0FNU>
+}
+func.func @q512_sr_1x128_e5m2(%x: tensor<512x1024xbf16>, %seed: i64) -> (tensor<512x1024xf8E5M2>, tensor<512x8xf32>) {
+  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<512x1024xbf16> -> tensor<512x1024xf8E5M2>, tensor<512x8xf32>
+  return %q, %s : tensor<512x1024xf8E5M2>, tensor<512x8xf32>
+}
+func.func @q8192_sr_1x32_e8m0(%x: tensor<8192x8192xbf16>, %seed: i64) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
+}

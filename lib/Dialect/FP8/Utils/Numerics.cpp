@@ -301,6 +301,12 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
 
 Value fp8::buildStochasticCast(OpBuilder &b, Location loc, Value x,
                                Value random, Type elementType) {
+  Value byte = buildStochasticCastBits(b, loc, x, random, elementType);
+  return arith::BitcastOp::create(b, loc, elementType, byte);
+}
+
+Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
+                                   Value random, Type elementType) {
   FP8Format format = getFP8Format(elementType);
   unsigned m = format.mantissaBits;
   // Bits of an f32 mantissa that a cast to a normal FP8 value drops.
@@ -351,6 +357,5 @@ Value fp8::buildStochasticCast(OpBuilder &b, Location loc, Value x,
   code = selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
                    format.nanCode, code);
   code = arith::OrIOp::create(b, loc, code, sign);
-  Value byte = arith::TruncIOp::create(b, loc, b.getI8Type(), code);
-  return arith::BitcastOp::create(b, loc, elementType, byte);
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }

@@ -88,6 +88,9 @@ Value buildSaturatingCast(OpBuilder &b, Location loc, Value x,
 /// the sum is truncated; saturating, NaN-preserving, sign-preserving.
 Value buildStochasticCast(OpBuilder &b, Location loc, Value x, Value random,
                           Type elementType);
+/// The same as an i8 holding the FP8 encoding (what GPU kernels store).
+Value buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
+                              Value random, Type elementType);
 
 } // namespace mlir::fp8
 
