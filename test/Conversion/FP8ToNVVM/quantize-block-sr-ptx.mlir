@@ -19,8 +19,9 @@
 // SR-NOT: cvt.rn.satfinite
 // SR: st.global.v4.b32
 // MANIFEST: "name": "block_quantize_0",
-// MANIFEST: "rounding": "stochastic",
+// MANIFEST: "name": "stochastic_quantize_1",
 // MANIFEST: "name": "seed",
+// MANIFEST: "rounding": "stochastic",
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 func.func @block(%x: tensor<256x256xbf16>) -> (tensor<256x256xf8E4M3FN>, tensor<2x2xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
