@@ -40,7 +40,9 @@ struct ConvertFP8ToNVVMPass
     SymbolTable symbols(module);
     SmallVector<QuantizeOp> quantizations;
     module.walk([&](QuantizeOp op) { quantizations.push_back(op); });
-    if (quantizations.empty())
+    SmallVector<DequantizeOp> dequantizations;
+    module.walk([&](DequantizeOp op) { dequantizations.push_back(op); });
+    if (quantizations.empty() && dequantizations.empty())
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -98,6 +100,14 @@ struct ConvertFP8ToNVVMPass
         continue;
       FailureOr<gpu::GPUModuleOp> kernel =
           buildQuantizeKernel(b, op, kernelName(op, "quantize"), chip);
+      if (failed(kernel))
+        return signalPassFailure();
+      symbols.insert(*kernel);
+      tag(op, *kernel);
+    }
+    for (DequantizeOp op : dequantizations) {
+      FailureOr<gpu::GPUModuleOp> kernel =
+          buildDequantizeKernel(b, op, kernelName(op, "dequantize"), chip);
       if (failed(kernel))
         return signalPassFailure();
       symbols.insert(*kernel);

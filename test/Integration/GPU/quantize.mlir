@@ -77,3 +77,18 @@ func.func @q8192_sr_1x32_e8m0(%x: tensor<8192x8192xbf16>, %seed: i64) -> (tensor
       : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
   return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<8192x256xf8E8M0FNU>
 }
+func.func @dq8192_1x128_bf16(%q: tensor<8192x8192xf8E4M3FN>, %s: tensor<8192x64xf32>) -> tensor<8192x8192xbf16> {
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32> -> tensor<8192x8192xbf16>
+  return %x : tensor<8192x8192xbf16>
+}
+func.func @dq256_mx_e5m2_f32(%q: tensor<256x512xf8E5M2>, %s: tensor<256x16xf8E8M0FNU>) -> tensor<256x512xf32> {
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<256x512xf8E5M2>, tensor<256x16xf8E8M0FNU> -> tensor<256x512xf32>
+  return %x : tensor<256x512xf32>
+}
+func.func @dq256_128x128_f32(%q: tensor<256x256xf8E4M3FN>, %s: tensor<2x2xf32>) -> tensor<256x256xf32> {
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<256x256xf8E4M3FN>, tensor<2x2xf32> -> tensor<256x256xf32>
+  return %x : tensor<256x256xf32>
+}

@@ -16,6 +16,7 @@ namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
 namespace fp8 {
+class DequantizeOp;
 class QuantizeOp;
 
 /// Builds a kernel computing `op` into a new gpu.module named `name` at the
@@ -25,6 +26,13 @@ class QuantizeOp;
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
                                                 StringRef chip);
+
+/// Builds a kernel computing `op` (f32(q) * scale rounded to the result
+/// type) into a new gpu.module named `name`.
+FailureOr<gpu::GPUModuleOp> buildDequantizeKernel(OpBuilder &builder,
+                                                  DequantizeOp op,
+                                                  StringRef name,
+                                                  StringRef chip);
 
 /// Builds the fused kernel of `rowsOp` (X quantized with 1x128 tiles along
 /// its rows) and `transposedOp` (Xᵀ quantized the same way) from one read of
