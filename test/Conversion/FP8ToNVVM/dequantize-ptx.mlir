@@ -7,12 +7,12 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/to_bf16_dequantize_0.ptx -o /dev/null %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/mx_dequantize_1.ptx -o /dev/null %}
 // CHECK: ld.global.v4.b32
-// CHECK: ld.global.b32
 // CHECK-COUNT-8: cvt.rn.f16x2.e4m3x2
+// CHECK: ld.global.b32
 // CHECK-COUNT-2: st.global.v4.b32
 // MX: ld.global.v4.b32
-// MX: ld.global.b8
 // MX-COUNT-8: cvt.rn.f16x2.e5m2x2
+// MX: ld.global.b8
 // MX-COUNT-4: st.global.v4.b32
 // MANIFEST: "op": "fp8.dequantize",
 // MANIFEST: "name": "out",
