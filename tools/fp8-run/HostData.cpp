@@ -148,21 +148,22 @@ void fp8run::fillSeeded(const Param &param, uint64_t seed, bool specials,
       std::memcpy(out + 2 * i, &v, 2);
       break;
     }
+    // fp8 and e8m0 are uniform over their codes. Without `specials`, fp8
+    // NaN (and e5m2 inf) codes become zeros of the same sign and e8m0 stays
+    // in 2^-8 .. 2^8; with it every code occurs, NaN and 2^-127 .. 2^127.
     case DType::F8E4M3: {
-      // Uniform over the codes; NaN codes become zeros of the same sign.
       uint8_t c = uint8_t(gen.hash(i));
-      out[i] = (c & 0x7F) == 0x7F ? (c & 0x80) : c;
+      out[i] = (c & 0x7F) == 0x7F && !specials ? (c & 0x80) : c;
       break;
     }
     case DType::F8E5M2: {
-      // Uniform over the codes; inf and NaN codes become zeros.
       uint8_t c = uint8_t(gen.hash(i));
-      out[i] = (c & 0x7C) == 0x7C ? (c & 0x80) : c;
+      out[i] = (c & 0x7C) == 0x7C && !specials ? (c & 0x80) : c;
       break;
     }
     case DType::E8M0:
-      // Scales 2^-8 .. 2^8.
-      out[i] = uint8_t(127 - 8 + gen.hash(i) % 17);
+      out[i] =
+          specials ? uint8_t(gen.hash(i)) : uint8_t(127 - 8 + gen.hash(i) % 17);
       break;
     case DType::I64: {
       uint64_t v = gen.hash(i);

@@ -18,8 +18,9 @@ namespace fp8run {
 
 // Fills `bytes` with the parameter's seeded values: the same (seed, param
 // name, shape) always gives the same bytes, on any machine. With `specials`,
-// about one element in 65536 becomes one of +-0, +-inf, NaN, a huge finite
-// value or an f32 subnormal.
+// about one real element in 65536 becomes one of +-0, +-inf, NaN, a huge
+// finite value or an f32 subnormal, and fp8 and e8m0 elements take every
+// code (NaN and inf included) instead of finite ones only.
 void fillSeeded(const Param &param, uint64_t seed, bool specials,
                 std::vector<uint8_t> &bytes);
 

@@ -9,6 +9,7 @@
 
 #include "Manifest.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -294,6 +295,12 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   if (const JsonValue *scaling = k.get("scaling"))
     if (!readScaling(r, *scaling, where + ".scaling"))
       return false;
+  if (const JsonValue *rounding = k.get("rounding")) {
+    if (!rounding->isString() || (rounding->getString() != "nearest" &&
+                                  rounding->getString() != "stochastic"))
+      return r.fail(where + ".rounding",
+                    "expected \"nearest\" or \"stochastic\"");
+  }
 
   const JsonValue *params =
       r.member(k, where, "params", JsonValue::Kind::Array);
@@ -310,6 +317,15 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
                       "duplicate parameter \"" + param.name + "\"");
     kernel.params.push_back(std::move(param));
   }
+  // Stochastic rounding reads its seed from an i64 input.
+  if (const JsonValue *rounding = k.get("rounding"))
+    if (rounding->getString() == "stochastic" &&
+        std::none_of(kernel.params.begin(), kernel.params.end(),
+                     [](const Param &p) {
+                       return p.isInput() && p.dtype == DType::I64;
+                     }))
+      return r.fail(where + ".params",
+                    "stochastic rounding but no i64 seed input");
   return true;
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the quantization kernels fp8-run ran, bit for bit, two ways.
+"""Checks the quantization and dequantization kernels fp8-run ran, bit for
+bit, two ways.
 
     check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
                       [--no-torch] [--max-report K]
@@ -12,9 +13,9 @@ each parameter, raw little-endian.
 
 Every kernel with a real-valued (bf16/f16/f32) input and fp8 outputs is
 checked, unless its op names more than a quantization (dequantize,
-requantize, hadamard, matmul); the others are listed as skipped. Each fp8 output and its scale
-are recomputed from the dumped input by two independent references
-(DESIGN.md section 4):
+requantize, hadamard, matmul), and so is every "fp8.dequantize" kernel; the
+others are listed as skipped. Each fp8 output and its scale are recomputed
+from the dumped input by two independent references (DESIGN.md section 4):
 
   (a) the plain-Python oracle of the CPU reference, test/Integration/CPU/
       oracle.py: its amax_tiles, tile_scales, fmul, cast_rne_sat,
@@ -37,14 +38,28 @@ output of shape [rows, cols] quantizes the input; one of shape [cols, rows]
 quantizes the transposed input (fused quantize + transpose: x^T quantized
 along its own rows with the same scaling). For a square input, the second
 fp8 output of a kernel with two is the transposed one, unless a param says
-"transposed": true/false. A param may also carry its own "scaling". An i64
-input is the stochastic-rounding seed (element index = row * cols + col of
-the output); an f32 input named *amax* replaces the computed amax.
+"transposed": true/false. A param may also carry its own "scaling". An f32
+input named *amax* replaces the computed amax.
+
+Stochastic rounding: the entry's "rounding" is "stochastic" ("nearest" when
+absent) and the kernel has one i64 input of one element, the seed; element
+(row, col) of an output draws oracle.rand32(seed, row * cols + col), the
+row-major index over that output (for an untransposed output, over the
+input). Any other combination of "rounding" and i64 inputs is bad input.
+
+Dequantization ("op": "fp8.dequantize"): inputs q (f8e4m3/f8e5m2, [R, C])
+and scale (f32, or e8m0 when the scaling's scale is e8m0, one per tile of
+the entry's "scaling"), one output of q's shape in bf16, f16 or f32:
+out = fl32(f32(q) * f32(scale)), then RNE to bf16/f16; E8M0 code c is
+2^(c - 127) (code 0 the subnormal 2^-127, 255 NaN). (a) is
+oracle.dequantize_ on sampled tiles as above, (b) is PyTorch:
+q.view(torch.float8_*).float() * scale, then .to(bf16/f16).
 
 Comparison is exact on the bits, with one exception: NaN. A NaN fp8 code
 matches any NaN code (e4m3: 0x7F or 0xFF; e5m2: exponent all ones, mantissa
-non-zero), and an f32 NaN scale matches any f32 NaN: the hardware cvt writes
-NaN without its sign (0x7F) while torch and the oracle keep it (0xFF for
+non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value) matches
+any NaN of its type: the hardware writes NaN without its sign (0x7F, and a
+canonical NaN from arithmetic) while torch and the oracle keep it (0xFF for
 -NaN), and DESIGN.md section 4 only says NaN stays NaN. Such NaN-sign or
 payload differences are counted and printed, not failed. E8M0 NaN is the one
 code 0xFF, compared exactly. Exit status: 0 when everything matches, 1 on
@@ -52,7 +67,9 @@ any mismatch (or when the two references disagree with each other), 2 on
 bad input.
 
 `--self-test` checks the torch reference against the oracle on every element
-of small tensors with edge values, for every scaling rule; run it once on a
+of small tensors with edge values, for every scaling rule, with nearest and
+stochastic rounding, and for dequantization (every fp8 and E8M0 code, f32
+scales 0, inf, NaN, subnormal; f32, bf16 and f16 outputs); run it once on a
 new torch or GPU.
 """
 
@@ -120,6 +137,13 @@ class Raw:
     def f32_bits(self, i, j):
         return struct.unpack_from("<I", self.buf, (i * self.shape[1] + j) * 4)[0]
 
+    def row_bits(self, i, j0, j1):
+        """The raw bits of elements [i, j0:j1] (bf16, f16, f32)."""
+        size = SIZES[self.dtype]
+        return list(struct.unpack_from(
+            "<%d%s" % (j1 - j0, "H" if size == 2 else "I"), self.buf,
+            (i * self.shape[1] + j0) * size))
+
     def scalar(self):
         return self._decode(0, 1)[0]
 
@@ -137,15 +161,71 @@ class Output:
         self.scaling, self.fmt = scaling, fmt
 
 
+class Dequant:
+    """One dequantization: out = q * scale, rounded to out's dtype."""
+
+    def __init__(self, name, q, scale, out, scaling, fmt):
+        self.name, self.q, self.scale, self.out = name, q, scale, out
+        self.scaling, self.fmt = scaling, fmt
+
+
 def _resolve_tile(tile, rows, cols):
     tr = rows if tile[0] == -1 else tile[0]
     tc = cols if tile[1] == -1 else tile[1]
     return tr, tc
 
 
+def _check_scale_param(sp, scaling, rows, cols):
+    """The scale parameter's shape and dtype against the scaling."""
+    tr, tc = _resolve_tile(scaling["tile"], rows, cols)
+    want = [-(-rows // tr), -(-cols // tc)]
+    if sp["shape"] != want:
+        raise BadInput("%s has shape %s; tile %s of a %s matrix gives %s" %
+                       (sp["name"], sp["shape"], scaling["tile"],
+                        [rows, cols], want))
+    if (sp["dtype"] == "e8m0") != (scaling["scale"] == "e8m0"):
+        raise BadInput("%s is %s but the scaling's scale is %s" %
+                       (sp["name"], sp["dtype"], scaling["scale"]))
+
+
+def _check_element_type(entry, qp):
+    et = entry.get("element_type")
+    if et is not None and et != qp["dtype"]:
+        raise BadInput("element_type %s but %s is %s" %
+                       (et, qp["name"], qp["dtype"]))
+
+
+def describe_dequantize(entry, inputs, outputs, raw):
+    """fp8.dequantize: (info, [Dequant]) from an fp8 input q, its scale input
+    and one bf16/f16/f32 output of q's shape."""
+    qs = [p for p in inputs if p["dtype"] in FORMATS]
+    scales = [p for p in inputs if p["dtype"] in ("f32", "e8m0")]
+    outs = [p for p in outputs if p["dtype"] in REAL]
+    if (len(qs), len(scales), len(outs)) != (1, 1, 1) or \
+            len(inputs) != 2 or len(outputs) != 1:
+        raise BadInput("dequantize: expected inputs q (fp8) and scale "
+                       "(f32/e8m0) and one bf16/f16/f32 output, found %s" %
+                       [(p["name"], p["role"], p["dtype"])
+                        for p in inputs + outputs])
+    qp, sp, op = qs[0], scales[0], outs[0]
+    if len(qp["shape"]) != 2 or op["shape"] != qp["shape"]:
+        raise BadInput("dequantize: %s has shape %s, %s has %s (2-D, equal)" %
+                       (qp["name"], qp["shape"], op["name"], op["shape"]))
+    scaling = qp.get("scaling", entry.get("scaling"))
+    if scaling is None:
+        raise BadInput("no scaling for %s" % qp["name"])
+    _check_scale_param(sp, scaling, *qp["shape"])
+    _check_element_type(entry, qp)
+    q = raw(qp)
+    info = dict(kind="dequantize", x=q)
+    return info, [Dequant(op["name"], q, raw(sp), raw(op), scaling,
+                          FORMATS[qp["dtype"]])]
+
+
 def describe_kernel(dump_dir):
-    """Returns (meta, x, amax, seed, outputs, margin) or raises BadInput;
-    returns None with a reason for kernels that are not quantizations."""
+    """Returns ((info, outputs), None): info a dict (kind "quantize" or
+    "dequantize", x the input, ...), outputs a list of Output or Dequant;
+    (None, reason) for kernels it does not check; raises BadInput."""
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
     entry = meta["entry"]
@@ -158,6 +238,8 @@ def describe_kernel(dump_dir):
     op = entry.get("op", "")
     inputs = [p for p in params if p["role"] == "input"]
     outputs = [p for p in params if p["role"] == "output"]
+    if op == "fp8.dequantize":
+        return describe_dequantize(entry, inputs, outputs, raw), None
     reals = [p for p in inputs if p["dtype"] in REAL and "amax" not in p["name"]]
     qs = [p for p in outputs if p["dtype"] in FORMATS]
     # An f32 output named *amax* (for delayed scaling) is not a scale.
@@ -178,11 +260,20 @@ def describe_kernel(dump_dir):
     x = raw(reals[0])
     rows, cols = x.shape
     amax = [p for p in inputs if p["dtype"] == "f32" and "amax" in p["name"]]
+    # "rounding": "stochastic" reads the seed from an i64 input of one
+    # element; absent means nearest.
+    rounding = entry.get("rounding", "nearest")
     seeds = [p for p in inputs if p["dtype"] == "i64"]
-    stochastic = bool(seeds) or entry.get("rounding") == "stochastic"
+    if rounding not in ("nearest", "stochastic"):
+        raise BadInput("unknown rounding %r" % rounding)
+    stochastic = rounding == "stochastic"
+    if stochastic != bool(seeds) or len(seeds) > 1 or \
+            any(math.prod(p["shape"]) != 1 for p in seeds):
+        raise BadInput("rounding %s needs %s, found i64 inputs %s" %
+                       (rounding, "one i64 seed input of one element"
+                        if stochastic else "no i64 input",
+                        [(p["name"], p["shape"]) for p in seeds]))
     seed = raw(seeds[0]).scalar() if seeds else None
-    if stochastic and seed is None:
-        raise BadInput("stochastic rounding but no i64 seed parameter")
 
     outs = []
     for k, (qp, sp) in enumerate(zip(qs, scales)):
@@ -205,19 +296,8 @@ def describe_kernel(dump_dir):
         if qp["shape"] != [src_rows, src_cols]:
             raise BadInput("%s has shape %s, expected %s" %
                            (qp["name"], qp["shape"], [src_rows, src_cols]))
-        tr, tc = _resolve_tile(scaling["tile"], src_rows, src_cols)
-        want = [-(-src_rows // tr), -(-src_cols // tc)]
-        if sp["shape"] != want:
-            raise BadInput("%s has shape %s; tile %s of a %s matrix gives %s" %
-                           (sp["name"], sp["shape"], scaling["tile"],
-                            [src_rows, src_cols], want))
-        if (sp["dtype"] == "e8m0") != (scaling["scale"] == "e8m0"):
-            raise BadInput("%s is %s but the scaling's scale is %s" %
-                           (sp["name"], sp["dtype"], scaling["scale"]))
-        et = entry.get("element_type")
-        if et is not None and et != qp["dtype"]:
-            raise BadInput("element_type %s but %s is %s" %
-                           (et, qp["name"], qp["dtype"]))
+        _check_scale_param(sp, scaling, src_rows, src_cols)
+        _check_element_type(entry, qp)
         outs.append(Output(qp["name"], raw(qp), raw(sp), transposed, scaling,
                            FORMATS[qp["dtype"]]))
     amax_raw = None
@@ -227,7 +307,7 @@ def describe_kernel(dump_dir):
             if amax_raw.shape != o.scale.shape:
                 raise BadInput("amax %s does not match scale %s" %
                                (amax_raw.shape, o.scale.shape))
-    info = dict(meta=meta, x=x, amax=amax_raw, seed=seed,
+    info = dict(kind="quantize", meta=meta, x=x, amax=amax_raw, seed=seed,
                 stochastic=stochastic, margin=entry.get("margin", 0))
     return (info, outs), None
 
@@ -250,12 +330,49 @@ def codes_match(a, b, fmt):
     return both, both
 
 
-def f32_bits_match(a, b):
+# Real dtypes: (width in bits, bits of +inf).
+REAL_BITS = {"f32": (32, 0x7F800000), "bf16": (16, 0x7F80),
+             "f16": (16, 0x7C00)}
+
+
+def bits_match(a, b, dtype="f32"):
+    """Raw bits of a bf16/f16/f32: (equal, NaN sign-or-payload difference
+    only)."""
     if a == b:
         return True, False
-    nan = lambda v: (v & 0x7FFFFFFF) > 0x7F800000
-    both = nan(a) and nan(b)
+    width, inf = REAL_BITS[dtype]
+    magnitude = (1 << (width - 1)) - 1
+    both = (a & magnitude) > inf and (b & magnitude) > inf
     return both, both
+
+
+def f32_bits_match(a, b):
+    return bits_match(a, b, "f32")
+
+
+def f16_bits(x):
+    """RNE f32 -> f16 bits (overflow to inf, NaN stays NaN)."""
+    try:
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+    except OverflowError:
+        return 0xFC00 if x < 0 else 0x7C00
+
+
+def real_bits(v, dtype):
+    """The bits of f32 value v rounded (RNE) to dtype."""
+    if dtype == "bf16":
+        return oracle.bf16_bits(v)
+    if dtype == "f16":
+        return f16_bits(v)
+    return oracle.bits(v)
+
+
+def fmt_real(b, dtype):
+    if dtype == "bf16":
+        return "0x%04x (%g)" % (b, oracle.from_bits(b << 16))
+    if dtype == "f16":
+        return "0x%04x (%g)" % (b, struct.unpack("<e", struct.pack("<H", b))[0])
+    return fmt_bits(b)
 
 
 def fmt_code(c, fmt):
@@ -294,6 +411,16 @@ def sample_tiles(nr, nc, tile_elems, budget, rng):
     return chosen
 
 
+def _tile_rows(r0, r1, c0, c1, budget, rng):
+    """The rows of a tile the oracle looks at: all of them, or for a tile
+    larger than the budget its first and last and random ones."""
+    rows = list(range(r0, r1))
+    if (r1 - r0) * (c1 - c0) <= budget:
+        return rows
+    keep = max(1, budget // max(c1 - c0, 1))
+    return sorted(set([r0, r1 - 1] + rng.sample(rows, min(keep, len(rows)))))
+
+
 class OracleResult:
     def __init__(self):
         self.elements = self.tiles = 0
@@ -330,10 +457,7 @@ def oracle_check(info, out, budget, rng, torch_amax=None):
             for i in rows:
                 for v in x.row(i, c0, c1, out.transposed):
                     amax = oracle.fmax_nan(amax, abs(v))
-        if (r1 - r0) * (c1 - c0) > budget:
-            # Rows of a huge tile: its first and last, and random ones.
-            keep = max(1, budget // max(c1 - c0, 1))
-            rows = sorted(set([r0, r1 - 1] + rng.sample(rows, min(keep, len(rows)))))
+        rows = _tile_rows(r0, r1, c0, c1, budget, rng)
         qscale, dequant, code = oracle.tile_scales(amax, fmt, sc["round"],
                                                    info["margin"])
         # What quantize() stores: the E8M0 code, or the f32 dequant scale.
@@ -365,6 +489,36 @@ def oracle_check(info, out, budget, rng, torch_amax=None):
                 res.nan_sign += nan_only
                 if not ok:
                     res.q_mismatch.append(((i, j), g, w, v, amax))
+                res.elements += 1
+    return res
+
+
+def oracle_check_dequant(d, budget, rng):
+    """oracle.dequantize_ on sampled tiles of q: res.expected holds the
+    expected output bits, res.q_mismatch the mismatches as (position, got,
+    expected, q code, scale)."""
+    R, C = d.q.shape
+    tr, tc = _resolve_tile(d.scaling["tile"], R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    one = oracle.Scaling(["*", "*"], d.scaling["scale"])
+    dtype = d.out.dtype
+    res = OracleResult()
+    for ti, tj in sample_tiles(nr, nc, tr * tc, budget, rng):
+        r0, r1 = ti * tr, min((ti + 1) * tr, R)
+        c0, c1 = tj * tc, min((tj + 1) * tc, C)
+        s = d.scale.row(ti, tj, tj + 1)[0]  # f32 value or E8M0 code
+        res.tiles += 1
+        for i in _tile_rows(r0, r1, c0, c1, budget, rng):
+            qs = d.q.row(i, c0, c1)
+            want = oracle.dequantize_([qs], [[s]], d.fmt, one)[0]
+            got = d.out.row_bits(i, c0, c1)
+            for j, c, v, g in zip(range(c0, c1), qs, want, got):
+                w = real_bits(v, dtype)
+                res.expected[(i, j)] = w
+                ok, nan_only = bits_match(g, w, dtype)
+                res.nan_sign += nan_only
+                if not ok:
+                    res.q_mismatch.append(((i, j), g, w, c, s))
                 res.elements += 1
     return res
 
@@ -430,6 +584,21 @@ def _f32_from_bits(bits_i64):
     return bits_i64.to(torch.int32).view(torch.float32)
 
 
+def torch_e8m0_to_f32(code):
+    """oracle.e8m0_to_f32 on an int64 tensor of codes: 2^(code - 127) from
+    its bits (code 0 is the f32 subnormal 0x00400000), 255 is NaN."""
+    dbits = torch.where(code == 0, 0x00400000, code << 23)
+    dbits = torch.where(code == 0xFF, 0x7FC00000, dbits)
+    return _f32_from_bits(dbits)
+
+
+def torch_bits(t):
+    """The raw bits of a bf16/f16/f32 tensor as non-negative int64."""
+    if t.element_size() == 2:
+        return t.view(torch.int16).to(torch.int64) & 0xFFFF
+    return t.view(torch.int32).to(torch.int64) & U32
+
+
 def torch_tile_scales(amax, fmt, round_mode, margin):
     """oracle.tile_scales on an f32 tensor of tile amaxes:
     (qscale f32, dequant scale f32, E8M0 code as int64 or None)."""
@@ -458,9 +627,7 @@ def torch_tile_scales(amax, fmt, round_mode, margin):
     # subnormal 0x00400000.
     qbits = torch.where(code == 254, 0x00400000, (254 - code).clamp(min=0) << 23)
     qbits = torch.where(code == 0xFF, 0x7FC00000, qbits)
-    dbits = torch.where(code == 0, 0x00400000, code << 23)
-    dbits = torch.where(code == 0xFF, 0x7FC00000, dbits)
-    return _f32_from_bits(qbits), _f32_from_bits(dbits), code
+    return _f32_from_bits(qbits), torch_e8m0_to_f32(code), code
 
 
 def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
@@ -496,6 +663,34 @@ def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
     return out, stored, amax
 
 
+TORCH_REAL = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+
+
+def torch_fp8_to_f32(q, fmt):
+    """uint8 codes -> f32 through PyTorch's float8 dtypes (exact)."""
+    dtype = torch.float8_e4m3fn if fmt is oracle.E4M3 else torch.float8_e5m2
+    return q.view(dtype).float()
+
+
+def torch_dequantize(q, scale, fmt, scaling, out_dtype, chunk_rows=2048):
+    """DESIGN.md section 4's dequantize on uint8 codes q [R, C] with their
+    tile scales (f32, or uint8 E8M0 codes): f32(q) * f32(scale) in f32, then
+    .to(out_dtype) (RNE) for bf16/f16."""
+    R, C = q.shape
+    tr, tc = _resolve_tile(scaling["tile"], R, C)
+    if scaling["scale"] == "e8m0":
+        scale = torch_e8m0_to_f32(scale.to(torch.int64))
+    dtype = getattr(torch, TORCH_REAL[out_dtype])
+    out = torch.empty((R, C), dtype=dtype, device=q.device)
+    col_tile = torch.arange(C, device=q.device) // tc
+    for r0 in range(0, R, chunk_rows):
+        r1 = min(R, r0 + chunk_rows)
+        rows = torch.arange(r0, r1, device=q.device)
+        v = torch_fp8_to_f32(q[r0:r1], fmt) * scale[rows // tr][:, col_tile]
+        out[r0:r1] = v.to(dtype)
+    return out
+
+
 def load_tensor(raw, device):
     tdt = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
            "f8e4m3": torch.uint8, "f8e5m2": torch.uint8, "e8m0": torch.uint8,
@@ -515,6 +710,27 @@ class TorchResult:
 def nan_code_mask(c, fmt):
     c = c & 0x7F
     return c == 0x7F if fmt is oracle.E4M3 else c > 0x7C
+
+
+def torch_check_dequant(d, device, max_report):
+    """torch_dequantize against the dumped output on every element: res.q
+    holds the expected bits, res.q_first the first mismatches."""
+    q = load_tensor(d.q, device)
+    scale = load_tensor(d.scale, device)
+    want = torch_dequantize(q, scale, d.fmt, d.scaling, d.out.dtype)
+    got = load_tensor(d.out, device)
+    gb, wb = torch_bits(got), torch_bits(want)
+    both_nan = torch.isnan(got) & torch.isnan(want)
+    res = TorchResult()
+    res.q = wb
+    res.nan_sign = int(((gb != wb) & both_nan).sum())
+    bad = (gb != wb) & ~both_nan
+    res.q_bad = int(bad.sum())
+    tr, tc = _resolve_tile(d.scaling["tile"], *d.q.shape)
+    for i, j in bad.nonzero()[:max_report].tolist():
+        res.q_first.append(((i, j), int(gb[i, j]), int(wb[i, j]),
+                            int(q[i, j]), scale[i // tr, j // tc].item()))
+    return res
 
 
 def torch_check(info, out, device, max_report):
@@ -592,6 +808,68 @@ def show_scale_mismatches(label, rows, e8m0):
                fmt_bits(oracle.bits(amax))))
 
 
+def show_dequant_mismatches(label, rows, d):
+    e8m0 = d.scaling["scale"] == "e8m0"
+    for (i, j), got, want, c, s in rows:
+        scale = ("%d (%g)" % (s, oracle.e8m0_to_f32(s)) if e8m0
+                 else fmt_bits(oracle.bits(s)))
+        print("    %s [%d, %d]: gpu %s, expected %s; q %s, scale %s" %
+              (label, i, j, fmt_real(got, d.out.dtype),
+               fmt_real(want, d.out.dtype), fmt_code(c, d.fmt), scale))
+
+
+def references_disagree(table, ref, same):
+    """[(position, oracle, torch)] where the oracle's table {(i, j): value}
+    and the torch tensor ref differ, by same(oracle, torch)."""
+    if not table:
+        return []
+    keys = list(table)
+    ii = torch.tensor([k[0] for k in keys], device=ref.device)
+    jj = torch.tensor([k[1] for k in keys], device=ref.device)
+    return [(k, table[k], t) for k, t in zip(keys, ref[ii, jj].tolist())
+            if not same(table[k], t)]
+
+
+def report_disagreement(disagree, args):
+    if disagree:
+        print("    REFERENCES DISAGREE at %d sampled places (oracle, "
+              "torch): %s" % (len(disagree), disagree[:args.max_report]))
+    return len(disagree)
+
+
+def check_dequant_output(info, d, args, rng):
+    """Prints the comparison of one dequantization; returns the number of
+    failures."""
+    R, C = d.q.shape
+    sc = d.scaling
+    print("  %s = dequantize(%s %s, %s %s) %s, tile %s" %
+          (d.name, os.path.basename(d.q.path)[:-4], d.q.dtype,
+           os.path.basename(d.scale.path)[:-4], d.scale.dtype, d.out.dtype,
+           sc["tile"]))
+    failures = 0
+    tres = None
+    if torch is not None:
+        tres = torch_check_dequant(d, args.device, args.max_report)
+        print("    torch:  %d elements, %d mismatches" % (R * C, tres.q_bad))
+        show_dequant_mismatches("out", tres.q_first, d)
+        failures += tres.q_bad
+    ores = oracle_check_dequant(d, args.oracle_elements, rng)
+    print("    oracle: %d elements (%s) in %d tiles, %d mismatches" %
+          (ores.elements, "all" if ores.elements == R * C else "sampled",
+           ores.tiles, len(ores.q_mismatch)))
+    show_dequant_mismatches("out", ores.q_mismatch[:args.max_report], d)
+    failures += len(ores.q_mismatch)
+    if tres is not None:
+        failures += report_disagreement(references_disagree(
+            ores.expected, tres.q,
+            lambda a, b: bits_match(a, b, d.out.dtype)[0]), args)
+    nan_sign = ores.nan_sign + (tres.nan_sign if tres else 0)
+    if nan_sign:
+        print("    %d NaNs differ only in sign or payload (accepted)" %
+              nan_sign)
+    return failures
+
+
 def check_output(info, out, args, rng):
     """Prints the comparison of one output; returns the number of failures."""
     R, C = out.q.shape
@@ -600,7 +878,8 @@ def check_output(info, out, args, rng):
     print("  %s, %s = quantize(%s) %s, tile %s, scale %s, round %s%s" %
           (out.name, out.scale.path and os.path.basename(out.scale.path)[:-4],
            what, out.q.dtype, sc["tile"], sc["scale"],
-           sc["round"], ", stochastic (seed %d)" % info["seed"]
+           sc["round"], ", stochastic (seed 0x%016x)" %
+           (info["seed"] & (2 ** 64 - 1))
            if info["stochastic"] else ""))
     failures = 0
     tres = None
@@ -637,18 +916,8 @@ def check_output(info, out, args, rng):
                 (ores.expected_scale, tres.scale,
                  (lambda a, b: f32_bits_match(a, b)[0]) if sc["scale"] == "f32"
                  else (lambda a, b: a == b))):
-            if not table:
-                continue
-            keys = list(table)
-            ii = torch.tensor([k[0] for k in keys], device=ref.device)
-            jj = torch.tensor([k[1] for k in keys], device=ref.device)
-            for k, t in zip(keys, ref[ii, jj].tolist()):
-                if not same(table[k], t):
-                    disagree.append((k, table[k], t))
-        if disagree:
-            print("    REFERENCES DISAGREE at %d sampled places (oracle, "
-                  "torch): %s" % (len(disagree), disagree[:args.max_report]))
-            failures += len(disagree)
+            disagree += references_disagree(table, ref, same)
+        failures += report_disagreement(disagree, args)
     nan_sign = ores.nan_sign + (tres.nan_sign if tres else 0)
     if nan_sign:
         print("    %d NaN codes differ only in sign or payload (accepted)" %
@@ -669,9 +938,11 @@ def check_dump(path, args):
           (name, meta["entry"].get("op"), info["x"].dtype, info["x"].shape,
            meta.get("inputs"), meta.get("device")))
     rng = random.Random(args.sample_seed)
+    check = check_dequant_output if info["kind"] == "dequantize" else \
+        check_output
     failures = 0
     for out in outs:
-        failures += check_output(info, out, args, rng)
+        failures += check(info, out, args, rng)
     print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
     return failures
 
@@ -712,6 +983,10 @@ def self_test(args):
                 cases.append((fmt, tile, scale, rnd, None, 0))
         cases.append((fmt, [1, 32], "f32", "exact", 0x0123456789ABCDEF, 0))
         cases.append((fmt, [-1, -1], "f32", "exact", 7, 0))
+        # MX with stochastic rounding; a seed of 2^63 or more, as a dump's
+        # i64 reads it (negative).
+        cases.append((fmt, [1, 32], "e8m0", "pow2_ceil", -0x220FF8D8AFC09BFE,
+                      0))
         cases.append((fmt, [1, -1], "e8m0", "pow2_ceil", None, 2))
         cases.append((fmt, [1, 128], "f32", "exact", None, 1))
     failures = 0
@@ -743,9 +1018,64 @@ def self_test(args):
                        " margin %d" % margin if margin else "",
                        " specials" if specials else "", bad))
             failures += bad
-    print("self-test: %d cases, %s" % (2 * len(cases), "ok" if not failures
+    dq_cases, dq_failures = self_test_dequantize(args)
+    failures += dq_failures
+    print("self-test: %d cases, %s" % (2 * len(cases) + dq_cases,
+                                       "ok" if not failures
                                        else "%d mismatches" % failures))
     return 1 if failures else 0
+
+
+def self_test_dequantize(args):
+    """torch_dequantize against oracle.dequantize_ on every element: every
+    fp8 code, E8M0 codes 0 .. 255 and f32 scales with edge values (0, inf,
+    NaN, subnormal, huge). Returns (cases, mismatches)."""
+    rng = random.Random(2)
+    R, C = 136, 160
+    q = [[rng.randrange(256) for _ in range(C)] for _ in range(R)]
+    for n in range(256):  # Every code at least once.
+        q[n // C][n % C] = n
+    f32_edge = [0.0, -0.0, math.inf, -math.inf, math.nan, 3e38,
+                oracle.from_bits(1), oracle.from_bits(0x00400000), 1e-30]
+    cases = failures = 0
+    for fmt in (oracle.E4M3, oracle.E5M2):
+        for tile in ([1, 32], [1, 128], [128, 1], [128, 128], [-1, -1]):
+            tr, tc = _resolve_tile(tile, R, C)
+            nr, nc = -(-R // tr), -(-C // tc)
+            for scale in ("f32", "e8m0"):
+                if scale == "e8m0":
+                    # The extremes first, then every code where there are
+                    # enough tiles.
+                    codes = [0, 1, 254, 255, 127] + list(range(256))
+                    s = [[codes[(i * nc + j) % len(codes)] for j in range(nc)]
+                         for i in range(nr)]
+                    st = torch.tensor(s, dtype=torch.uint8)
+                else:
+                    s = [[oracle.f32(rng.gauss(0, 1) * 2.0 ** rng.randint(-40, 40))
+                          for _ in range(nc)] for _ in range(nr)]
+                    for n, v in enumerate(f32_edge[:nr * nc - 1]):
+                        s[(n + 1) // nc][(n + 1) % nc] = v
+                    st = torch.tensor(s, dtype=torch.float32)
+                sc = {"tile": tile, "scale": scale, "round": "exact"}
+                want = oracle.dequantize_(
+                    q, s, fmt, oracle.Scaling(["*" if t == -1 else t
+                                               for t in tile], scale))
+                for out_dtype in REAL:
+                    got = torch_dequantize(
+                        torch.tensor(q, dtype=torch.uint8).to(args.device),
+                        st.to(args.device), fmt, sc, out_dtype, chunk_rows=50)
+                    bad = sum(not bits_match(g, real_bits(w, out_dtype),
+                                             out_dtype)[0]
+                              for rg, rw in zip(torch_bits(got).cpu().tolist(),
+                                                want)
+                              for g, w in zip(rg, rw))
+                    if bad:
+                        print("self-test dequantize %s tile %s %s -> %s: %d "
+                              "mismatches" % (fmt.name, tile, scale,
+                                              out_dtype, bad))
+                    cases += 1
+                    failures += bad
+    return cases, failures
 
 
 def main():
