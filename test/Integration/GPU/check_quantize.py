@@ -389,7 +389,10 @@ def fmt_bits(b):
 
 
 def sample_tiles(nr, nc, tile_elems, budget, rng):
-    """Corner tiles, the last tile row and column, then random tiles."""
+    """Every tile when they fit in the budget; else the corner tiles, the
+    last tile row and column, then random tiles."""
+    if nr * nc * tile_elems <= budget:
+        return [(i, j) for i in range(nr) for j in range(nc)]
     chosen, seen = [], set()
 
     def add(t):
