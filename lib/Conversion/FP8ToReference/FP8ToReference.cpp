@@ -23,6 +23,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8LOWERTOREFERENCE
@@ -93,8 +94,7 @@ static Value convertToF32(OpBuilder &b, Location loc, Value input) {
              b, loc, init.getType(), input, init, ArrayRef<AffineMap>{id, id},
              parallelIterators(rank),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(),
-                                               args[0]);
+               Value v = buildFP8ToF32(nb, nloc, args[0]);
                linalg::YieldOp::create(nb, nloc, v);
              })
       .getResult(0);
@@ -246,6 +246,22 @@ buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
             if (!v.getType().isF32())
               v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
             Value scaled = arith::MulFOp::create(nb, nloc, v, args[1]);
+            // A NaN made by the multiply (inf * 0, a NaN scale) has a
+            // host-dependent sign (x86 makes it negative): make it the
+            // positive quiet NaN, as GPUs and APFloat do; a NaN input keeps
+            // its own sign.
+            Value madeNaN = arith::AndIOp::create(
+                nb, nloc,
+                arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::ORD, v,
+                                      v),
+                arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO,
+                                      scaled, scaled));
+            scaled = arith::SelectOp::create(
+                nb, nloc, madeNaN,
+                arith::ConstantOp::create(
+                    nb, nloc,
+                    nb.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN())),
+                scaled);
             Value q;
             if (rounding == Rounding::stochastic) {
               Value index = buildLinearIndex(nb, nloc, type.getShape());
@@ -273,8 +289,7 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
                  id, tileIndexMap(b.getContext(), rank, scaling.getTile()), id},
              parallelIterators(rank),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v =
-                   arith::ExtFOp::create(nb, nloc, nb.getF32Type(), args[0]);
+               Value v = buildFP8ToF32(nb, nloc, args[0]);
                Value s = buildScaleToF32(nb, nloc, args[1]);
                Value x = arith::MulFOp::create(nb, nloc, v, s);
                if (!resultElementType.isF32())

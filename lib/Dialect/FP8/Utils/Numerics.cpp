@@ -272,6 +272,54 @@ Value fp8::buildScaleToF32(OpBuilder &b, Location loc, Value scale) {
 // Casts
 //===----------------------------------------------------------------------===//
 
+/// Round-to-nearest-even of an f32 with |x| <= fmax (or NaN) to FP8 bits, in
+/// integer arithmetic (PyTorch's c10 algorithm): no f8 arithmetic, so the CPU
+/// reference needs no software floating point, and NaN keeps its sign.
+static Value buildRoundToNearestBits(OpBuilder &b, Location loc, Value x,
+                                     Type elementType) {
+  FP8Format format = getFP8Format(elementType);
+  unsigned m = format.mantissaBits, dropped = 23 - m;
+  Value bits = bitcastToI32(b, loc, x);
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, constI32(b, loc, 24)),
+      constI32(b, loc, 0x80));
+  Value magnitude =
+      arith::AndIOp::create(b, loc, bits, constI32(b, loc, 0x7FFFFFFF));
+  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
+    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
+  };
+
+  // Normal targets: add half an FP8 ulp minus one, plus the kept lsb (ties
+  // to even), rebias the exponent and drop the low bits.
+  Value odd = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, magnitude,
+                                     constI32(b, loc, dropped)),
+      constI32(b, loc, 1));
+  uint32_t rebias = uint32_t(format.bias - 127) << 23;
+  Value normal = arith::AddIOp::create(
+      b, loc, magnitude, constI32(b, loc, rebias + (1u << (dropped - 1)) - 1));
+  normal = arith::AddIOp::create(b, loc, normal, odd);
+  normal = arith::ShRUIOp::create(b, loc, normal, constI32(b, loc, dropped));
+
+  // Subnormal targets: adding 2^(emin - m + 23) makes the f32 adder round
+  // |x| to a multiple of the FP8 quantum in its low mantissa bits.
+  uint32_t magicBits =
+      uint32_t(127 + format.minNormalExponent - int(m) + 23) << 23;
+  Value magic = bitcastToF32(b, loc, constI32(b, loc, magicBits));
+  Value sum = arith::AddFOp::create(b, loc, bitcastToF32(b, loc, magnitude),
+                                    magic);
+  Value subnormal = arith::SubIOp::create(b, loc, bitcastToI32(b, loc, sum),
+                                          constI32(b, loc, magicBits));
+
+  Value isNormal = cmp(arith::CmpIPredicate::uge, magnitude,
+                       uint32_t(127 + format.minNormalExponent) << 23);
+  Value code = arith::SelectOp::create(b, loc, isNormal, normal, subnormal);
+  code = selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
+                   format.nanCode, code);
+  code = arith::OrIOp::create(b, loc, code, sign);
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
+}
+
 Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
                                Type elementType) {
   float maxValue = getFP8Format(elementType).maxValue;
@@ -281,22 +329,73 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
       arith::MaximumFOp::create(b, loc, x, constF32(b, loc, -maxValue));
   clamped =
       arith::MinimumFOp::create(b, loc, clamped, constF32(b, loc, maxValue));
-  Value rounded = arith::TruncFOp::create(b, loc, elementType, clamped);
-  // e5m2 has several NaN encodings and the APFloat cast picks 0x7E; PyTorch
-  // (c10) and the stochastic cast write 0x7F with the sign of x. For e4m3fn
-  // 0x7F is the only NaN, so this changes nothing there.
-  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value sign = arith::AndIOp::create(
+  Value byte = buildRoundToNearestBits(b, loc, clamped, elementType);
+  return arith::BitcastOp::create(b, loc, elementType, byte);
+}
+
+Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
+  Type elementType = value.getType();
+  if (!isFP8DataType(elementType))
+    return elementType.isF32()
+               ? value
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), value)
+                     .getResult();
+  FP8Format format = getFP8Format(elementType);
+  unsigned m = format.mantissaBits;
+  unsigned exponentBits = 7 - m;
+  Value byte = arith::ExtUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::BitcastOp::create(b, loc, b.getI8Type(), value));
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, byte, constI32(b, loc, 0x80)),
+      constI32(b, loc, 24));
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, byte, constI32(b, loc, m)),
+      constI32(b, loc, (1u << exponentBits) - 1));
+  Value mantissa =
+      arith::AndIOp::create(b, loc, byte, constI32(b, loc, (1u << m) - 1));
+  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
+    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
+  };
+  // Normal: rebias the exponent, widen the mantissa.
+  Value normal = arith::OrIOp::create(
       b, loc,
-      arith::ShRUIOp::create(b, loc, bitcastToI32(b, loc, x),
-                             constI32(b, loc, 24)),
-      constI32(b, loc, 0x80));
-  Value nanCode = arith::OrIOp::create(
-      b, loc, sign, constI32(b, loc, getFP8Format(elementType).nanCode));
-  Value nanByte = arith::BitcastOp::create(
-      b, loc, elementType,
-      arith::TruncIOp::create(b, loc, b.getI8Type(), nanCode));
-  return arith::SelectOp::create(b, loc, isNaN, nanByte, rounded);
+      arith::ShLIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, exponent,
+                                constI32(b, loc, uint32_t(127 - format.bias))),
+          constI32(b, loc, 23)),
+      arith::ShLIOp::create(b, loc, mantissa, constI32(b, loc, 23 - m)));
+  // Subnormal: mantissa times the quantum 2^(emin - m), exact in f32.
+  Value subnormal = bitcastToI32(
+      b, loc,
+      arith::MulFOp::create(
+          b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), mantissa),
+          constF32(b, loc,
+                   std::ldexp(1.0f, format.minNormalExponent - int(m)))));
+  Value magnitude = arith::SelectOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, exponent, 0), subnormal, normal);
+  // Specials keep their mantissa bits in the top of the f32 mantissa, as a
+  // widening conversion does (PyTorch's too: e4m3fn NaN is 0x7FF00000);
+  // e5m2 NaNs come out quiet. e4m3fn has only NaN (S.1111.111); e5m2 has
+  // Inf and NaNs.
+  uint32_t topExponent = (1u << exponentBits) - 1;
+  Value payload =
+      arith::ShLIOp::create(b, loc, mantissa, constI32(b, loc, 23 - m));
+  Value special = arith::OrIOp::create(b, loc, constI32(b, loc, 0x7F800000),
+                                       payload);
+  if (isa<Float8E5M2Type>(elementType))
+    special = selectI32(b, loc, cmp(arith::CmpIPredicate::eq, mantissa, 0),
+                        0x7F800000,
+                        arith::OrIOp::create(b, loc,
+                                             constI32(b, loc, 0x7FC00000),
+                                             payload));
+  Value isSpecial = cmp(arith::CmpIPredicate::eq, exponent, topExponent);
+  if (isa<Float8E4M3FNType>(elementType))
+    isSpecial = arith::AndIOp::create(
+        b, loc, isSpecial, cmp(arith::CmpIPredicate::eq, mantissa, 7));
+  magnitude = arith::SelectOp::create(b, loc, isSpecial, special, magnitude);
+  return bitcastToF32(b, loc, arith::OrIOp::create(b, loc, magnitude, sign));
 }
 
 Value fp8::buildStochasticCast(OpBuilder &b, Location loc, Value x,

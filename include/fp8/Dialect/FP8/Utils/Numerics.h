@@ -83,6 +83,10 @@ Value buildScaleToF32(OpBuilder &b, Location loc, Value scale);
 Value buildSaturatingCast(OpBuilder &b, Location loc, Value x,
                           Type elementType);
 
+/// IR converting a scalar to f32 exactly: FP8 by decoding its bits (no f8
+/// arithmetic), other floats by extension.
+Value buildFP8ToF32(OpBuilder &b, Location loc, Value value);
+
 /// IR for the stochastic rounding of f32 `x` to `elementType` with 32 random
 /// bits `random` (i32): random bits are added to the bits the cast drops and
 /// the sum is truncated; saturating, NaN-preserving, sign-preserving.
