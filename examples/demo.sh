@@ -31,5 +31,5 @@ fi
 banner "the CPU reference: quantize 1x4 values (tensorwise e4m3), dequantize, print"
 "$FP8_OPT" "$DIR/reference_quantize.mlir" --fp8-reference-pipeline |
   /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
-    -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_apfloat_wrappers.so |
+    -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so |
   grep -v '^Unranked'

@@ -27,10 +27,10 @@ tools = ["fp8-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # `%mlir-run` executes the output of --fp8-reference-pipeline: @main, with the
-# runtime libraries for printing and for f8 arithmetic through APFloat.
+# runtime libraries for printing (the reference needs no software floats).
 runtime_libs = ",".join(
     os.path.join(config.mlir_lib_dir, "lib%s%s" % (name, config.llvm_shlib_ext))
-    for name in ["mlir_c_runner_utils", "mlir_runner_utils", "mlir_apfloat_wrappers"]
+    for name in ["mlir_c_runner_utils", "mlir_runner_utils"]
 )
 config.substitutions.append(
     (
