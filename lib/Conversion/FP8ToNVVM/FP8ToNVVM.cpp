@@ -42,7 +42,9 @@ struct ConvertFP8ToNVVMPass
     module.walk([&](QuantizeOp op) { quantizations.push_back(op); });
     SmallVector<DequantizeOp> dequantizations;
     module.walk([&](DequantizeOp op) { dequantizations.push_back(op); });
-    if (quantizations.empty() && dequantizations.empty())
+    SmallVector<AmaxOp> amaxes;
+    module.walk([&](AmaxOp op) { amaxes.push_back(op); });
+    if (quantizations.empty() && dequantizations.empty() && amaxes.empty())
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -100,6 +102,14 @@ struct ConvertFP8ToNVVMPass
         continue;
       FailureOr<gpu::GPUModuleOp> kernel =
           buildQuantizeKernel(b, op, kernelName(op, "quantize"), chip);
+      if (failed(kernel))
+        return signalPassFailure();
+      symbols.insert(*kernel);
+      tag(op, *kernel);
+    }
+    for (AmaxOp op : amaxes) {
+      FailureOr<gpu::GPUModuleOp> kernel =
+          buildAmaxKernel(b, op, kernelName(op, "amax"), chip);
       if (failed(kernel))
         return signalPassFailure();
       symbols.insert(*kernel);

@@ -38,28 +38,74 @@ static constexpr int64_t kThreadsPerBlock = 256;
 static constexpr int64_t kWarpSize = 32;
 
 namespace {
-/// What the two kernel shapes share: the op, its types and its buffers.
+/// What the kernel shapes share: the tiling, the types and the buffers.
+/// With a QuantizeOp the kernel quantizes; without one (fp8.amax) it stops
+/// at the per-tile amax.
 struct QuantizeKernelBuilder {
   QuantizeOp op;
   OpBuilder &b;
   Location loc;
   Type inputElement, elementType, scaleElement;
   int64_t rows, cols, tileRows, tileCols;
-  bool stochastic;
-  Value input, seed, data, scales;
+  bool stochastic = false;
+  Value input, seed, data, scales, amaxOut;
 
-  QuantizeKernelBuilder(QuantizeOp op, OpBuilder &b)
-      : op(op), b(b), loc(op.getLoc()) {
-    auto type = cast<RankedTensorType>(op.getInput().getType());
+  QuantizeKernelBuilder(OpBuilder &b, Location loc, RankedTensorType type,
+                        ArrayRef<int64_t> tile, QuantizeOp op = {})
+      : op(op), b(b), loc(loc) {
     inputElement = type.getElementType();
-    elementType = op.getResult().getType().getElementType();
-    scaleElement = op.getScaling().getScale();
     rows = type.getDimSize(0);
     cols = type.getDimSize(1);
-    ArrayRef<int64_t> tile = op.getScaling().getTile();
     tileRows = ShapedType::isDynamic(tile[0]) ? rows : tile[0];
     tileCols = ShapedType::isDynamic(tile[1]) ? cols : tile[1];
+    if (!op)
+      return;
+    elementType = op.getResult().getType().getElementType();
+    scaleElement = op.getScaling().getScale();
     stochastic = op.getRounding() == Rounding::stochastic;
+  }
+
+  bool amaxOnly() const { return !op; }
+
+  /// The amax kernel: parameters input and amax.
+  gpu::GPUFuncOp createAmax(StringRef name, StringRef chip,
+                            int64_t numBlocks) {
+    int64_t numElements = rows * cols;
+    SmallVector<int64_t> amaxShape = {rows / tileRows, cols / tileCols};
+    gpu::GPUFuncOp func = createKernel(
+        b, loc, name, chip,
+        {MemRefType::get({numElements}, inputElement),
+         MemRefType::get({numScales()}, b.getF32Type())},
+        kThreadsPerBlock);
+    SmallVector<int64_t> tile = {tileRows == rows ? -1 : tileRows,
+                                 tileCols == cols ? -1 : tileCols};
+    int64_t bytesMoved =
+        numElements * (inputElement.getIntOrFloatBitWidth() / 8) +
+        numScales() * 4;
+    auto entries = b.getDictionaryAttr({
+        b.getNamedAttr("op", b.getStringAttr("fp8.amax")),
+        b.getNamedAttr("grid", b.getI64ArrayAttr({numBlocks, 1, 1})),
+        b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
+        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
+        b.getNamedAttr(
+            "params",
+            b.getArrayAttr({manifestParam(b, "input", "input",
+                                          dtypeName(inputElement),
+                                          {rows, cols}),
+                            manifestParam(b, "amax", "output", "f32",
+                                          amaxShape)})),
+        b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
+        b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))});
+    func->setAttr("fp8.manifest", entries);
+    input = func.getArgument(0);
+    amaxOut = func.getArgument(1);
+    return func;
+  }
+
+  /// The kernel of either kind.
+  gpu::GPUFuncOp createAny(StringRef name, StringRef chip, int64_t numBlocks) {
+    return amaxOnly() ? createAmax(name, chip, numBlocks)
+                      : create(name, chip, numBlocks);
   }
 
   int64_t numScales() const {
@@ -170,6 +216,15 @@ struct QuantizeKernelBuilder {
                             /*nontemporal=*/false, llvm::Align(16));
   }
 
+  /// Stores a tile's result: its amax, or its scale.
+  void storeTile(Value amax, const TileScales &scales, Value index) {
+    if (amaxOnly()) {
+      memref::StoreOp::create(b, loc, amax, amaxOut, index);
+      return;
+    }
+    storeScale(scales.storedScale, index);
+  }
+
   void storeScale(Value stored, Value index) {
     if (isa<Float8E8M0FNUType>(scaleElement))
       stored = arith::BitcastOp::create(b, loc, b.getI8Type(), stored);
@@ -186,7 +241,7 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
   int64_t lanesPerTile = k.tileCols / kChunk;
   int64_t numThreads = k.rows * k.cols / kChunk;
   gpu::GPUFuncOp func =
-      k.create(name, chip, llvm::divideCeil(numThreads, kThreadsPerBlock));
+      k.createAny(name, chip, llvm::divideCeil(numThreads, kThreadsPerBlock));
   Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
   Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        thread, constIndex(b, loc, numThreads));
@@ -198,11 +253,14 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
       arith::MulIOp::create(b, loc, safeThread, constIndex(b, loc, kChunk));
   Value values = k.load(offset);
   Value amax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
-  TileScales scales = buildTileScales(b, loc, amax, k.elementType,
-                                      k.op.getScaling(), k.op.getMargin());
+  TileScales scales;
+  if (!k.amaxOnly())
+    scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
+                             k.op.getMargin());
   auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifActive.thenBlock());
-  k.quantizeAndStore(values, scales.quantScale, offset);
+  if (!k.amaxOnly())
+    k.quantizeAndStore(values, scales.quantScale, offset);
   Value lane = arith::RemUIOp::create(b, loc, thread,
                                       constIndex(b, loc, lanesPerTile));
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
@@ -210,9 +268,9 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
   auto ifFirst = scf::IfOp::create(b, loc, first, false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   // Tiles are contiguous along rows, rows are contiguous: tile = t / lanes.
-  k.storeScale(scales.storedScale,
-               arith::DivUIOp::create(b, loc, thread,
-                                      constIndex(b, loc, lanesPerTile)));
+  k.storeTile(amax, scales,
+              arith::DivUIOp::create(b, loc, thread,
+                                     constIndex(b, loc, lanesPerTile)));
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();
@@ -227,7 +285,7 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
   int64_t tileElements = k.tileRows * k.tileCols;
   int64_t steps = tileElements / (kChunk * kThreadsPerBlock);
   int64_t tilesPerRow = k.cols / k.tileCols;
-  gpu::GPUFuncOp func = k.create(name, chip, k.numScales());
+  gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
   // Shared memory: one partial amax per warp.
   auto workgroup = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -280,18 +338,44 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
     amax = arith::MaximumFOp::create(
         b, loc, amax,
         memref::LoadOp::create(b, loc, partials, constIndex(b, loc, w)));
-  TileScales scales = buildTileScales(b, loc, amax, k.elementType,
-                                      k.op.getScaling(), k.op.getMargin());
-  for (auto [values, offset] : llvm::zip(chunks, offsets))
-    k.quantizeAndStore(values, scales.quantScale, offset);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
+                             k.op.getMargin());
+    for (auto [values, offset] : llvm::zip(chunks, offsets))
+      k.quantizeAndStore(values, scales.quantScale, offset);
+  }
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
                                       constIndex(b, loc, 0));
   auto ifFirst = scf::IfOp::create(b, loc, first, false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
-  k.storeScale(scales.storedScale, block);
+  k.storeTile(amax, scales, block);
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();
+}
+
+/// Picks the kernel shape for the tiling, or fails with a diagnostic at
+/// `op`.
+static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
+                                                   Operation *op,
+                                                   StringRef name,
+                                                   StringRef chip) {
+  bool tilesDivide = k.rows % k.tileRows == 0 && k.cols % k.tileCols == 0 &&
+                     k.tileCols % kChunk == 0;
+  int64_t lanesPerTile = k.tileCols / kChunk;
+  if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
+      lanesPerTile <= kWarpSize)
+    return buildRowTileKernel(k, name, chip);
+  if (tilesDivide && k.tileRows > 1 &&
+      (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
+    return buildBlockTileKernel(k, name, chip);
+  return op->emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
+                         "(c a power of two in 16..512) and block tiles "
+                         "whose size is a multiple of 4096 elements, "
+                         "dividing the input, so far; got tile ")
+         << formatTile({k.tileRows, k.tileCols}) << " on "
+         << op->getOperand(0).getType();
 }
 
 FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
@@ -307,19 +391,21 @@ FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
     return op.emitOpError("convert-fp8-to-nvvm does not take a delayed amax "
                           "operand yet");
   OpBuilder::InsertionGuard guard(b);
-  QuantizeKernelBuilder k(op, b);
-  bool tilesDivide = k.rows % k.tileRows == 0 && k.cols % k.tileCols == 0 &&
-                     k.tileCols % kChunk == 0;
-  int64_t lanesPerTile = k.tileCols / kChunk;
-  if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
-      lanesPerTile <= kWarpSize)
-    return buildRowTileKernel(k, name, chip);
-  if (tilesDivide && k.tileRows > 1 &&
-      (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
-    return buildBlockTileKernel(k, name, chip);
-  return op.emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
-                        "(c a power of two in 16..512) and block tiles whose "
-                        "size is a multiple of 4096 elements, dividing the "
-                        "input, so far; got tile ")
-         << op.getScaling() << " on " << inputType;
+  QuantizeKernelBuilder k(b, op.getLoc(), inputType, op.getScaling().getTile(),
+                          op);
+  return buildTileKernel(k, op, name, chip);
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op,
+                                                 StringRef name,
+                                                 StringRef chip) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  if (!inputType.hasStaticShape() || inputType.getRank() != 2)
+    return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
+                          "got ")
+           << inputType;
+  OpBuilder::InsertionGuard guard(b);
+  QuantizeKernelBuilder k(b, op.getLoc(), inputType,
+                          op.getTile().getExtents());
+  return buildTileKernel(k, op, name, chip);
 }

@@ -92,3 +92,11 @@ func.func @dq256_128x128_f32(%q: tensor<256x256xf8E4M3FN>, %s: tensor<2x2xf32>) 
       : tensor<256x256xf8E4M3FN>, tensor<2x2xf32> -> tensor<256x256xf32>
   return %x : tensor<256x256xf32>
 }
+func.func @amax8192_1x128(%x: tensor<8192x8192xbf16>) -> tensor<8192x64xf32> {
+  %a = fp8.amax %x {tile = #fp8.tile<[1, 128]>} : tensor<8192x8192xbf16> -> tensor<8192x64xf32>
+  return %a : tensor<8192x64xf32>
+}
+func.func @amax256_64x64(%x: tensor<256x512xf32>) -> tensor<4x8xf32> {
+  %a = fp8.amax %x {tile = #fp8.tile<[64, 64]>} : tensor<256x512xf32> -> tensor<4x8xf32>
+  return %a : tensor<4x8xf32>
+}

@@ -16,6 +16,7 @@ namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
 namespace fp8 {
+class AmaxOp;
 class DequantizeOp;
 class QuantizeOp;
 
@@ -26,6 +27,11 @@ class QuantizeOp;
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
                                                 StringRef chip);
+
+/// Builds a kernel computing the per-tile amax of `op` (the reduction of the
+/// quantization kernels, without the quantization).
+FailureOr<gpu::GPUModuleOp> buildAmaxKernel(OpBuilder &builder, AmaxOp op,
+                                            StringRef name, StringRef chip);
 
 /// Builds a kernel computing `op` (f32(q) * scale rounded to the result
 /// type) into a new gpu.module named `name`.
