@@ -44,7 +44,10 @@ struct ConvertFP8ToNVVMPass
     module.walk([&](DequantizeOp op) { dequantizations.push_back(op); });
     SmallVector<AmaxOp> amaxes;
     module.walk([&](AmaxOp op) { amaxes.push_back(op); });
-    if (quantizations.empty() && dequantizations.empty() && amaxes.empty())
+    SmallVector<TransposeOp> transposes;
+    module.walk([&](TransposeOp op) { transposes.push_back(op); });
+    if (quantizations.empty() && dequantizations.empty() && amaxes.empty() &&
+        transposes.empty())
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -102,6 +105,14 @@ struct ConvertFP8ToNVVMPass
         continue;
       FailureOr<gpu::GPUModuleOp> kernel =
           buildQuantizeKernel(b, op, kernelName(op, "quantize"), chip);
+      if (failed(kernel))
+        return signalPassFailure();
+      symbols.insert(*kernel);
+      tag(op, *kernel);
+    }
+    for (TransposeOp op : transposes) {
+      FailureOr<gpu::GPUModuleOp> kernel =
+          buildTransposeKernel(b, op, kernelName(op, "transpose"), chip);
       if (failed(kernel))
         return signalPassFailure();
       symbols.insert(*kernel);

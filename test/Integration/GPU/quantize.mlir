@@ -100,3 +100,18 @@ func.func @amax256_64x64(%x: tensor<256x512xf32>) -> tensor<4x8xf32> {
   %a = fp8.amax %x {tile = #fp8.tile<[64, 64]>} : tensor<256x512xf32> -> tensor<4x8xf32>
   return %a : tensor<4x8xf32>
 }
+func.func @t8192_128x128(%q: tensor<8192x8192xf8E4M3FN>, %s: tensor<64x64xf32>) -> (tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>) {
+  %qt, %st = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32> -> tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>
+  return %qt, %st : tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>
+}
+func.func @t256x512_tensorwise_e5m2(%q: tensor<256x512xf8E5M2>, %s: tensor<1x1xf32>) -> (tensor<512x256xf8E5M2>, tensor<1x1xf32>) {
+  %qt, %st = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x512xf8E5M2>, tensor<1x1xf32> -> tensor<512x256xf8E5M2>, tensor<1x1xf32>
+  return %qt, %st : tensor<512x256xf8E5M2>, tensor<1x1xf32>
+}
+func.func @t128x192_32x32_e8m0(%q: tensor<128x192xf8E4M3FN>, %s: tensor<4x6xf8E8M0FNU>) -> (tensor<192x128xf8E4M3FN>, tensor<6x4xf8E8M0FNU>) {
+  %qt, %st = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [32, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<128x192xf8E4M3FN>, tensor<4x6xf8E8M0FNU> -> tensor<192x128xf8E4M3FN>, tensor<6x4xf8E8M0FNU>
+  return %qt, %st : tensor<192x128xf8E4M3FN>, tensor<6x4xf8E8M0FNU>
+}

@@ -19,6 +19,7 @@ namespace fp8 {
 class AmaxOp;
 class DequantizeOp;
 class QuantizeOp;
+class TransposeOp;
 
 /// Builds a kernel computing `op` into a new gpu.module named `name` at the
 /// builder's insertion point, with a `fp8.manifest` attribute describing its
@@ -27,6 +28,12 @@ class QuantizeOp;
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
                                                 StringRef chip);
+
+/// Builds a kernel transposing the data and scales of `op` (square tiles).
+FailureOr<gpu::GPUModuleOp> buildTransposeKernel(OpBuilder &builder,
+                                                 TransposeOp op,
+                                                 StringRef name,
+                                                 StringRef chip);
 
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the
 /// quantization kernels, without the quantization).
