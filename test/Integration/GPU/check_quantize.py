@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the quantization and dequantization kernels fp8-run ran, bit for
-bit, two ways.
+"""Checks the quantization, dequantization, amax and transpose kernels
+fp8-run ran, bit for bit, two ways.
 
     check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
                       [--no-torch] [--max-report K]
@@ -13,9 +13,10 @@ each parameter, raw little-endian.
 
 Every kernel with a real-valued (bf16/f16/f32) input and fp8 outputs is
 checked, unless its op names more than a quantization (dequantize,
-requantize, hadamard, matmul), and so is every "fp8.dequantize" kernel; the
-others are listed as skipped. Each fp8 output and its scale are recomputed
-from the dumped input by two independent references (DESIGN.md section 4):
+requantize, hadamard, matmul), and so is every "fp8.dequantize",
+"fp8.amax" and "fp8.transpose" kernel; the others are listed as skipped.
+Each fp8 output and its scale are recomputed from the dumped input by two
+independent references (DESIGN.md section 4):
 
   (a) the plain-Python oracle of the CPU reference, test/Integration/CPU/
       oracle.py: its amax_tiles, tile_scales, fmul, cast_rne_sat,
@@ -55,10 +56,26 @@ out = fl32(f32(q) * f32(scale)), then RNE to bf16/f16; E8M0 code c is
 oracle.dequantize_ on sampled tiles as above, (b) is PyTorch:
 q.view(torch.float8_*).float() * scale, then .to(bf16/f16).
 
+Amax ("op": "fp8.amax"): one bf16/f16/f32 input [R, C], one f32 output of
+shape [ceil(R/tr), ceil(C/tc)] for the entry's top-level "tile": [tr, tc]
+(-1: the whole extent); output (ti, tj) is the largest |x| of its tile, in
+f32 (bf16 and f16 widen exactly), NaN if the tile holds a NaN, +0 for a tile
+of zeros. (a) is oracle.amax_tiles on sampled tiles, always over the whole
+tile (a partial amax proves nothing, so a tile larger than --oracle-elements
+costs its size), (b) is torch.amax of |x| on every tile. NaN matches any NaN.
+
+Transpose ("op": "fp8.transpose"): inputs q (f8e4m3/f8e5m2 [R, C]) and scale
+(f32 or e8m0, any 2-D shape [SR, SC]), outputs qt (q's dtype, [C, R]) and
+scale_t (scale's dtype, [SC, SR]); the entry's "scaling" (its tile is the
+unit the oracle samples q by; its scale must be scale's dtype). A pure data
+move: qt must be q's bytes transposed and scale_t scale's bits transposed,
+exactly, NaN payloads included. (a) is oracle.transpose on sampled tiles of q
+(blocks of 32 x 32 of scale), (b) is PyTorch's .t() on every element.
+
 Comparison is exact on the bits, with one exception: NaN. A NaN fp8 code
 matches any NaN code (e4m3: 0x7F or 0xFF; e5m2: exponent all ones, mantissa
-non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value) matches
-any NaN of its type: the hardware writes NaN without its sign (0x7F, and a
+non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value, or f32
+amax) matches any NaN of its type (transposes excepted: they move bits): the hardware writes NaN without its sign (0x7F, and a
 canonical NaN from arithmetic) while torch and the oracle keep it (0xFF for
 -NaN), and DESIGN.md section 4 only says NaN stays NaN. Such NaN-sign or
 payload differences are counted and printed, not failed. E8M0 NaN is the one
@@ -68,9 +85,11 @@ bad input.
 
 `--self-test` checks the torch reference against the oracle on every element
 of small tensors with edge values, for every scaling rule, with nearest and
-stochastic rounding, and for dequantization (every fp8 and E8M0 code, f32
-scales 0, inf, NaN, subnormal; f32, bf16 and f16 outputs); run it once on a
-new torch or GPU.
+stochastic rounding, for dequantization (every fp8 and E8M0 code, f32
+scales 0, inf, NaN, subnormal; f32, bf16 and f16 outputs), for amax (bf16,
+f16 and f32 inputs with NaN, inf, -0 and subnormals, every tile shape) and
+for transposition (every byte, f32 NaN payloads); run it once on a new torch
+or GPU.
 """
 
 import argparse
@@ -117,8 +136,12 @@ class Raw:
 
     def _decode(self, offset, count):
         if self.dtype == "bf16":
-            return [oracle.from_bits(h << 16) for h in
-                    struct.unpack_from("<%dH" % count, self.buf, offset * 2)]
+            # The f32 of bits h << 16, all at once: each bf16 as the high
+            # half of a little-endian f32.
+            wide = bytearray(4 * count)
+            wide[2::4] = self.buf[offset * 2:(offset + count) * 2:2]
+            wide[3::4] = self.buf[offset * 2 + 1:(offset + count) * 2:2]
+            return list(struct.unpack("<%df" % count, wide))
         if self.dtype == "f16":
             return list(struct.unpack_from("<%de" % count, self.buf, offset * 2))
         if self.dtype == "f32":
@@ -138,10 +161,11 @@ class Raw:
         return struct.unpack_from("<I", self.buf, (i * self.shape[1] + j) * 4)[0]
 
     def row_bits(self, i, j0, j1):
-        """The raw bits of elements [i, j0:j1] (bf16, f16, f32)."""
+        """The raw bits of elements [i, j0:j1] (one-byte codes, bf16, f16,
+        f32)."""
         size = SIZES[self.dtype]
         return list(struct.unpack_from(
-            "<%d%s" % (j1 - j0, "H" if size == 2 else "I"), self.buf,
+            "<%d%s" % (j1 - j0, {1: "B", 2: "H", 4: "I"}[size]), self.buf,
             (i * self.shape[1] + j0) * size))
 
     def scalar(self):
@@ -169,20 +193,49 @@ class Dequant:
         self.scaling, self.fmt = scaling, fmt
 
 
+class Amax:
+    """One amax reduction: out[ti, tj] = max |x| over tile (ti, tj)."""
+
+    def __init__(self, name, x, out, tile):
+        self.name, self.x, self.out, self.tile = name, x, out, tile
+
+
+class Transpose:
+    """One data move: out = src^T bit for bit; the oracle samples src by
+    tiles of `tile`."""
+
+    def __init__(self, name, src, out, tile):
+        self.name, self.src, self.out, self.tile = name, src, out, tile
+
+
 def _resolve_tile(tile, rows, cols):
     tr = rows if tile[0] == -1 else tile[0]
     tc = cols if tile[1] == -1 else tile[1]
     return tr, tc
 
 
+def _tile_grid(shape, tile):
+    """The shape of the grid of tiles [tr, tc] (-1: the whole extent) over a
+    matrix of shape [rows, cols]."""
+    if not (isinstance(tile, list) and len(tile) == 2 and
+            all(isinstance(t, int) and (t == -1 or t > 0) for t in tile)):
+        raise BadInput("tile %r: expected 2 extents, positive or -1" % (tile,))
+    rows, cols = shape
+    tr, tc = _resolve_tile(tile, rows, cols)
+    return [-(-rows // tr), -(-cols // tc)]
+
+
 def _check_scale_param(sp, scaling, rows, cols):
     """The scale parameter's shape and dtype against the scaling."""
-    tr, tc = _resolve_tile(scaling["tile"], rows, cols)
-    want = [-(-rows // tr), -(-cols // tc)]
+    want = _tile_grid([rows, cols], scaling["tile"])
     if sp["shape"] != want:
         raise BadInput("%s has shape %s; tile %s of a %s matrix gives %s" %
                        (sp["name"], sp["shape"], scaling["tile"],
                         [rows, cols], want))
+    _check_scale_dtype(sp, scaling)
+
+
+def _check_scale_dtype(sp, scaling):
     if (sp["dtype"] == "e8m0") != (scaling["scale"] == "e8m0"):
         raise BadInput("%s is %s but the scaling's scale is %s" %
                        (sp["name"], sp["dtype"], scaling["scale"]))
@@ -195,21 +248,37 @@ def _check_element_type(entry, qp):
                        (et, qp["name"], qp["dtype"]))
 
 
+def _expect_params(op, inputs, outputs, want):
+    """The kernel's params matched to `want`, a list of (role, dtypes, what):
+    exactly one param of each, in order of `want`; else BadInput."""
+    found = []
+    for role, dtypes, what in want:
+        pool = inputs if role == "input" else outputs
+        ps = [p for p in pool if p["dtype"] in dtypes]
+        if len(ps) != 1:
+            found = None
+            break
+        found.append(ps[0])
+    if found is None or len(inputs) + len(outputs) != len(want):
+        raise BadInput("%s: expected %s, found %s" %
+                       (op, ", ".join("%s (%s)" % (w[0], w[2]) for w in want),
+                        [(p["name"], p["role"], p["dtype"])
+                         for p in inputs + outputs]))
+    for p in found:
+        if len(p["shape"]) != 2:
+            raise BadInput("%s: %s has shape %s, expected 2-D" %
+                           (op, p["name"], p["shape"]))
+    return found
+
+
 def describe_dequantize(entry, inputs, outputs, raw):
     """fp8.dequantize: (info, [Dequant]) from an fp8 input q, its scale input
     and one bf16/f16/f32 output of q's shape."""
-    qs = [p for p in inputs if p["dtype"] in FORMATS]
-    scales = [p for p in inputs if p["dtype"] in ("f32", "e8m0")]
-    outs = [p for p in outputs if p["dtype"] in REAL]
-    if (len(qs), len(scales), len(outs)) != (1, 1, 1) or \
-            len(inputs) != 2 or len(outputs) != 1:
-        raise BadInput("dequantize: expected inputs q (fp8) and scale "
-                       "(f32/e8m0) and one bf16/f16/f32 output, found %s" %
-                       [(p["name"], p["role"], p["dtype"])
-                        for p in inputs + outputs])
-    qp, sp, op = qs[0], scales[0], outs[0]
-    if len(qp["shape"]) != 2 or op["shape"] != qp["shape"]:
-        raise BadInput("dequantize: %s has shape %s, %s has %s (2-D, equal)" %
+    qp, sp, op = _expect_params("dequantize", inputs, outputs, [
+        ("input", FORMATS, "fp8"), ("input", ("f32", "e8m0"), "f32/e8m0"),
+        ("output", REAL, "bf16/f16/f32")])
+    if op["shape"] != qp["shape"]:
+        raise BadInput("dequantize: %s has shape %s, %s has %s (equal)" %
                        (qp["name"], qp["shape"], op["name"], op["shape"]))
     scaling = qp.get("scaling", entry.get("scaling"))
     if scaling is None:
@@ -222,10 +291,56 @@ def describe_dequantize(entry, inputs, outputs, raw):
                           FORMATS[qp["dtype"]])]
 
 
+def describe_amax(entry, inputs, outputs, raw):
+    """fp8.amax: (info, [Amax]) from one bf16/f16/f32 input and one f32
+    output, one element per tile of the entry's "tile"."""
+    xp, op = _expect_params("amax", inputs, outputs, [
+        ("input", REAL, "bf16/f16/f32"), ("output", ("f32",), "f32")])
+    if "tile" not in entry:
+        raise BadInput("amax: no \"tile\" in the entry")
+    tile = entry["tile"]
+    want = _tile_grid(xp["shape"], tile)
+    if op["shape"] != want:
+        raise BadInput("%s has shape %s; tile %s of a %s matrix gives %s" %
+                       (op["name"], op["shape"], tile, xp["shape"], want))
+    x = raw(xp)
+    return dict(kind="amax", x=x), [Amax(op["name"], x, raw(op), tile)]
+
+
+def describe_transpose(entry, inputs, outputs, raw):
+    """fp8.transpose: (info, [Transpose of q, Transpose of scale]) from
+    inputs q (fp8) and scale (f32/e8m0) and their transposes."""
+    qp, sp, qtp, stp = _expect_params("transpose", inputs, outputs, [
+        ("input", FORMATS, "fp8"), ("input", ("f32", "e8m0"), "f32/e8m0"),
+        ("output", FORMATS, "fp8"), ("output", ("f32", "e8m0"), "f32/e8m0")])
+    for src, dst in ((qp, qtp), (sp, stp)):
+        if dst["dtype"] != src["dtype"] or dst["shape"] != src["shape"][::-1]:
+            raise BadInput("%s is %s %s; the transpose of %s (%s %s) is %s %s"
+                           % (dst["name"], dst["dtype"], dst["shape"],
+                              src["name"], src["dtype"], src["shape"],
+                              src["dtype"], src["shape"][::-1]))
+    scaling = qp.get("scaling", entry.get("scaling"))
+    if scaling is None:
+        raise BadInput("no scaling for %s" % qp["name"])
+    _tile_grid(qp["shape"], scaling["tile"])
+    _check_scale_dtype(sp, scaling)
+    _check_element_type(entry, qp)
+    q = raw(qp)
+    return dict(kind="transpose", x=q), [
+        Transpose(qtp["name"], q, raw(qtp), scaling["tile"]),
+        Transpose(stp["name"], raw(sp), raw(stp), [32, 32])]
+
+
+# Ops that are not quantizations, by "op".
+DESCRIBE = {"fp8.dequantize": describe_dequantize, "fp8.amax": describe_amax,
+            "fp8.transpose": describe_transpose}
+
+
 def describe_kernel(dump_dir):
-    """Returns ((info, outputs), None): info a dict (kind "quantize" or
-    "dequantize", x the input, ...), outputs a list of Output or Dequant;
-    (None, reason) for kernels it does not check; raises BadInput."""
+    """Returns ((info, outputs), None): info a dict (kind "quantize",
+    "dequantize", "amax" or "transpose", x the input, ...), outputs a list of
+    Output, Dequant, Amax or Transpose; (None, reason) for kernels it does
+    not check; raises BadInput."""
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
     entry = meta["entry"]
@@ -238,8 +353,8 @@ def describe_kernel(dump_dir):
     op = entry.get("op", "")
     inputs = [p for p in params if p["role"] == "input"]
     outputs = [p for p in params if p["role"] == "output"]
-    if op == "fp8.dequantize":
-        return describe_dequantize(entry, inputs, outputs, raw), None
+    if op in DESCRIBE:
+        return DESCRIBE[op](entry, inputs, outputs, raw), None
     reals = [p for p in inputs if p["dtype"] in REAL and "amax" not in p["name"]]
     qs = [p for p in outputs if p["dtype"] in FORMATS]
     # An f32 output named *amax* (for delayed scaling) is not a scale.
@@ -424,6 +539,21 @@ def _tile_rows(r0, r1, c0, c1, budget, rng):
     return sorted(set([r0, r1 - 1] + rng.sample(rows, min(keep, len(rows)))))
 
 
+def oracle_tile_amax(x, r0, r1, c0, c1, transposed=False, chunk=1 << 16):
+    """oracle.amax_tiles over the whole tile x[r0:r1, c0:c1] (of x^T when
+    transposed), read in blocks of about `chunk` elements."""
+    step = max(1, chunk // max(c1 - c0, 1))
+    amax = 0.0
+    for i0 in range(r0, r1, step):
+        block = [x.row(i, c0, c1, transposed)
+                 for i in range(i0, min(r1, i0 + step))]
+        tile_amax = oracle.amax_tiles(block, ["*", "*"])[0][0]
+        amax = oracle.fmax_nan(amax, tile_amax)
+        if math.isnan(amax):  # NaN stays NaN.
+            break
+    return amax
+
+
 class OracleResult:
     def __init__(self):
         self.elements = self.tiles = 0
@@ -456,10 +586,7 @@ def oracle_check(info, out, budget, rng, torch_amax=None):
             amax = torch_amax(ti, tj)
             res.torch_amax_tiles += 1
         else:
-            amax = 0.0
-            for i in rows:
-                for v in x.row(i, c0, c1, out.transposed):
-                    amax = oracle.fmax_nan(amax, abs(v))
+            amax = oracle_tile_amax(x, r0, r1, c0, c1, out.transposed)
         rows = _tile_rows(r0, r1, c0, c1, budget, rng)
         qscale, dequant, code = oracle.tile_scales(amax, fmt, sc["round"],
                                                    info["margin"])
@@ -522,6 +649,55 @@ def oracle_check_dequant(d, budget, rng):
                 res.nan_sign += nan_only
                 if not ok:
                     res.q_mismatch.append(((i, j), g, w, c, s))
+                res.elements += 1
+    return res
+
+
+def oracle_check_amax(a, budget, rng):
+    """oracle.amax_tiles on whole sampled tiles of x: res.expected holds the
+    expected f32 bits by tile, res.q_mismatch the mismatches as (tile, got,
+    expected)."""
+    R, C = a.x.shape
+    tr, tc = _resolve_tile(a.tile, R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    res = OracleResult()
+    for ti, tj in sample_tiles(nr, nc, tr * tc, budget, rng):
+        r0, r1 = ti * tr, min((ti + 1) * tr, R)
+        c0, c1 = tj * tc, min((tj + 1) * tc, C)
+        want = oracle.bits(oracle_tile_amax(a.x, r0, r1, c0, c1))
+        got = a.out.f32_bits(ti, tj)
+        res.expected[(ti, tj)] = want
+        ok, nan_only = f32_bits_match(got, want)
+        res.nan_sign += nan_only
+        if not ok:
+            res.q_mismatch.append(((ti, tj), got, want))
+        res.tiles += 1
+        res.elements += (r1 - r0) * (c1 - c0)
+    return res
+
+
+def oracle_check_transpose(t, budget, rng):
+    """oracle.transpose of the raw bits of sampled tiles of src: res.expected
+    holds the expected bits of out, res.q_mismatch the mismatches as
+    (position in out, got, expected)."""
+    R, C = t.src.shape
+    tr, tc = _resolve_tile(t.tile, R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    res = OracleResult()
+    for ti, tj in sample_tiles(nr, nc, tr * tc, budget, rng):
+        r0, r1 = ti * tr, min((ti + 1) * tr, R)
+        c0, c1 = tj * tc, min((tj + 1) * tc, C)
+        rows = _tile_rows(r0, r1, c0, c1, budget, rng)
+        # Row j of the transposed block is out[j, rows].
+        want = oracle.transpose([t.src.row_bits(i, c0, c1) for i in rows])
+        res.tiles += 1
+        for j, wrow in zip(range(c0, c1), want):
+            got = t.out.row_bits(j, r0, r1)
+            for i, w in zip(rows, wrow):
+                g = got[i - r0]
+                res.expected[(j, i)] = w
+                if g != w:
+                    res.q_mismatch.append(((j, i), g, w))
                 res.elements += 1
     return res
 
@@ -596,7 +772,10 @@ def torch_e8m0_to_f32(code):
 
 
 def torch_bits(t):
-    """The raw bits of a bf16/f16/f32 tensor as non-negative int64."""
+    """The raw bits of a uint8 (fp8/e8m0 codes), bf16, f16 or f32 tensor as
+    non-negative int64."""
+    if t.element_size() == 1:
+        return t.view(torch.uint8).to(torch.int64)
     if t.element_size() == 2:
         return t.view(torch.int16).to(torch.int64) & 0xFFFF
     return t.view(torch.int32).to(torch.int64) & U32
@@ -633,19 +812,25 @@ def torch_tile_scales(amax, fmt, round_mode, margin):
     return _f32_from_bits(qbits), torch_e8m0_to_f32(code), code
 
 
+def torch_tile_amax(x, tile):
+    """max |x| over each tile of a 2-D f32 tensor (NaN propagates)."""
+    R, C = x.shape
+    tr, tc = _resolve_tile(tile, R, C)
+    nr, nc = -(-R // tr), -(-C // tc)
+    # Zero padding leaves every amax as it is (|x| >= 0, oracle starts its
+    # max at 0).
+    xp = torch.nn.functional.pad(x, (0, nc * tc - C, 0, nr * tr - R))
+    return xp.view(nr, tr, nc, tc).abs().amax(dim=(1, 3))
+
+
 def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
                    stochastic=False, chunk_rows=2048):
     """DESIGN.md section 4 on a 2-D f32 tensor x: (codes uint8, stored scale:
     f32 tensor or uint8 E8M0 codes, tile amax f32)."""
     R, C = x.shape
     tr, tc = _resolve_tile(scaling["tile"], R, C)
-    nr, nc = -(-R // tr), -(-C // tc)
     if amax is None:
-        # Zero padding leaves every amax as it is (|x| >= 0, oracle starts
-        # its max at 0).
-        xp = torch.nn.functional.pad(x, (0, nc * tc - C, 0, nr * tr - R))
-        amax = xp.view(nr, tr, nc, tc).abs().amax(dim=(1, 3))
-        del xp
+        amax = torch_tile_amax(x, scaling["tile"])
     qscale, dequant, code = torch_tile_scales(amax, fmt, scaling["round"], margin)
     stored = code.to(torch.uint8) if scaling["scale"] == "e8m0" else dequant
     dtype = torch.float8_e4m3fn if fmt is oracle.E4M3 else torch.float8_e5m2
@@ -715,25 +900,47 @@ def nan_code_mask(c, fmt):
     return c == 0x7F if fmt is oracle.E4M3 else c > 0x7C
 
 
+def torch_compare(got, want, max_report, nan_any=True, extra=lambda i, j: ()):
+    """got against want on every element's bits (NaN matching any NaN when
+    nan_any): res.q holds want's bits, res.q_first the first mismatches as
+    (position, got, expected) + extra(i, j)."""
+    gb, wb = torch_bits(got), torch_bits(want)
+    res = TorchResult()
+    res.q = wb
+    bad = gb != wb
+    if nan_any:
+        both_nan = torch.isnan(got) & torch.isnan(want)
+        res.nan_sign = int((bad & both_nan).sum())
+        bad &= ~both_nan
+    res.q_bad = int(bad.sum())
+    for i, j in bad.nonzero()[:max_report].tolist():
+        res.q_first.append(((i, j), int(gb[i, j]), int(wb[i, j])) +
+                           extra(i, j))
+    return res
+
+
 def torch_check_dequant(d, device, max_report):
-    """torch_dequantize against the dumped output on every element: res.q
-    holds the expected bits, res.q_first the first mismatches."""
+    """torch_dequantize against the dumped output on every element."""
     q = load_tensor(d.q, device)
     scale = load_tensor(d.scale, device)
     want = torch_dequantize(q, scale, d.fmt, d.scaling, d.out.dtype)
-    got = load_tensor(d.out, device)
-    gb, wb = torch_bits(got), torch_bits(want)
-    both_nan = torch.isnan(got) & torch.isnan(want)
-    res = TorchResult()
-    res.q = wb
-    res.nan_sign = int(((gb != wb) & both_nan).sum())
-    bad = (gb != wb) & ~both_nan
-    res.q_bad = int(bad.sum())
     tr, tc = _resolve_tile(d.scaling["tile"], *d.q.shape)
-    for i, j in bad.nonzero()[:max_report].tolist():
-        res.q_first.append(((i, j), int(gb[i, j]), int(wb[i, j]),
-                            int(q[i, j]), scale[i // tr, j // tc].item()))
-    return res
+    return torch_compare(load_tensor(d.out, device), want, max_report,
+                         extra=lambda i, j: (int(q[i, j]),
+                                             scale[i // tr, j // tc].item()))
+
+
+def torch_check_amax(a, device, max_report):
+    """torch_tile_amax of every tile against the dumped amax."""
+    want = torch_tile_amax(load_tensor(a.x, device).float(), a.tile)
+    return torch_compare(load_tensor(a.out, device), want, max_report)
+
+
+def torch_check_transpose(t, device, max_report):
+    """src.t() against the dumped output, every element's bits exactly."""
+    want = load_tensor(t.src, device).t()
+    return torch_compare(load_tensor(t.out, device), want, max_report,
+                         nan_any=False)
 
 
 def torch_check(info, out, device, max_report):
@@ -821,6 +1028,32 @@ def show_dequant_mismatches(label, rows, d):
                fmt_real(want, d.out.dtype), fmt_code(c, d.fmt), scale))
 
 
+def show_amax_mismatches(label, rows, a):
+    R, C = a.x.shape
+    tr, tc = _resolve_tile(a.tile, R, C)
+    for (ti, tj), got, want in rows:
+        print("    %s [%d, %d]: gpu %s, expected %s; x[%d:%d, %d:%d]" %
+              (label, ti, tj, fmt_bits(got), fmt_bits(want), ti * tr,
+               min((ti + 1) * tr, R), tj * tc, min((tj + 1) * tc, C)))
+
+
+def fmt_any(b, dtype):
+    """Raw bits b of a dtype, with their value."""
+    if dtype in FORMATS:
+        return fmt_code(b, FORMATS[dtype])
+    if dtype == "e8m0":
+        return "%d (%g)" % (b, oracle.e8m0_to_f32(b))
+    return fmt_real(b, dtype)
+
+
+def show_transpose_mismatches(label, rows, t):
+    src = os.path.basename(t.src.path)[:-4]
+    for (i, j), got, want in rows:
+        print("    %s [%d, %d]: gpu %s, expected %s = %s[%d, %d]" %
+              (label, i, j, fmt_any(got, t.out.dtype),
+               fmt_any(want, t.out.dtype), src, j, i))
+
+
 def references_disagree(table, ref, same):
     """[(position, oracle, torch)] where the oracle's table {(i, j): value}
     and the torch tensor ref differ, by same(oracle, torch)."""
@@ -840,37 +1073,78 @@ def report_disagreement(disagree, args):
     return len(disagree)
 
 
-def check_dequant_output(info, d, args, rng):
-    """Prints the comparison of one dequantization; returns the number of
-    failures."""
-    R, C = d.q.shape
-    sc = d.scaling
-    print("  %s = dequantize(%s %s, %s %s) %s, tile %s" %
-          (d.name, os.path.basename(d.q.path)[:-4], d.q.dtype,
-           os.path.basename(d.scale.path)[:-4], d.scale.dtype, d.out.dtype,
-           sc["tile"]))
+def report_checks(torch_check, torch_what, oracle_check, elements, show,
+                  same, args):
+    """Runs and prints the torch check (torch_check() -> TorchResult over
+    torch_what, e.g. "N elements") and the oracle's (oracle_check() ->
+    OracleResult; `elements` is the size of what it samples) of one output,
+    with show(mismatches) and same(oracle, torch) for their disagreement;
+    returns the number of failures."""
     failures = 0
     tres = None
     if torch is not None:
-        tres = torch_check_dequant(d, args.device, args.max_report)
-        print("    torch:  %d elements, %d mismatches" % (R * C, tres.q_bad))
-        show_dequant_mismatches("out", tres.q_first, d)
+        tres = torch_check()
+        print("    torch:  %s, %d mismatches" % (torch_what, tres.q_bad))
+        show(tres.q_first)
         failures += tres.q_bad
-    ores = oracle_check_dequant(d, args.oracle_elements, rng)
+    ores = oracle_check()
     print("    oracle: %d elements (%s) in %d tiles, %d mismatches" %
-          (ores.elements, "all" if ores.elements == R * C else "sampled",
+          (ores.elements, "all" if ores.elements == elements else "sampled",
            ores.tiles, len(ores.q_mismatch)))
-    show_dequant_mismatches("out", ores.q_mismatch[:args.max_report], d)
+    show(ores.q_mismatch[:args.max_report])
     failures += len(ores.q_mismatch)
     if tres is not None:
-        failures += report_disagreement(references_disagree(
-            ores.expected, tres.q,
-            lambda a, b: bits_match(a, b, d.out.dtype)[0]), args)
+        failures += report_disagreement(
+            references_disagree(ores.expected, tres.q, same), args)
     nan_sign = ores.nan_sign + (tres.nan_sign if tres else 0)
     if nan_sign:
         print("    %d NaNs differ only in sign or payload (accepted)" %
               nan_sign)
     return failures
+
+
+def check_dequant_output(info, d, args, rng):
+    """Prints the comparison of one dequantization; returns the number of
+    failures."""
+    R, C = d.q.shape
+    print("  %s = dequantize(%s %s, %s %s) %s, tile %s" %
+          (d.name, os.path.basename(d.q.path)[:-4], d.q.dtype,
+           os.path.basename(d.scale.path)[:-4], d.scale.dtype, d.out.dtype,
+           d.scaling["tile"]))
+    return report_checks(
+        lambda: torch_check_dequant(d, args.device, args.max_report),
+        "%d elements" % (R * C),
+        lambda: oracle_check_dequant(d, args.oracle_elements, rng), R * C,
+        lambda rows: show_dequant_mismatches("out", rows, d),
+        lambda a, b: bits_match(a, b, d.out.dtype)[0], args)
+
+
+def check_amax_output(info, a, args, rng):
+    """Prints the comparison of one amax reduction; returns the number of
+    failures."""
+    R, C = a.x.shape
+    print("  %s = amax(%s %s) f32, tile %s" %
+          (a.name, os.path.basename(a.x.path)[:-4], a.x.dtype, a.tile))
+    return report_checks(
+        lambda: torch_check_amax(a, args.device, args.max_report),
+        "%d tiles (%d elements)" % (math.prod(a.out.shape), R * C),
+        lambda: oracle_check_amax(a, args.oracle_elements, rng), R * C,
+        lambda rows: show_amax_mismatches(a.name, rows, a),
+        lambda x, y: f32_bits_match(x, y)[0], args)
+
+
+def check_transpose_output(info, t, args, rng):
+    """Prints the comparison of one transposition; returns the number of
+    failures."""
+    R, C = t.src.shape
+    print("  %s = transpose(%s %s), bit for bit" %
+          (t.name, os.path.basename(t.src.path)[:-4], t.src.dtype))
+    return report_checks(
+        lambda: torch_check_transpose(t, args.device, args.max_report),
+        "%d elements" % (R * C),
+        lambda: oracle_check_transpose(t, args.oracle_elements, rng), R * C,
+        lambda rows: show_transpose_mismatches(t.name, rows, t),
+        lambda x, y: x == y, args)
 
 
 def check_output(info, out, args, rng):
@@ -941,8 +1215,9 @@ def check_dump(path, args):
           (name, meta["entry"].get("op"), info["x"].dtype, info["x"].shape,
            meta.get("inputs"), meta.get("device")))
     rng = random.Random(args.sample_seed)
-    check = check_dequant_output if info["kind"] == "dequantize" else \
-        check_output
+    check = {"quantize": check_output, "dequantize": check_dequant_output,
+             "amax": check_amax_output,
+             "transpose": check_transpose_output}[info["kind"]]
     failures = 0
     for out in outs:
         failures += check(info, out, args, rng)
@@ -1021,10 +1296,12 @@ def self_test(args):
                        " margin %d" % margin if margin else "",
                        " specials" if specials else "", bad))
             failures += bad
-    dq_cases, dq_failures = self_test_dequantize(args)
-    failures += dq_failures
-    print("self-test: %d cases, %s" % (2 * len(cases) + dq_cases,
-                                       "ok" if not failures
+    count = 2 * len(cases)
+    for test in (self_test_dequantize, self_test_amax, self_test_transpose):
+        n, bad = test(args)
+        count += n
+        failures += bad
+    print("self-test: %d cases, %s" % (count, "ok" if not failures
                                        else "%d mismatches" % failures))
     return 1 if failures else 0
 
@@ -1081,6 +1358,70 @@ def self_test_dequantize(args):
     return cases, failures
 
 
+def self_test_amax(args):
+    """torch_tile_amax against oracle.amax_tiles on every tile: bf16, f16
+    and f32 inputs with NaN (either sign), inf, -0, subnormals and huge
+    values, a tile of zeros and -0s. Returns (cases, mismatches)."""
+    rng = random.Random(3)
+    R, C = 136, 160
+    m = [[oracle.f32(rng.gauss(0, 1) * 2.0 ** rng.randint(-30, 30))
+          for _ in range(C)] for _ in range(R)]
+    m[3] = [-0.0, 0.0] * (C // 2)
+    for v in (math.nan, -math.nan, math.nan, math.inf, -math.inf, 3e38,
+              -3.3e38, oracle.from_bits(1), -oracle.from_bits(0x00400000)):
+        m[rng.randrange(R)][rng.randrange(C)] = v
+    m[R - 1][C - 1] = math.nan  # In the partial corner tile.
+    to = {"f32": lambda v: v,
+          "bf16": lambda v: oracle.from_bits(oracle.bf16_bits(v) << 16)
+          if not math.isnan(v) else v,
+          "f16": lambda v: struct.unpack("<e", struct.pack(
+              "<H", f16_bits(v)))[0] if not math.isnan(v) else v}
+    cases = failures = 0
+    for dtype in REAL:
+        md = [[to[dtype](v) for v in r] for r in m]
+        x = torch.tensor(md, dtype=torch.float32).to(
+            getattr(torch, TORCH_REAL[dtype])).to(args.device)
+        for tile in ([1, 128], [128, 1], [128, 128], [1, 32], [1, -1],
+                     [-1, 1], [-1, -1], [3, 7]):
+            got = torch_bits(torch_tile_amax(x.float(), tile)).cpu().tolist()
+            want = oracle.amax_tiles(md, ["*" if t == -1 else t for t in tile])
+            bad = sum(not f32_bits_match(g, oracle.bits(w))[0]
+                      for rg, rw in zip(got, want) for g, w in zip(rg, rw))
+            if bad:
+                print("self-test amax %s tile %s: %d mismatches" %
+                      (dtype, tile, bad))
+            cases += 1
+            failures += bad
+    return cases, failures
+
+
+def self_test_transpose(args):
+    """torch's transpose of raw bits against oracle.transpose: every byte
+    and f32 bits with NaN payloads of both signs. Returns (cases,
+    mismatches)."""
+    rng = random.Random(4)
+    R, C = 136, 160
+    codes = [[(i * C + j) % 256 for j in range(C)] for i in range(R)]
+    words = [[rng.getrandbits(32) for _ in range(C)] for _ in range(R)]
+    for n, b in enumerate((0x7F800001, 0xFFC12345, 0x7FFFFFFF, 0xFF800000,
+                           0x80000000, 0x00000001)):
+        words[n][n] = b
+    cases = failures = 0
+    for m, dtype in ((codes, torch.uint8), (words, torch.float32)):
+        t = torch.tensor([[v - (1 << 32) if v >> 31 else v for v in r]
+                          for r in m], dtype=torch.int64)
+        t = t.to(torch.uint8 if dtype is torch.uint8 else torch.int32)
+        t = t.view(dtype).to(args.device)
+        got = torch_bits(t.t()).cpu().tolist()
+        bad = sum(g != w for rg, rw in zip(got, oracle.transpose(m))
+                  for g, w in zip(rg, rw))
+        if bad:
+            print("self-test transpose %s: %d mismatches" % (dtype, bad))
+        cases += 1
+        failures += bad
+    return cases, failures
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Check fp8-run dumps of quantization kernels bit for bit "
@@ -1134,7 +1475,7 @@ def main():
     print("%d passed, %d failed" % (len(checked) - failed, failed) +
           (", %d skipped" % skipped if skipped else ""))
     if not checked:
-        print("check_quantize: no quantization kernel in %s" % args.dumps,
+        print("check_quantize: no kernel it checks in %s" % args.dumps,
               file=sys.stderr)
         return 1
     return 1 if failed else 0
