@@ -355,6 +355,102 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
   return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// Column tiles [r, 1]: thread t of CTA b owns one column of one block of r
+/// rows; a warp reads 32 consecutive elements of a row at a time (coalesced),
+/// once for the amax and once more (from L2) to quantize, two rows per cvt.
+static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
+                                              StringRef name,
+                                              StringRef chip) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t colBlocks = llvm::divideCeil(k.cols, kThreadsPerBlock);
+  gpu::GPUFuncOp func = k.createAny(name, chip, (k.rows / k.tileRows) * colBlocks);
+  auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rowBlock = arith::DivUIOp::create(b, loc, block, idx(colBlocks));
+  Value col = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, block, idx(colBlocks)),
+          idx(kThreadsPerBlock)),
+      thread);
+  Value active =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, idx(k.cols));
+  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  Value rowBase = arith::MulIOp::create(b, loc, rowBlock, idx(k.tileRows));
+  auto offsetOf = [&](Value i) {
+    return arith::AddIOp::create(
+               b, loc,
+               arith::MulIOp::create(
+                   b, loc, arith::AddIOp::create(b, loc, rowBase, i),
+                   idx(k.cols)),
+               col)
+        .getResult();
+  };
+  auto loadF32 = [&](Value i) {
+    Value v = memref::LoadOp::create(b, loc, k.input, offsetOf(i));
+    return k.inputElement.isF32()
+               ? v
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto amaxLoop = scf::ForOp::create(b, loc, idx(0), idx(k.tileRows), idx(1),
+                                     ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(amaxLoop.getBody());
+    Value v = loadF32(amaxLoop.getInductionVar());
+    Value magnitude =
+        arith::MaximumFOp::create(b, loc, v, arith::NegFOp::create(b, loc, v));
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::MaximumFOp::create(
+            b, loc, amaxLoop.getRegionIterArgs()[0], magnitude)});
+  }
+  Value amax = amaxLoop.getResult(0);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
+                             k.op.getMargin());
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(k.tileRows), idx(2));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value next = arith::AddIOp::create(b, loc, i, idx(1));
+    SmallVector<Value> pair = {
+        arith::MulFOp::create(b, loc, loadF32(i), scales.quantScale),
+        arith::MulFOp::create(b, loc, loadF32(next), scales.quantScale)};
+    Value bytes;
+    if (!k.stochastic) {
+      bytes = convertToBytes(b, loc, pair, k.elementType);
+    } else {
+      SmallVector<Value> codes;
+      for (auto [row, value] : llvm::zip(ValueRange{i, next}, pair)) {
+        Value index =
+            arith::IndexCastOp::create(b, loc, b.getI64Type(), offsetOf(row));
+        codes.push_back(buildStochasticCastBits(
+            b, loc, value, buildPhiloxRandom32(b, loc, k.seed, index),
+            k.elementType));
+      }
+      bytes = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, b.getI8Type()), codes);
+    }
+    memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, bytes, 0),
+                            k.data, offsetOf(i));
+    memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, bytes, 1),
+                            k.data, offsetOf(next));
+  }
+  k.storeTile(amax, scales,
+              arith::AddIOp::create(
+                  b, loc, arith::MulIOp::create(b, loc, rowBlock, idx(k.cols)),
+                  col));
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
+}
+
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
 /// `op`.
 static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
@@ -370,10 +466,13 @@ static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
   if (tilesDivide && k.tileRows > 1 &&
       (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
     return buildBlockTileKernel(k, name, chip);
+  if (k.tileCols == 1 && k.tileRows % 2 == 0 && k.rows % k.tileRows == 0)
+    return buildColumnTileKernel(k, name, chip);
   return op->emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
-                         "(c a power of two in 16..512) and block tiles "
-                         "whose size is a multiple of 4096 elements, "
-                         "dividing the input, so far; got tile ")
+                         "(c a power of two in 16..512), block tiles whose "
+                         "size is a multiple of 4096 elements and column "
+                         "tiles [r, 1] (r even), dividing the input, so far; "
+                         "got tile ")
          << formatTile({k.tileRows, k.tileCols}) << " on "
          << op->getOperand(0).getType();
 }

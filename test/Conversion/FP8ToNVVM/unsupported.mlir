@@ -1,11 +1,11 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics --convert-fp8-to-nvvm
 
-// Forms without a kernel yet get a diagnostic at the op: column tiles (Wgrad
-// operands come from the fused cast-transpose instead)...
-func.func @column_tiles(%x: tensor<256x256xbf16>) {
-  // expected-error @+1 {{convert-fp8-to-nvvm supports row tiles [1, c] (c a power of two in 16..512) and block tiles whose size is a multiple of 4096 elements, dividing the input, so far; got tile [128, 1] on 'tensor<256x256xbf16>'}}
-  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 1], scale = f32>}
-      : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<2x256xf32>
+// Forms without a kernel yet get a diagnostic at the op: odd column tiles
+// (columns are converted two rows per cvt)...
+func.func @odd_column_tiles(%x: tensor<254x256xbf16>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm supports row tiles [1, c] (c a power of two in 16..512), block tiles whose size is a multiple of 4096 elements and column tiles [r, 1] (r even), dividing the input, so far; got tile [127, 1] on 'tensor<254x256xbf16>'}}
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [127, 1], scale = f32>}
+      : tensor<254x256xbf16> -> tensor<254x256xf8E4M3FN>, tensor<2x256xf32>
   return
 }
 

@@ -115,3 +115,17 @@ func.func @t128x192_32x32_e8m0(%q: tensor<128x192xf8E4M3FN>, %s: tensor<4x6xf8E8
       : tensor<128x192xf8E4M3FN>, tensor<4x6xf8E8M0FNU> -> tensor<192x128xf8E4M3FN>, tensor<6x4xf8E8M0FNU>
   return %qt, %st : tensor<192x128xf8E4M3FN>, tensor<6x4xf8E8M0FNU>
 }
+func.func @q8192_128x1(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<64x8192xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 1], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<64x8192xf32>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<64x8192xf32>
+}
+func.func @q256x300_sr_32x1_e5m2(%x: tensor<256x300xf32>, %seed: i64) -> (tensor<256x300xf8E5M2>, tensor<8x300xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [32, 1], scale = f8E8M0FNU, round = pow2_floor>}
+      : tensor<256x300xf32> -> tensor<256x300xf8E5M2>, tensor<8x300xf8E8M0FNU>
+  return %q, %s : tensor<256x300xf8E5M2>, tensor<8x300xf8E8M0FNU>
+}
+func.func @amax512_128x1(%x: tensor<512x640xbf16>) -> tensor<4x640xf32> {
+  %a = fp8.amax %x {tile = #fp8.tile<[128, 1]>} : tensor<512x640xbf16> -> tensor<4x640xf32>
+  return %a : tensor<4x640xf32>
+}
