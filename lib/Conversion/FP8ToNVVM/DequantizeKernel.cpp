@@ -62,7 +62,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   int64_t scaleBytes =
       scaleRows * scaleCols * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
   setManifest(b, func, "fp8.dequantize",
-              {llvm::divideCeil(numThreads, kThreadsPerBlock), 1, 1},
+              {int64_t(llvm::divideCeil(numThreads, kThreadsPerBlock)), 1, 1},
               kThreadsPerBlock,
               {manifestParam(b, "q", "input", dtypeName(elementType),
                              {rows, cols}),
