@@ -40,14 +40,11 @@ struct ConvertFP8ToNVVMPass
     SymbolTable symbols(module);
     SmallVector<QuantizeOp> quantizations;
     module.walk([&](QuantizeOp op) { quantizations.push_back(op); });
-    SmallVector<DequantizeOp> dequantizations;
-    module.walk([&](DequantizeOp op) { dequantizations.push_back(op); });
-    SmallVector<AmaxOp> amaxes;
-    module.walk([&](AmaxOp op) { amaxes.push_back(op); });
-    SmallVector<TransposeOp> transposes;
-    module.walk([&](TransposeOp op) { transposes.push_back(op); });
-    if (quantizations.empty() && dequantizations.empty() && amaxes.empty() &&
-        transposes.empty())
+    bool anyKernel = false;
+    module.walk([&](Operation *op) {
+      anyKernel |= isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp>(op);
+    });
+    if (!anyKernel)
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
@@ -100,40 +97,33 @@ struct ConvertFP8ToNVVMPass
       fused.insert(transposed);
     }
 
-    for (QuantizeOp op : quantizations) {
-      if (fused.contains(op))
-        continue;
-      FailureOr<gpu::GPUModuleOp> kernel =
-          buildQuantizeKernel(b, op, kernelName(op, "quantize"), chip);
+    // One kernel per remaining op, in program order.
+    WalkResult walk = module.walk([&](Operation *op) {
+      FailureOr<gpu::GPUModuleOp> kernel = failure();
+      if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+        if (fused.contains(op))
+          return WalkResult::advance();
+        kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
+                                     chip);
+      } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+        kernel = buildTransposeKernel(b, transpose,
+                                      kernelName(op, "transpose"), chip);
+      } else if (auto amax = dyn_cast<AmaxOp>(op)) {
+        kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), chip);
+      } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
+        kernel = buildDequantizeKernel(b, dequantize,
+                                       kernelName(op, "dequantize"), chip);
+      } else {
+        return WalkResult::advance();
+      }
       if (failed(kernel))
-        return signalPassFailure();
+        return WalkResult::interrupt();
       symbols.insert(*kernel);
       tag(op, *kernel);
-    }
-    for (TransposeOp op : transposes) {
-      FailureOr<gpu::GPUModuleOp> kernel =
-          buildTransposeKernel(b, op, kernelName(op, "transpose"), chip);
-      if (failed(kernel))
-        return signalPassFailure();
-      symbols.insert(*kernel);
-      tag(op, *kernel);
-    }
-    for (AmaxOp op : amaxes) {
-      FailureOr<gpu::GPUModuleOp> kernel =
-          buildAmaxKernel(b, op, kernelName(op, "amax"), chip);
-      if (failed(kernel))
-        return signalPassFailure();
-      symbols.insert(*kernel);
-      tag(op, *kernel);
-    }
-    for (DequantizeOp op : dequantizations) {
-      FailureOr<gpu::GPUModuleOp> kernel =
-          buildDequantizeKernel(b, op, kernelName(op, "dequantize"), chip);
-      if (failed(kernel))
-        return signalPassFailure();
-      symbols.insert(*kernel);
-      tag(op, *kernel);
-    }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

@@ -477,15 +477,22 @@ static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
          << op->getOperand(0).getType();
 }
 
+/// Kernels are specialized to static matrices.
+static LogicalResult checkStaticMatrix(Operation *op, RankedTensorType type) {
+  if (type.hasStaticShape() && type.getRank() == 2)
+    return success();
+  return op->emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
+                         "got ")
+         << type;
+}
+
 FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
                                                      QuantizeOp op,
                                                      StringRef name,
                                                      StringRef chip) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
-  if (!inputType.hasStaticShape() || inputType.getRank() != 2)
-    return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
-                          "got ")
-           << inputType;
+  if (failed(checkStaticMatrix(op, inputType)))
+    return failure();
   if (op.getAmax())
     return op.emitOpError("convert-fp8-to-nvvm does not take a delayed amax "
                           "operand yet");
@@ -499,10 +506,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op,
                                                  StringRef name,
                                                  StringRef chip) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
-  if (!inputType.hasStaticShape() || inputType.getRank() != 2)
-    return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
-                          "got ")
-           << inputType;
+  if (failed(checkStaticMatrix(op, inputType)))
+    return failure();
   OpBuilder::InsertionGuard guard(b);
   QuantizeKernelBuilder k(b, op.getLoc(), inputType,
                           op.getTile().getExtents());
