@@ -76,9 +76,9 @@ void fp8::registerAllDialects(DialectRegistry &registry) {
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
                   linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect,
-                  nvgpu::NVGPUDialect, scf::SCFDialect, tensor::TensorDialect,
-                  ub::UBDialect, vector::VectorDialect>();
+                  memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, tensor::TensorDialect, ub::UBDialect,
+                  vector::VectorDialect>();
 
   // One-shot bufferization of the tensor-level reference and kernels.
   arith::registerBufferizableOpInterfaceExternalModels(registry);

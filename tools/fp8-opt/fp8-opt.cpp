@@ -14,6 +14,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::fp8::registerAllDialects(registry);
   mlir::fp8::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "fp8-mlir optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "fp8-mlir optimizer driver\n", registry));
 }

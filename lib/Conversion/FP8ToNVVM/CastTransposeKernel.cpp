@@ -66,9 +66,8 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
   Location loc = rowsOp.getLoc();
   Type f32 = b.getF32Type();
   Type scaleElement = scaling.getScale();
-  Type scaleStorage = isa<Float8E8M0FNUType>(scaleElement)
-                          ? Type(b.getI8Type())
-                          : scaleElement;
+  Type scaleStorage =
+      isa<Float8E8M0FNUType>(scaleElement) ? Type(b.getI8Type()) : scaleElement;
   int64_t tileRows = rows / kTile, tileCols = cols / kTile;
 
   OpBuilder::InsertionGuard guard(b);
@@ -77,14 +76,14 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
   auto tileType =
       MemRefType::get({kTile, kSharedStride}, inputElement, nullptr, workgroup);
   auto partialType = MemRefType::get({2, kTile}, f32, nullptr, workgroup);
-  gpu::GPUFuncOp func = kernels::createKernel(
-      b, loc, name, chip,
-      {MemRefType::get({rows * cols}, inputElement),
-       MemRefType::get({rows * cols}, b.getI8Type()),
-       MemRefType::get({rows * tileCols}, scaleStorage),
-       MemRefType::get({rows * cols}, b.getI8Type()),
-       MemRefType::get({cols * tileRows}, scaleStorage)},
-      kThreads, {tileType, partialType});
+  gpu::GPUFuncOp func =
+      kernels::createKernel(b, loc, name, chip,
+                            {MemRefType::get({rows * cols}, inputElement),
+                             MemRefType::get({rows * cols}, b.getI8Type()),
+                             MemRefType::get({rows * tileCols}, scaleStorage),
+                             MemRefType::get({rows * cols}, b.getI8Type()),
+                             MemRefType::get({cols * tileRows}, scaleStorage)},
+                            kThreads, {tileType, partialType});
   // The staged tile takes 16-byte vector stores.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
@@ -92,8 +91,8 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
   StringRef dataName = kernels::dtypeName(elementType);
   StringRef scaleName = kernels::dtypeName(scaleElement);
   int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4;
-  int64_t bytesMoved = rows * cols * (2 + 2) +
-                       (rows * tileCols + cols * tileRows) * scaleBytes;
+  int64_t bytesMoved =
+      rows * cols * (2 + 2) + (rows * tileCols + cols * tileRows) * scaleBytes;
   kernels::setManifest(
       b, func, "fp8.quantize+transpose", {tileRows * tileCols, 1, 1}, kThreads,
       {kernels::manifestParam(b, "input", "input", inputName, {rows, cols}),
@@ -149,15 +148,16 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
           gpu::ShuffleOp::create(b, loc, amax, stride, 32,
                                  gpu::ShuffleMode::XOR)
               .getShuffleResult());
-    TileScales scales = buildTileScales(b, loc, amax, elementType, scaling,
-                                        rowsOp.getMargin());
+    TileScales scales =
+        buildTileScales(b, loc, amax, elementType, scaling, rowsOp.getMargin());
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 8; ++i)
       scaled.push_back(arith::MulFOp::create(
           b, loc, vector::ExtractOp::create(b, loc, values, i),
           scales.quantScale));
-    vector::StoreOp::create(b, loc, kernels::convertToBytes(b, loc, scaled, elementType),
-                            q, offset, false, llvm::Align(8));
+    vector::StoreOp::create(
+        b, loc, kernels::convertToBytes(b, loc, scaled, elementType), q, offset,
+        false, llvm::Align(8));
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         segment, idx(b, loc, 0));
     auto ifFirst = scf::IfOp::create(b, loc, first, false);
@@ -188,8 +188,8 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
       b, loc, partial,
       ValueRange{arith::SubIOp::create(b, loc, idx(b, loc, 1), half), column});
   amax = arith::MaximumFOp::create(b, loc, amax, other);
-  TileScales scales = buildTileScales(b, loc, amax, elementType, scaling,
-                                      rowsOp.getMargin());
+  TileScales scales =
+      buildTileScales(b, loc, amax, elementType, scaling, rowsOp.getMargin());
   Value globalCol = add(colBase, column);
   Value rowStart = add(mul(globalCol, rows), add(rowBase, firstRow));
   for (int64_t chunk = 0; chunk < 4; ++chunk) {
@@ -197,9 +197,9 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
     for (int64_t i = 0; i < 16; ++i)
       scaled.push_back(arith::MulFOp::create(b, loc, values[chunk * 16 + i],
                                              scales.quantScale));
-    vector::StoreOp::create(b, loc, kernels::convertToBytes(b, loc, scaled, elementType),
-                            qt, add(rowStart, idx(b, loc, chunk * 16)), false,
-                            llvm::Align(16));
+    vector::StoreOp::create(
+        b, loc, kernels::convertToBytes(b, loc, scaled, elementType), qt,
+        add(rowStart, idx(b, loc, chunk * 16)), false, llvm::Align(16));
   }
   Value isFirstHalf = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                             half, idx(b, loc, 0));

@@ -39,12 +39,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   Location loc = op.getLoc();
   int64_t rows = dataType.getDimSize(0), cols = dataType.getDimSize(1);
   ScalingAttr scaling = op.getScaling();
-  int64_t tileRows = ShapedType::isDynamic(scaling.getTile()[0])
-                         ? rows
-                         : scaling.getTile()[0];
-  int64_t tileCols = ShapedType::isDynamic(scaling.getTile()[1])
-                         ? cols
-                         : scaling.getTile()[1];
+  int64_t tileRows =
+      ShapedType::isDynamic(scaling.getTile()[0]) ? rows : scaling.getTile()[0];
+  int64_t tileCols =
+      ShapedType::isDynamic(scaling.getTile()[1]) ? cols : scaling.getTile()[1];
   int64_t scaleRows = llvm::divideCeil(rows, tileRows);
   int64_t scaleCols = llvm::divideCeil(cols, tileCols);
   Type elementType = dataType.getElementType();
@@ -61,18 +59,18 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
       kThreadsPerBlock);
   int64_t scaleBytes =
       scaleRows * scaleCols * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
-  setManifest(b, func, "fp8.dequantize",
-              {int64_t(llvm::divideCeil(numThreads, kThreadsPerBlock)), 1, 1},
-              kThreadsPerBlock,
-              {manifestParam(b, "q", "input", dtypeName(elementType),
-                             {rows, cols}),
-               manifestParam(b, "scale", "input", dtypeName(scaleElement),
-                             {scaleRows, scaleCols}),
-               manifestParam(b, "out", "output", dtypeName(resultElement),
-                             {rows, cols})},
-              dtypeName(elementType), scaling,
-              numElements * (1 + resultElement.getIntOrFloatBitWidth() / 8) +
-                  scaleBytes);
+  setManifest(
+      b, func, "fp8.dequantize",
+      {int64_t(llvm::divideCeil(numThreads, kThreadsPerBlock)), 1, 1},
+      kThreadsPerBlock,
+      {manifestParam(b, "q", "input", dtypeName(elementType), {rows, cols}),
+       manifestParam(b, "scale", "input", dtypeName(scaleElement),
+                     {scaleRows, scaleCols}),
+       manifestParam(b, "out", "output", dtypeName(resultElement),
+                     {rows, cols})},
+      dtypeName(elementType), scaling,
+      numElements * (1 + resultElement.getIntOrFloatBitWidth() / 8) +
+          scaleBytes);
 
   Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
   Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -95,8 +93,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
             arith::DivUIOp::create(b, loc, row, constIndex(b, loc, tileRows)),
             constIndex(b, loc, scaleCols)),
         arith::DivUIOp::create(b, loc, column, constIndex(b, loc, tileCols)));
-    Value stored = memref::LoadOp::create(
-        b, loc, func.getArgument(1), index);
+    Value stored = memref::LoadOp::create(b, loc, func.getArgument(1), index);
     if (isa<Float8E8M0FNUType>(scaleElement))
       stored = arith::BitcastOp::create(b, loc, scaleElement, stored);
     return buildScaleToF32(b, loc, stored);
@@ -108,10 +105,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   Value chunkScale = chunkInOneTile ? scaleAt(col) : Value();
   SmallVector<Value> results;
   for (int64_t i = 0; i < kChunk; ++i) {
-    Value scale = chunkInOneTile
-                      ? chunkScale
-                      : scaleAt(arith::AddIOp::create(b, loc, col,
-                                                      constIndex(b, loc, i)));
+    Value scale = chunkInOneTile ? chunkScale
+                                 : scaleAt(arith::AddIOp::create(
+                                       b, loc, col, constIndex(b, loc, i)));
     Value x = arith::MulFOp::create(b, loc, values[i], scale);
     if (!resultElement.isF32())
       x = arith::TruncFOp::create(b, loc, resultElement, x);

@@ -12,8 +12,8 @@
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -53,9 +53,9 @@ struct ConvertFP8ToNVVMPass
     unsigned index = 0;
     auto tag = [&](Operation *op, gpu::GPUModuleOp kernel) {
       op->setAttr("fp8.kernel",
-                  SymbolRefAttr::get(kernel.getSymNameAttr(),
-                                     {FlatSymbolRefAttr::get(
-                                         kernel.getSymNameAttr())}));
+                  SymbolRefAttr::get(
+                      kernel.getSymNameAttr(),
+                      {FlatSymbolRefAttr::get(kernel.getSymNameAttr())}));
     };
     auto kernelName = [&](Operation *op, StringRef what) {
       auto func = op->getParentOfType<FunctionOpInterface>();
@@ -74,8 +74,7 @@ struct ConvertFP8ToNVVMPass
       auto rows = llvm::find_if(quantizations, [&](QuantizeOp candidate) {
         return candidate.getInput() == transpose.getInput() &&
                candidate.getScaling() == transposed.getScaling() &&
-               candidate.getScaling().getTile() ==
-                   ArrayRef<int64_t>{1, 128} &&
+               candidate.getScaling().getTile() == ArrayRef<int64_t>{1, 128} &&
                candidate.getResult().getType().getElementType() ==
                    transposed.getResult().getType().getElementType() &&
                candidate.getMargin() == transposed.getMargin() &&
@@ -103,11 +102,11 @@ struct ConvertFP8ToNVVMPass
       if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         if (fused.contains(op))
           return WalkResult::advance();
-        kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
-                                     chip);
+        kernel =
+            buildQuantizeKernel(b, quantize, kernelName(op, "quantize"), chip);
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-        kernel = buildTransposeKernel(b, transpose,
-                                      kernelName(op, "transpose"), chip);
+        kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
+                                      chip);
       } else if (auto amax = dyn_cast<AmaxOp>(op)) {
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), chip);
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
@@ -191,8 +190,8 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
     return failure();
 
   if (std::error_code error = llvm::sys::fs::create_directories(dir))
-    return module.emitError() << "cannot create " << dir << ": "
-                              << error.message();
+    return module.emitError()
+           << "cannot create " << dir << ": " << error.message();
   llvm::json::Array kernels;
   WalkResult walk = copy->walk([&](gpu::BinaryOp binary) {
     FailureOr<StringRef> ptx = getPTX(binary);
@@ -204,8 +203,7 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
     std::error_code error;
     llvm::raw_fd_ostream file(path, error);
     if (error) {
-      binary.emitError() << "cannot write " << path << ": "
-                         << error.message();
+      binary.emitError() << "cannot write " << path << ": " << error.message();
       return WalkResult::interrupt();
     }
     file << *ptx;
@@ -226,8 +224,8 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
   std::error_code error;
   llvm::raw_fd_ostream file(path, error);
   if (error)
-    return module.emitError() << "cannot write " << path << ": "
-                              << error.message();
+    return module.emitError()
+           << "cannot write " << path << ": " << error.message();
   llvm::json::Object manifest;
   manifest["chip"] = chip.str();
   manifest["kernels"] = std::move(kernels);
@@ -238,8 +236,7 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
 
 namespace {
 /// Runs emitKernels at its point in a pipeline.
-struct EmitKernelsPass
-    : PassWrapper<EmitKernelsPass, OperationPass<ModuleOp>> {
+struct EmitKernelsPass : PassWrapper<EmitKernelsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitKernelsPass)
   EmitKernelsPass(std::string dir, std::string chip)
       : dir(std::move(dir)), chip(std::move(chip)) {}

@@ -42,22 +42,20 @@ Value kernels::constIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc,
-                                     StringRef name, StringRef chip,
-                                     TypeRange arguments, int64_t blockSize,
+gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
+                                     StringRef chip, TypeRange arguments,
+                                     int64_t blockSize,
                                      TypeRange workgroupBuffers) {
   MLIRContext *ctx = b.getContext();
   // PTX 8.0 has the sm_90a FP8 conversions; sm_100a needs PTX 8.8.
   StringRef features = chip.starts_with("sm_10") ? "+ptx88" : "+ptx80";
-  auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
-                                          "nvptx64-nvidia-cuda", chip,
-                                          features);
-  auto module = gpu::GPUModuleOp::create(b, loc, name,
-                                         ArrayRef<Attribute>{target});
+  auto target = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+  auto module =
+      gpu::GPUModuleOp::create(b, loc, name, ArrayRef<Attribute>{target});
   b.setInsertionPointToStart(module.getBody());
-  auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                     b.getFunctionType(arguments, {}),
-                                     workgroupBuffers);
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, name, b.getFunctionType(arguments, {}), workgroupBuffers);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(blockSize), 1, 1}));
@@ -82,8 +80,8 @@ DictionaryAttr kernels::manifestScaling(OpBuilder &b, ScalingAttr scaling) {
   return b.getDictionaryAttr(
       {b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
        b.getNamedAttr("scale", b.getStringAttr(dtypeName(scaling.getScale()))),
-       b.getNamedAttr("round", b.getStringAttr(stringifyScaleRound(
-                                   scaling.getRound())))});
+       b.getNamedAttr(
+           "round", b.getStringAttr(stringifyScaleRound(scaling.getRound())))});
 }
 
 void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
@@ -115,13 +113,12 @@ Value kernels::convertToBytes(OpBuilder &b, Location loc,
     // cvt puts its first operand in the high byte: element i goes low, so
     // the little-endian bytes come out in order.
     pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), values[i + 1], values[i], rounding,
-        saturation, b.getBoolAttr(false), TypeAttr::get(elementType)));
+        b, loc, b.getI16Type(), values[i + 1], values[i], rounding, saturation,
+        b.getBoolAttr(false), TypeAttr::get(elementType)));
   Value packed = vector::FromElementsOp::create(
       b, loc, VectorType::get({int64_t(pairs.size())}, b.getI16Type()), pairs);
   return vector::BitCastOp::create(
-      b, loc, VectorType::get({int64_t(values.size())}, b.getI8Type()),
-      packed);
+      b, loc, VectorType::get({int64_t(values.size())}, b.getI8Type()), packed);
 }
 
 SmallVector<Value> kernels::convertFromBytes(OpBuilder &b, Location loc,

@@ -28,8 +28,7 @@ Value constIndex(OpBuilder &b, Location loc, int64_t value);
 /// the kernel's body.
 gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
                             StringRef chip, TypeRange arguments,
-                            int64_t blockSize,
-                            TypeRange workgroupBuffers = {});
+                            int64_t blockSize, TypeRange workgroupBuffers = {});
 
 /// One manifest parameter.
 DictionaryAttr manifestParam(OpBuilder &b, StringRef name, StringRef role,

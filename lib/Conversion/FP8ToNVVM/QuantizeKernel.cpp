@@ -68,34 +68,32 @@ struct QuantizeKernelBuilder {
   bool amaxOnly() const { return !op; }
 
   /// The amax kernel: parameters input and amax.
-  gpu::GPUFuncOp createAmax(StringRef name, StringRef chip,
-                            int64_t numBlocks) {
+  gpu::GPUFuncOp createAmax(StringRef name, StringRef chip, int64_t numBlocks) {
     int64_t numElements = rows * cols;
     SmallVector<int64_t> amaxShape = {rows / tileRows, cols / tileCols};
-    gpu::GPUFuncOp func = createKernel(
-        b, loc, name, chip,
-        {MemRefType::get({numElements}, inputElement),
-         MemRefType::get({numScales()}, b.getF32Type())},
-        kThreadsPerBlock);
+    gpu::GPUFuncOp func =
+        createKernel(b, loc, name, chip,
+                     {MemRefType::get({numElements}, inputElement),
+                      MemRefType::get({numScales()}, b.getF32Type())},
+                     kThreadsPerBlock);
     SmallVector<int64_t> tile = {tileRows == rows ? -1 : tileRows,
                                  tileCols == cols ? -1 : tileCols};
     int64_t bytesMoved =
         numElements * (inputElement.getIntOrFloatBitWidth() / 8) +
         numScales() * 4;
-    auto entries = b.getDictionaryAttr({
-        b.getNamedAttr("op", b.getStringAttr("fp8.amax")),
-        b.getNamedAttr("grid", b.getI64ArrayAttr({numBlocks, 1, 1})),
-        b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
-        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-        b.getNamedAttr(
-            "params",
-            b.getArrayAttr({manifestParam(b, "input", "input",
-                                          dtypeName(inputElement),
-                                          {rows, cols}),
-                            manifestParam(b, "amax", "output", "f32",
-                                          amaxShape)})),
-        b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
-        b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))});
+    auto entries = b.getDictionaryAttr(
+        {b.getNamedAttr("op", b.getStringAttr("fp8.amax")),
+         b.getNamedAttr("grid", b.getI64ArrayAttr({numBlocks, 1, 1})),
+         b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
+         b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
+         b.getNamedAttr(
+             "params",
+             b.getArrayAttr(
+                 {manifestParam(b, "input", "input", dtypeName(inputElement),
+                                {rows, cols}),
+                  manifestParam(b, "amax", "output", "f32", amaxShape)})),
+         b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
+         b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))});
     func->setAttr("fp8.manifest", entries);
     input = func.getArgument(0);
     amaxOut = func.getArgument(1);
@@ -108,14 +106,13 @@ struct QuantizeKernelBuilder {
                       : create(name, chip, numBlocks);
   }
 
-  int64_t numScales() const {
-    return (rows / tileRows) * (cols / tileCols);
-  }
+  int64_t numScales() const { return (rows / tileRows) * (cols / tileCols); }
 
   /// The kernel with parameters input, [seed], q, scale, and its manifest.
   gpu::GPUFuncOp create(StringRef name, StringRef chip, int64_t numBlocks) {
     int64_t numElements = rows * cols;
-    SmallVector<Type> arguments = {MemRefType::get({numElements}, inputElement)};
+    SmallVector<Type> arguments = {
+        MemRefType::get({numElements}, inputElement)};
     SmallVector<Attribute> params = {manifestParam(
         b, "input", "input", dtypeName(inputElement), {rows, cols})};
     if (stochastic) {
@@ -125,13 +122,13 @@ struct QuantizeKernelBuilder {
     arguments.push_back(MemRefType::get({numElements}, b.getI8Type()));
     arguments.push_back(
         MemRefType::get({numScales()}, storageType(scaleElement)));
-    params.push_back(manifestParam(b, "q", "output", dtypeName(elementType),
-                                   {rows, cols}));
+    params.push_back(
+        manifestParam(b, "q", "output", dtypeName(elementType), {rows, cols}));
     params.push_back(manifestParam(b, "scale", "output",
                                    dtypeName(scaleElement),
                                    {rows / tileRows, cols / tileCols}));
-    gpu::GPUFuncOp func = createKernel(b, loc, name, chip, arguments,
-                                       kThreadsPerBlock);
+    gpu::GPUFuncOp func =
+        createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
     int64_t scaleBytes =
         numScales() * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
     int64_t bytesMoved =
@@ -158,14 +155,13 @@ struct QuantizeKernelBuilder {
   /// The 16 elements at `offset`, in f32, from a 16-byte aligned load.
   Value load(Value offset) {
     auto vectorType = VectorType::get({kChunk}, inputElement);
-    Value loaded = vector::LoadOp::create(b, loc, vectorType, input, offset,
-                                          /*nontemporal=*/false,
-                                          llvm::Align(16));
+    Value loaded =
+        vector::LoadOp::create(b, loc, vectorType, input, offset,
+                               /*nontemporal=*/false, llvm::Align(16));
     if (inputElement.isF32())
       return loaded;
-    return arith::ExtFOp::create(b, loc,
-                                 VectorType::get({kChunk}, b.getF32Type()),
-                                 loaded);
+    return arith::ExtFOp::create(
+        b, loc, VectorType::get({kChunk}, b.getF32Type()), loaded);
   }
 
   /// max |x| over a vector, NaN-propagating (|x| as max(x, -x): no
@@ -247,8 +243,8 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
                                        thread, constIndex(b, loc, numThreads));
   // Threads past the end (whole tiles of them) still join the shuffles, on
   // a clamped index, but store nothing.
-  Value safeThread = arith::SelectOp::create(b, loc, active, thread,
-                                             constIndex(b, loc, 0));
+  Value safeThread =
+      arith::SelectOp::create(b, loc, active, thread, constIndex(b, loc, 0));
   Value offset =
       arith::MulIOp::create(b, loc, safeThread, constIndex(b, loc, kChunk));
   Value values = k.load(offset);
@@ -261,16 +257,16 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
   b.setInsertionPointToStart(ifActive.thenBlock());
   if (!k.amaxOnly())
     k.quantizeAndStore(values, scales.quantScale, offset);
-  Value lane = arith::RemUIOp::create(b, loc, thread,
-                                      constIndex(b, loc, lanesPerTile));
+  Value lane =
+      arith::RemUIOp::create(b, loc, thread, constIndex(b, loc, lanesPerTile));
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                       constIndex(b, loc, 0));
   auto ifFirst = scf::IfOp::create(b, loc, first, false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   // Tiles are contiguous along rows, rows are contiguous: tile = t / lanes.
-  k.storeTile(amax, scales,
-              arith::DivUIOp::create(b, loc, thread,
-                                     constIndex(b, loc, lanesPerTile)));
+  k.storeTile(
+      amax, scales,
+      arith::DivUIOp::create(b, loc, thread, constIndex(b, loc, lanesPerTile)));
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();
@@ -329,8 +325,8 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
   }
   // Warp, then across the 8 warps through shared memory.
   amax = k.shuffleMax(amax, kWarpSize);
-  Value warp = arith::DivUIOp::create(b, loc, thread,
-                                      constIndex(b, loc, kWarpSize));
+  Value warp =
+      arith::DivUIOp::create(b, loc, thread, constIndex(b, loc, kWarpSize));
   memref::StoreOp::create(b, loc, amax, partials, warp);
   gpu::BarrierOp::create(b, loc);
   amax = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -359,12 +355,12 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
 /// rows; a warp reads 32 consecutive elements of a row at a time (coalesced),
 /// once for the amax and once more (from L2) to quantize, two rows per cvt.
 static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
-                                              StringRef name,
-                                              StringRef chip) {
+                                              StringRef name, StringRef chip) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   int64_t colBlocks = llvm::divideCeil(k.cols, kThreadsPerBlock);
-  gpu::GPUFuncOp func = k.createAny(name, chip, (k.rows / k.tileRows) * colBlocks);
+  gpu::GPUFuncOp func =
+      k.createAny(name, chip, (k.rows / k.tileRows) * colBlocks);
   auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -375,17 +371,17 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
           b, loc, arith::RemUIOp::create(b, loc, block, idx(colBlocks)),
           idx(kThreadsPerBlock)),
       thread);
-  Value active =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, idx(k.cols));
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                       idx(k.cols));
   auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifActive.thenBlock());
   Value rowBase = arith::MulIOp::create(b, loc, rowBlock, idx(k.tileRows));
   auto offsetOf = [&](Value i) {
     return arith::AddIOp::create(
                b, loc,
-               arith::MulIOp::create(
-                   b, loc, arith::AddIOp::create(b, loc, rowBase, i),
-                   idx(k.cols)),
+               arith::MulIOp::create(b, loc,
+                                     arith::AddIOp::create(b, loc, rowBase, i),
+                                     idx(k.cols)),
                col)
         .getResult();
   };
@@ -442,10 +438,10 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
     memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, bytes, 1),
                             k.data, offsetOf(next));
   }
-  k.storeTile(amax, scales,
-              arith::AddIOp::create(
-                  b, loc, arith::MulIOp::create(b, loc, rowBlock, idx(k.cols)),
-                  col));
+  k.storeTile(
+      amax, scales,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, rowBlock, idx(k.cols)), col));
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();
@@ -502,14 +498,12 @@ FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
   return buildTileKernel(k, op, name, chip);
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op,
-                                                 StringRef name,
-                                                 StringRef chip) {
+FailureOr<gpu::GPUModuleOp>
+fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op, StringRef name, StringRef chip) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();
   OpBuilder::InsertionGuard guard(b);
-  QuantizeKernelBuilder k(b, op.getLoc(), inputType,
-                          op.getTile().getExtents());
+  QuantizeKernelBuilder k(b, op.getLoc(), inputType, op.getTile().getExtents());
   return buildTileKernel(k, op, name, chip);
 }

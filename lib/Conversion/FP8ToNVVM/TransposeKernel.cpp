@@ -67,18 +67,16 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
                                    b.getI64IntegerAttr(16));
   StringRef dataName = dtypeName(dataType.getElementType());
   StringRef scaleName = dtypeName(scaleType.getElementType());
-  int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleType.getElementType())
-                           ? 1
-                           : 4;
-  setManifest(b, func, "fp8.transpose", {numBlocks, 1, 1}, kThreads,
-              {manifestParam(b, "q", "input", dataName, {rows, cols}),
-               manifestParam(b, "scale", "input", scaleName,
-                             {scaleRows, scaleCols}),
-               manifestParam(b, "qt", "output", dataName, {cols, rows}),
-               manifestParam(b, "scale_t", "output", scaleName,
-                             {scaleCols, scaleRows})},
-              dataName, op.getScaling(),
-              2 * (rows * cols + numScales * scaleBytes));
+  int64_t scaleBytes =
+      isa<Float8E8M0FNUType>(scaleType.getElementType()) ? 1 : 4;
+  setManifest(
+      b, func, "fp8.transpose", {numBlocks, 1, 1}, kThreads,
+      {manifestParam(b, "q", "input", dataName, {rows, cols}),
+       manifestParam(b, "scale", "input", scaleName, {scaleRows, scaleCols}),
+       manifestParam(b, "qt", "output", dataName, {cols, rows}),
+       manifestParam(b, "scale_t", "output", scaleName,
+                     {scaleCols, scaleRows})},
+      dataName, op.getScaling(), 2 * (rows * cols + numScales * scaleBytes));
 
   Value q = func.getArgument(0), scale = func.getArgument(1),
         qt = func.getArgument(2), scaleT = func.getArgument(3);
@@ -92,18 +90,19 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
   };
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value rowBase = mul(arith::DivUIOp::create(b, loc, block, idx(tilesPerRow)),
-                      kTile);
-  Value colBase = mul(arith::RemUIOp::create(b, loc, block, idx(tilesPerRow)),
-                      kTile);
+  Value rowBase =
+      mul(arith::DivUIOp::create(b, loc, block, idx(tilesPerRow)), kTile);
+  Value colBase =
+      mul(arith::RemUIOp::create(b, loc, block, idx(tilesPerRow)), kTile);
   // Row pass: thread t loads bytes 16 (t % 4) .. +15 of tile row t / 4.
   Value row = arith::DivUIOp::create(b, loc, thread, idx(kTile / kChunk));
   Value segment =
       mul(arith::RemUIOp::create(b, loc, thread, idx(kTile / kChunk)), kChunk);
   auto bytesType = VectorType::get({kChunk}, b.getI8Type());
   Value loaded = vector::LoadOp::create(
-      b, loc, bytesType, q, add(mul(add(rowBase, row), cols), add(colBase, segment)),
-      false, llvm::Align(16));
+      b, loc, bytesType, q,
+      add(mul(add(rowBase, row), cols), add(colBase, segment)), false,
+      llvm::Align(16));
   vector::StoreOp::create(b, loc, loaded, tile, ValueRange{row, segment}, false,
                           llvm::Align(16));
   gpu::BarrierOp::create(b, loc);

@@ -74,10 +74,10 @@ static AffineMap tileIndexMap(MLIRContext *ctx, unsigned rank,
     results.push_back(getAffineDimExpr(d, ctx));
   for (unsigned i = 0; i < 2; ++i) {
     int64_t extent = tile[i];
-    results.push_back(ShapedType::isDynamic(extent)
-                          ? getAffineConstantExpr(0, ctx)
-                          : getAffineDimExpr(batchRank + i, ctx).floorDiv(
-                                extent));
+    results.push_back(
+        ShapedType::isDynamic(extent)
+            ? getAffineConstantExpr(0, ctx)
+            : getAffineDimExpr(batchRank + i, ctx).floorDiv(extent));
   }
   return AffineMap::get(rank, 0, results, ctx);
 }
@@ -109,8 +109,8 @@ static Value padWithZeros(OpBuilder &b, Location loc, Value input,
   SmallVector<OpFoldResult> low(shape.size(), b.getIndexAttr(0)), high;
   for (auto [from, to] : llvm::zip(type.getShape(), shape))
     high.push_back(b.getIndexAttr(to - from));
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return tensor::PadOp::create(b, loc, type.clone(shape), input, low, high,
                                zero);
 }
@@ -123,9 +123,8 @@ static Value splitDim(OpBuilder &b, Location loc, Value input, unsigned dim,
   SmallVector<ReassociationIndices> reassociation;
   for (unsigned d = 0; d < type.getRank(); ++d) {
     if (d == dim) {
-      reassociation.push_back(
-          {static_cast<int64_t>(shape.size()),
-           static_cast<int64_t>(shape.size() + 1)});
+      reassociation.push_back({static_cast<int64_t>(shape.size()),
+                               static_cast<int64_t>(shape.size() + 1)});
       shape.push_back(type.getDimSize(d) / tileExtent);
       shape.push_back(tileExtent);
       continue;
@@ -160,8 +159,8 @@ static Value buildTileAmax(OpBuilder &b, Location loc, Value input,
     inputExprs.push_back(d(i));
     outputExprs.push_back(d(i));
   }
-  inputExprs.append({d(batchRank), d(batchRank + 2), d(batchRank + 1),
-                     d(batchRank + 3)});
+  inputExprs.append(
+      {d(batchRank), d(batchRank + 2), d(batchRank + 1), d(batchRank + 3)});
   outputExprs.append({d(batchRank), d(batchRank + 1)});
   SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
   iterators[batchRank + 2] = iterators[batchRank + 3] =
@@ -224,14 +223,14 @@ buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         TileScales tile =
             buildTileScales(nb, nloc, args[0], elementType, scaling, margin);
-        linalg::YieldOp::create(
-            nb, nloc, ValueRange{tile.quantScale, tile.storedScale});
+        linalg::YieldOp::create(nb, nloc,
+                                ValueRange{tile.quantScale, tile.storedScale});
       });
 
   // Data: scale, then round.
   SmallVector<Value> inputs = {input, scales.getResult(0)};
-  SmallVector<AffineMap> maps = {id, tileIndexMap(ctx, rank,
-                                                  scaling.getTile())};
+  SmallVector<AffineMap> maps = {id,
+                                 tileIndexMap(ctx, rank, scaling.getTile())};
   if (rounding == Rounding::stochastic) {
     inputs.push_back(seed);
     maps.push_back(AffineMap::get(rank, 0, {}, ctx));
@@ -260,7 +259,8 @@ buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
                 nb, nloc, madeNaN,
                 arith::ConstantOp::create(
                     nb, nloc,
-                    nb.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN())),
+                    nb.getF32FloatAttr(
+                        std::numeric_limits<float>::quiet_NaN())),
                 scaled);
             Value q;
             if (rounding == Rounding::stochastic) {
@@ -328,8 +328,8 @@ struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
   LogicalResult matchAndRewrite(DequantizeOp op,
                                 PatternRewriter &rewriter) const override {
     rewriter.replaceOp(
-        op, buildDequantize(rewriter, op.getLoc(), op.getInput(),
-                            op.getScale(), op.getScaling(),
+        op, buildDequantize(rewriter, op.getLoc(), op.getInput(), op.getScale(),
+                            op.getScaling(),
                             op.getResult().getType().getElementType()));
     return success();
   }
@@ -361,9 +361,9 @@ struct TransposeLowering : OpRewritePattern<TransposeOp> {
                                          permutation)
           .getResult()[0];
     };
-    rewriter.replaceOp(op, {transpose(op.getInput(), op.getResult().getType()),
-                            transpose(op.getScale(),
-                                      op.getResultScale().getType())});
+    rewriter.replaceOp(
+        op, {transpose(op.getInput(), op.getResult().getType()),
+             transpose(op.getScale(), op.getResultScale().getType())});
     return success();
   }
 };
@@ -375,9 +375,8 @@ struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
   LogicalResult matchAndRewrite(RequantizeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value wide =
-        buildDequantize(rewriter, loc, op.getInput(), op.getScale(),
-                        op.getScaling(), rewriter.getF32Type());
+    Value wide = buildDequantize(rewriter, loc, op.getInput(), op.getScale(),
+                                 op.getScaling(), rewriter.getF32Type());
     Value amax = buildTileAmax(rewriter, loc, wide, op.getTo().getTile());
     auto [data, scale] = buildQuantize(
         rewriter, loc, wide, amax, op.getResult().getType().getElementType(),
@@ -426,8 +425,8 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
     SmallVector<AffineExpr> batch;
     for (unsigned i = 0; i < batchRank; ++i)
       batch.push_back(d(i));
-    AffineExpr m = d(batchRank), n = d(batchRank + 1),
-               c = d(batchRank + 2), p = d(batchRank + 3);
+    AffineExpr m = d(batchRank), n = d(batchRank + 1), c = d(batchRank + 2),
+               p = d(batchRank + 3);
     auto operandMap = [&](int64_t contractDim, AffineExpr freeDim) {
       SmallVector<AffineExpr> exprs(batch);
       if (contractDim == 1)
@@ -441,39 +440,36 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
     SmallVector<int64_t> resultShape(op.getResult().getType().getShape());
     SmallVector<int64_t> partialShape(resultShape);
     partialShape.push_back(numChunks);
-    Value partialInit = filledTensor(rewriter, loc, partialShape,
-                                     rewriter.getF32Type(),
-                                     rewriter.getF32FloatAttr(0.0f));
+    Value partialInit =
+        filledTensor(rewriter, loc, partialShape, rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
     SmallVector<utils::IteratorType> partialIterators =
         parallelIterators(batchRank + 4);
     partialIterators.back() = utils::IteratorType::reduction;
     Value partial =
         linalg::GenericOp::create(
-            rewriter, loc, partialInit.getType(), ValueRange{a, b},
-            partialInit,
+            rewriter, loc, partialInit.getType(), ValueRange{a, b}, partialInit,
             ArrayRef<AffineMap>{
                 operandMap(da, m), operandMap(db, n),
                 AffineMap::get(batchRank + 4, 0, partialExprs, ctx)},
             partialIterators,
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
               Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  ValueRange{arith::AddFOp::create(nb, nloc, args[2], product)});
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args[2], product)});
             })
             .getResult(0);
 
     // Where both scales are constant along K they factor out of the sum and
     // are applied once, in the epilogue; otherwise every chunk's partial sum
     // is scaled by its own scales before it is added (promotion).
-    bool epilogueScales =
-        ShapedType::isDynamic(op.getPromotionInterval());
+    bool epilogueScales = ShapedType::isDynamic(op.getPromotionInterval());
     auto scaleMap = [&](ScalingAttr scaling, int64_t contractDim,
                         AffineExpr freeDim, unsigned numLoops) {
       auto index = [&](int64_t tileExtent, AffineExpr expr) {
-        return ShapedType::isDynamic(tileExtent)
-                   ? getAffineConstantExpr(0, ctx)
-                   : expr.floorDiv(tileExtent);
+        return ShapedType::isDynamic(tileExtent) ? getAffineConstantExpr(0, ctx)
+                                                 : expr.floorDiv(tileExtent);
       };
       AffineExpr kIndex = index(scaling.getTile()[contractDim], c * chunk);
       AffineExpr freeIndex = index(scaling.getTile()[1 - contractDim], freeDim);
@@ -502,9 +498,9 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
                       scaleMap(op.getBScaling(), db, n, sumLoops)});
     }
     sumMaps.push_back(AffineMap::get(sumLoops, 0, resultExprs, ctx));
-    Value sumInit = filledTensor(rewriter, loc, resultShape,
-                                 rewriter.getF32Type(),
-                                 rewriter.getF32FloatAttr(0.0f));
+    Value sumInit =
+        filledTensor(rewriter, loc, resultShape, rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
     SmallVector<utils::IteratorType> sumIterators = parallelIterators(sumLoops);
     sumIterators.back() = utils::IteratorType::reduction;
     Value result =
@@ -516,10 +512,9 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
               if (!epilogueScales)
                 term = arith::MulFOp::create(
                     nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), term);
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  ValueRange{arith::AddFOp::create(nb, nloc, args.back(),
-                                                   term)});
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args.back(), term)});
             })
             .getResult(0);
 
@@ -583,9 +578,8 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
         rewriter, loc,
         DenseElementsAttr::get(matrixType, ArrayRef<float>(matrix)));
 
-    Value x = splitDim(rewriter, loc, convertToF32(rewriter, loc,
-                                                   op.getInput()),
-                       dim, n);
+    Value x = splitDim(rewriter, loc,
+                       convertToF32(rewriter, loc, op.getInput()), dim, n);
     auto splitType = cast<RankedTensorType>(x.getType());
     // Loops: the split dims of x (block index at `dim`, output position at
     // `dim + 1`), then the reduction position j.
@@ -598,13 +592,12 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
     }
     AffineMap hMap = AffineMap::get(
         numLoops, 0,
-        {getAffineDimExpr(rank + 1, ctx), getAffineDimExpr(dim + 1, ctx)},
-        ctx);
+        {getAffineDimExpr(rank + 1, ctx), getAffineDimExpr(dim + 1, ctx)}, ctx);
     SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
     iterators.back() = utils::IteratorType::reduction;
-    Value init = filledTensor(rewriter, loc, splitType.getShape(),
-                              rewriter.getF32Type(),
-                              rewriter.getF32FloatAttr(0.0f));
+    Value init =
+        filledTensor(rewriter, loc, splitType.getShape(), rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
     Value rotated =
         linalg::GenericOp::create(
             rewriter, loc, init.getType(), ValueRange{x, hadamard}, init,
@@ -613,9 +606,9 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
             iterators,
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
               Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  ValueRange{arith::AddFOp::create(nb, nloc, args[2], product)});
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args[2], product)});
             })
             .getResult(0);
 
@@ -630,8 +623,8 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
             rewriter, loc, outInit.getType(), rotated, outInit,
             ArrayRef<AffineMap>{id, id}, parallelIterators(rank + 1),
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value factor = arith::ConstantOp::create(
-                  nb, nloc, nb.getF32FloatAttr(norm));
+              Value factor =
+                  arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(norm));
               Value y = arith::MulFOp::create(nb, nloc, args[0], factor);
               if (!elementType.isF32())
                 y = arith::TruncFOp::create(nb, nloc, elementType, y);
@@ -663,8 +656,8 @@ struct FP8LowerToReferencePass
     WalkResult walk = getOperation()->walk([](Operation *op) {
       if (!isa<FP8Dialect>(op->getDialect()))
         return WalkResult::advance();
-      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                          op->getResultTypes())) {
+      for (Type type :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
         auto shaped = dyn_cast<ShapedType>(type);
         if (shaped && !shaped.hasStaticShape()) {
           op->emitOpError("fp8-lower-to-reference needs static shapes, got ")
@@ -716,7 +709,8 @@ struct FP8LowerToReferencePass
 } // namespace
 
 void fp8::populateFP8ToReferencePatterns(RewritePatternSet &patterns) {
-  patterns.add<AmaxLowering, DequantizeLowering, HadamardLowering,
-               QuantizeLowering, RequantizeLowering, ScaledMatmulLowering,
-               TransposeLowering>(patterns.getContext());
+  patterns
+      .add<AmaxLowering, DequantizeLowering, HadamardLowering, QuantizeLowering,
+           RequantizeLowering, ScaledMatmulLowering, TransposeLowering>(
+          patterns.getContext());
 }

@@ -31,8 +31,7 @@ FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
 
 /// Builds a kernel transposing the data and scales of `op` (square tiles).
 FailureOr<gpu::GPUModuleOp> buildTransposeKernel(OpBuilder &builder,
-                                                 TransposeOp op,
-                                                 StringRef name,
+                                                 TransposeOp op, StringRef name,
                                                  StringRef chip);
 
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the

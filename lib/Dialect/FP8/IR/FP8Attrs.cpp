@@ -59,8 +59,8 @@ FailureOr<SmallVector<int64_t>> fp8::parseTileExtents(AsmParser &parser) {
     extents.push_back(extent);
     return success();
   };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                     parseExtent, " in a tile"))
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseExtent,
+                                     " in a tile"))
     return failure();
   return extents;
 }
@@ -235,8 +235,8 @@ Attribute ScalingAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "#fp8.scaling needs a tile");
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), tile, scale, round);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    tile, scale, round);
 }
 
 void ScalingAttr::print(AsmPrinter &printer) const {
@@ -291,9 +291,8 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   int64_t kBlock = tile[1];
   if (!ShapedType::isDynamic(kBlock) && kBlock % kMinKBlock != 0)
-    return emitError() << "policy tile " << formatTile(tile)
-                       << " has K-block " << kBlock
-                       << ": a K-block must be '*' or a multiple of "
+    return emitError() << "policy tile " << formatTile(tile) << " has K-block "
+                       << kBlock << ": a K-block must be '*' or a multiple of "
                        << kMinKBlock;
   return verifyScaleType(emitError, scale, round);
 }
@@ -318,8 +317,8 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "#fp8.policy needs a tile");
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), elementType, tile, scale, round);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    elementType, tile, scale, round);
 }
 
 void PolicyAttr::print(AsmPrinter &printer) const {
@@ -331,9 +330,9 @@ void PolicyAttr::print(AsmPrinter &printer) const {
 ScalingAttr PolicyAttr::getScaling(unsigned contractingDim) const {
   assert(contractingDim < 2 && "matrix dimension");
   int64_t across = getTile()[0], along = getTile()[1];
-  SmallVector<int64_t, 2> tile =
-      contractingDim == 1 ? SmallVector<int64_t, 2>{across, along}
-                          : SmallVector<int64_t, 2>{along, across};
+  SmallVector<int64_t, 2> tile = contractingDim == 1
+                                     ? SmallVector<int64_t, 2>{across, along}
+                                     : SmallVector<int64_t, 2>{along, across};
   return ScalingAttr::get(getContext(), tile, getScale(), getRound());
 }
 
@@ -444,8 +443,7 @@ static std::optional<RecipeFields> getPresetFields(MLIRContext *context,
   // so one quantized W serves Fprop and Dgrad), f32 scales.
   if (name == "blockwise") {
     RecipeFields fields = uniform(e4m3, 1, 128, f32, ScaleRound::exact);
-    fields.weight = makePolicy(context, e4m3, 128, 128, f32,
-                               ScaleRound::exact);
+    fields.weight = makePolicy(context, e4m3, 128, 128, f32, ScaleRound::exact);
     return fields;
   }
   // MXFP8: 1x32 blocks, E8M0 scales; NVIDIA's RCEIL or the OCP floor rule.
@@ -457,7 +455,7 @@ static std::optional<RecipeFields> getPresetFields(MLIRContext *context,
 }
 
 ArrayRef<StringRef> RecipeAttr::getPresetNames() {
-  static const StringRef names[] = {"tensorwise", "delayed",   "rowwise",
+  static const StringRef names[] = {"tensorwise",    "delayed",   "rowwise",
                                     "rowwise_gw_hp", "blockwise", "mxfp8",
                                     "mxfp8_ocp"};
   return names;
@@ -534,14 +532,14 @@ parseEnumKeyword(AsmParser &parser, EnumT &value, StringRef what,
     return failure();
   std::optional<EnumT> parsed = symbolize(keyword);
   if (!parsed)
-    return parser.emitError(loc) << "unknown " << what << " '" << keyword
-                                 << "'";
+    return parser.emitError(loc)
+           << "unknown " << what << " '" << keyword << "'";
   value = *parsed;
   return success();
 }
 
-static ParseResult parseRecipeField(AsmParser &parser, StringRef key,
-                                    SMLoc loc, RecipeFields &fields) {
+static ParseResult parseRecipeField(AsmParser &parser, StringRef key, SMLoc loc,
+                                    RecipeFields &fields) {
   if (key == "activation" || key == "weight" || key == "gradient") {
     PolicyAttr policy;
     if (parser.parseAttribute(policy))
@@ -608,9 +606,9 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
   } else {
     std::optional<RecipeFields> preset = getPresetFields(context, first);
     if (!preset) {
-      parser.emitError(nameLoc) << "unknown recipe '" << first
-                                << "', expected one of "
-                                << llvm::join(getPresetNames(), ", ");
+      parser.emitError(nameLoc)
+          << "unknown recipe '" << first << "', expected one of "
+          << llvm::join(getPresetNames(), ", ");
       return {};
     }
     fields = *preset;
@@ -624,7 +622,8 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
     return {};
   if (parser.parseGreater())
     return {};
-  if (!fromPreset && (!fields.activation || !fields.weight || !fields.gradient)) {
+  if (!fromPreset &&
+      (!fields.activation || !fields.weight || !fields.gradient)) {
     parser.emitError(loc, "a recipe without a preset needs activation, "
                           "weight and gradient policies");
     return {};

@@ -87,11 +87,11 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     bool hasTensorResult =
         op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
     if (!isa<QuantizeOp>(op) && !hasTensorResult)
-      return op->emitError() << "'" << getRoleAttrName()
-                             << "' on an operation names the role of its "
-                                "single tensor result; '"
-                             << op->getName() << "' has "
-                             << op->getNumResults() << " results";
+      return op->emitError()
+             << "'" << getRoleAttrName()
+             << "' on an operation names the role of its "
+                "single tensor result; '"
+             << op->getName() << "' has " << op->getNumResults() << " results";
     return verifyRoleValue(op, attr);
   }
   if (name == getMatmulAttrName()) {
@@ -105,14 +105,13 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   }
   if (name == getRecipeAttrName()) {
     if (!isa<RecipeAttr>(attr.getValue()))
-      return op->emitError() << "'" << getRecipeAttrName()
-                             << "' must be a #fp8.recipe, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << getRecipeAttrName() << "' must be a #fp8.recipe, got "
+             << attr.getValue();
     return success();
   }
   // Set by convert-fp8-to-nvvm: the kernel of an op, and a kernel's launch.
   if (name.getValue() == "fp8.kernel" || name.getValue() == "fp8.manifest")
     return success();
-  return op->emitError() << "unknown fp8 attribute '" << name.getValue()
-                         << "'";
+  return op->emitError() << "unknown fp8 attribute '" << name.getValue() << "'";
 }

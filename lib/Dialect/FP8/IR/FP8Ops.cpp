@@ -30,16 +30,15 @@ static LogicalResult verifyTiledShape(Operation *op, StringRef what,
                                       ShapedType data, ShapedType tiled,
                                       ArrayRef<int64_t> tile) {
   if (tiled.getRank() != data.getRank())
-    return op->emitOpError() << "expects " << what << " of rank "
-                             << data.getRank() << " like its data, got rank "
-                             << tiled.getRank();
+    return op->emitOpError()
+           << "expects " << what << " of rank " << data.getRank()
+           << " like its data, got rank " << tiled.getRank();
   SmallVector<int64_t> expected = getTiledShape(data.getShape(), tile);
   if (failed(verifyCompatibleShape(expected, tiled.getShape())))
     return op->emitOpError()
            << "expects " << what << " of shape " << formatShape(expected)
            << " for data " << formatShape(data.getShape()) << " and tile "
-           << formatTile(tile) << ", got "
-           << formatShape(tiled.getShape());
+           << formatTile(tile) << ", got " << formatShape(tiled.getShape());
   return success();
 }
 
@@ -57,10 +56,9 @@ static LogicalResult verifyScales(Operation *op, StringRef what,
 static LogicalResult verifySameShape(Operation *op, StringRef what,
                                      ShapedType expected, ShapedType actual) {
   if (failed(verifyCompatibleShape(expected, actual)))
-    return op->emitOpError()
-           << "expects " << what << " of shape "
-           << formatShape(expected.getShape()) << ", got "
-           << formatShape(actual.getShape());
+    return op->emitOpError() << "expects " << what << " of shape "
+                             << formatShape(expected.getShape()) << ", got "
+                             << formatShape(actual.getShape());
   return success();
 }
 
@@ -126,10 +124,10 @@ static LogicalResult verifyContractedTile(Operation *op, StringRef name,
   int64_t kBlock = getKBlock(scaling, dim);
   if (ShapedType::isDynamic(kBlock) || kBlock % kMinKBlock == 0)
     return success();
-  return op->emitOpError()
-         << name << " tile " << formatTile(scaling.getTile())
-         << " varies along contracted dim " << dim << ": its K-block "
-         << kBlock << " must be '*' or a multiple of " << kMinKBlock;
+  return op->emitOpError() << name << " tile " << formatTile(scaling.getTile())
+                           << " varies along contracted dim " << dim
+                           << ": its K-block " << kBlock
+                           << " must be '*' or a multiple of " << kMinKBlock;
 }
 
 LogicalResult ScaledMatmulOp::verify() {
@@ -154,8 +152,8 @@ LogicalResult ScaledMatmulOp::verify() {
   int64_t kA = a.getDimSize(batchRank + da);
   int64_t kB = b.getDimSize(batchRank + db);
   if (!ShapedType::isDynamic(kA) && !ShapedType::isDynamic(kB) && kA != kB)
-    return emitOpError() << "contracted dims differ: " << kA << " (a dim "
-                         << da << ") vs " << kB << " (b dim " << db << ")";
+    return emitOpError() << "contracted dims differ: " << kA << " (a dim " << da
+                         << ") vs " << kB << " (b dim " << db << ")";
 
   if (failed(verifyScales(*this, "a_scale", a, getAScale().getType(),
                           getAScaling())) ||
@@ -176,15 +174,13 @@ LogicalResult ScaledMatmulOp::verify() {
   if (batchRank &&
       failed(verifyCompatibleShape(a.getShape().take_front(batchRank),
                                    b.getShape().take_front(batchRank))))
-    return emitOpError() << "batch dims differ: "
-                         << formatShape(a.getShape()) << " vs "
-                         << formatShape(b.getShape());
+    return emitOpError() << "batch dims differ: " << formatShape(a.getShape())
+                         << " vs " << formatShape(b.getShape());
   expected.push_back(a.getDimSize(batchRank + 1 - da));
   expected.push_back(b.getDimSize(batchRank + 1 - db));
   if (failed(verifyCompatibleShape(expected, result.getShape())))
-    return emitOpError() << "expects result of shape "
-                         << formatShape(expected) << ", got "
-                         << formatShape(result.getShape());
+    return emitOpError() << "expects result of shape " << formatShape(expected)
+                         << ", got " << formatShape(result.getShape());
   return success();
 }
 
@@ -238,17 +234,16 @@ LogicalResult TransposeOp::verify() {
     return emitOpError() << "result element type " << result.getElementType()
                          << " differs from the input's "
                          << input.getElementType();
-  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
-                          scaling)))
+  if (failed(
+          verifyScales(*this, "scale", input, getScale().getType(), scaling)))
     return failure();
   SmallVector<int64_t> expected = transposeMatrixDims(input.getShape());
   if (failed(verifyCompatibleShape(expected, result.getShape())))
-    return emitOpError() << "expects result of shape "
-                         << formatShape(expected) << ", got "
-                         << formatShape(result.getShape());
-  if (getScale().getType() != getResultScale().getType().clone(
-                                  transposeMatrixDims(
-                                      getResultScale().getType().getShape())))
+    return emitOpError() << "expects result of shape " << formatShape(expected)
+                         << ", got " << formatShape(result.getShape());
+  if (getScale().getType() !=
+      getResultScale().getType().clone(
+          transposeMatrixDims(getResultScale().getType().getShape())))
     return emitOpError() << "expects result_scale to be the transposed scale "
                             "tensor, got "
                          << getResultScale().getType();

@@ -54,10 +54,9 @@ static std::optional<HostMatrix> getConstantMatrix(Value value) {
 static void reportError(QuantizeOp q, ScalingAttr from, Type fromType,
                         ScalingAttr to, Type toType, Rounding round,
                         uint64_t seed) {
-  std::string what = llvm::formatv("converting {0} from {1} to {2}",
-                                   q.getInput().getType(),
-                                   describe(from, fromType),
-                                   describe(to, toType));
+  std::string what =
+      llvm::formatv("converting {0} from {1} to {2}", q.getInput().getType(),
+                    describe(from, fromType), describe(to, toType));
   std::optional<HostMatrix> source = getConstantMatrix(q.getInput());
   if (!source || q.getAmax() || q.getRounding() != Rounding::nearest) {
     q.emitRemark() << what
@@ -130,9 +129,8 @@ struct FP8ConvertScalingPass
 };
 } // namespace
 
-void FP8ConvertScalingPass::convert(FunctionOpInterface func,
-                                    RecipeAttr target, Rounding round,
-                                    ArrayRef<Role> selected) {
+void FP8ConvertScalingPass::convert(FunctionOpInterface func, RecipeAttr target,
+                                    Rounding round, ArrayRef<Role> selected) {
   // One conversion per (quantization, target scaling, element type).
   llvm::DenseMap<std::tuple<Operation *, Attribute, Type>, RequantizeOp>
       conversions;
@@ -164,8 +162,8 @@ void FP8ConvertScalingPass::convert(FunctionOpInterface func,
             to.getScaleShape(dataType.getShape()), to.getScale());
         Value seedValue;
         if (round == Rounding::stochastic)
-          seedValue = arith::ConstantIntOp::create(b, q.getLoc(),
-                                                   b.getI64Type(), seed);
+          seedValue =
+              arith::ConstantIntOp::create(b, q.getLoc(), b.getI64Type(), seed);
         conversion = RequantizeOp::create(
             b, q.getLoc(), dataType.clone(toType), scaleType, q.getResult(),
             q.getScale(), seedValue, from, to, round);

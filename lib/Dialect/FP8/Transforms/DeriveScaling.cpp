@@ -25,8 +25,8 @@ using namespace mlir::fp8;
 static QuantizeOp cloneQuantize(OpBuilder &b, QuantizeOp q, Value input,
                                 ScalingAttr scaling) {
   auto type = cast<RankedTensorType>(input.getType());
-  auto scaleType = RankedTensorType::get(
-      scaling.getScaleShape(type.getShape()), scaling.getScale());
+  auto scaleType = RankedTensorType::get(scaling.getScaleShape(type.getShape()),
+                                         scaling.getScale());
   auto clone = QuantizeOp::create(
       b, q.getLoc(), type.clone(q.getResult().getType().getElementType()),
       scaleType, input, q.getAmax(), q.getSeed(), scaling, q.getRounding(),
@@ -121,8 +121,8 @@ static void transposeSymmetricQuantizations(FunctionOpInterface func) {
   for (QuantizeOp q : candidates) {
     auto transpose = q.getInput().getDefiningOp<linalg::TransposeOp>();
     OpBuilder b(q);
-    QuantizeOp source = cloneQuantize(b, q, transpose.getInput(),
-                                      q.getScaling());
+    QuantizeOp source =
+        cloneQuantize(b, q, transpose.getInput(), q.getScaling());
     auto t = TransposeOp::create(b, q.getLoc(), q.getResult().getType(),
                                  q.getScale().getType(), source.getResult(),
                                  source.getScale(), q.getScaling());
@@ -139,8 +139,8 @@ struct FP8DeriveScalingPass
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<FunctionOpInterface>()) {
-      auto recipe = func->getAttrOfType<RecipeAttr>(
-          FP8Dialect::getRecipeAttrName());
+      auto recipe =
+          func->getAttrOfType<RecipeAttr>(FP8Dialect::getRecipeAttrName());
       if (!recipe)
         continue;
       assignTiles(func, recipe);

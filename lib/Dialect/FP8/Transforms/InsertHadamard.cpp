@@ -50,8 +50,8 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
                                             ArrayRef<MatmulKind> kinds) {
   int64_t blockSize = size;
   if (blockSize == 0)
-    if (auto recipe = func->getAttrOfType<RecipeAttr>(
-            FP8Dialect::getRecipeAttrName()))
+    if (auto recipe =
+            func->getAttrOfType<RecipeAttr>(FP8Dialect::getRecipeAttrName()))
       blockSize = recipe.getHadamard();
   // One rotation per (value, dim): both operands of a matmul and every
   // matmul that contracts the same value along the same dim share it.
@@ -80,8 +80,8 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
                      "fp8.quantize in this function");
       return WalkResult::interrupt();
     }
-    int64_t k = mm.getA().getType().getDimSize(
-        mm.getA().getType().getRank() - 2 + mm.getContracting()[0]);
+    int64_t k = mm.getA().getType().getDimSize(mm.getA().getType().getRank() -
+                                               2 + mm.getContracting()[0]);
     if (!ShapedType::isDynamic(k) && k % blockSize != 0) {
       mm.emitOpError() << "Hadamard size " << blockSize
                        << " does not divide the contracted extent " << k;

@@ -130,15 +130,14 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
   os << "\n";
   const char *format = "// {0,-2} {1,-6} {2,-2} {3,-11} {4,-9} {5,-20} {6,-8} "
                        "{7,-11} {8,-18} {9,-11} {10}\n";
-  os << llvm::formatv(format, "#", "matmul", "op", "role", "source",
-                      "storage", "contract", "tile", "scales", "round",
-                      "decision");
+  os << llvm::formatv(format, "#", "matmul", "op", "role", "source", "storage",
+                      "contract", "tile", "scales", "round", "decision");
   for (const OperandLayout &l : layouts) {
     std::string elementType, scaleType;
     llvm::raw_string_ostream(elementType) << l.elementType;
     llvm::raw_string_ostream(scaleType) << l.scaleType;
-    os << llvm::formatv(format, l.matmulIndex, l.kind, l.side, l.role,
-                        l.source, formatShape(l.shape) + "x" + elementType,
+    os << llvm::formatv(format, l.matmulIndex, l.kind, l.side, l.role, l.source,
+                        formatShape(l.shape) + "x" + elementType,
                         llvm::formatv("dim {0}", l.contractingDim),
                         formatTile(l.tile),
                         formatShape(l.scaleShape) + "x" + scaleType,
@@ -182,9 +181,10 @@ static void writeSvg(raw_ostream &os, FunctionOpInterface func,
     double y0 = 60 + l.matmulIndex * cellHeight;
     os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2} {3}: {4} ({5})</text>\n",
                         x0, y0 - 8, l.kind, l.side, l.source, l.role);
-    os << llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" "
-                        "height=\"{3}\" fill=\"#eef3fb\" stroke=\"#1f3b70\"/>\n",
-                        x0, y0, w, h);
+    os << llvm::formatv(
+        "<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" "
+        "height=\"{3}\" fill=\"#eef3fb\" stroke=\"#1f3b70\"/>\n",
+        x0, y0, w, h);
     // Tile boundaries; dense grids are thinned but keep their spacing
     // visible.
     auto drawLines = [&](int64_t extent, int64_t tile, bool vertical) {
@@ -219,11 +219,11 @@ static void writeSvg(raw_ostream &os, FunctionOpInterface func,
                           "stroke=\"#c0392b\" stroke-width=\"2\" "
                           "marker-end=\"url(#k)\"/>\n",
                           x0 + w + 10, y0, y0 + h);
-    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2}, tile {3}</text>\n",
-                        x0, y0 + h + 28, formatShape(l.shape),
-                        formatTile(l.tile));
-    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">K along dim {2}: {3}</text>\n",
-                        x0, y0 + h + 42, l.contractingDim, l.decision);
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2}, tile {3}</text>\n", x0,
+                        y0 + h + 28, formatShape(l.shape), formatTile(l.tile));
+    os << llvm::formatv(
+        "<text x=\"{0}\" y=\"{1}\">K along dim {2}: {3}</text>\n", x0,
+        y0 + h + 42, l.contractingDim, l.decision);
   }
   os << "<defs><marker id=\"k\" markerWidth=\"8\" markerHeight=\"8\" "
         "refX=\"6\" refY=\"3\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" "
@@ -248,8 +248,7 @@ struct FP8PrintLayoutsPass
       std::error_code error;
       llvm::raw_fd_ostream file(path, error);
       if (error) {
-        func.emitError() << "cannot write " << path << ": "
-                         << error.message();
+        func.emitError() << "cannot write " << path << ": " << error.message();
         return signalPassFailure();
       }
       writeSvg(file, func, layouts);

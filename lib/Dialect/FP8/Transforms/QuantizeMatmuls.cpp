@@ -84,8 +84,8 @@ static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
   // Slices of the history along dim 0.
   unsigned rank = historyType.getRank();
   auto slice = [&](Value source, int64_t offset, int64_t size) {
-    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
-        sizes, strides(rank, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+        strides(rank, b.getIndexAttr(1));
     offsets[0] = b.getIndexAttr(offset);
     sizes.push_back(b.getIndexAttr(size));
     for (int64_t d : scaleShape)
@@ -103,16 +103,14 @@ static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
                      b, loc,
                      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f))
                          .getResult(),
-                     tensor::EmptyOp::create(b, loc, scaleShape,
-                                             b.getF32Type())
+                     tensor::EmptyOp::create(b, loc, scaleShape, b.getF32Type())
                          .getResult())
                      .getResult(0);
     fromHistory =
         linalg::ReduceOp::create(
             b, loc, history, init, /*dimensions=*/{0},
             [](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value max =
-                  arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+              Value max = arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
               linalg::YieldOp::create(nb, nloc, max);
             })
             .getResult(0);
@@ -122,29 +120,27 @@ static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
       b, loc, DenseElementsAttr::get(scaleType, b.getF32FloatAttr(0.0f)));
   Value inf = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(scaleType,
-                             b.getF32FloatAttr(
-                                 std::numeric_limits<float>::infinity())));
+      DenseElementsAttr::get(
+          scaleType,
+          b.getF32FloatAttr(std::numeric_limits<float>::infinity())));
   Value usable = arith::AndIOp::create(
       b, loc,
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, fromHistory,
                             zero),
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, fromHistory,
                             inf));
-  Value amax =
-      arith::SelectOp::create(b, loc, usable, fromHistory, current);
+  Value amax = arith::SelectOp::create(b, loc, usable, fromHistory, current);
 
   // Roll: drop the oldest entry, append the current amax.
-  Value rolled = tensor::EmptyOp::create(b, loc, historyType.getShape(),
-                                         b.getF32Type());
+  Value rolled =
+      tensor::EmptyOp::create(b, loc, historyType.getShape(), b.getF32Type());
   if (length > 1) {
     auto [offsets, sizes, strides] = slice(history, 1, length - 1);
     Value kept = tensor::ExtractSliceOp::create(
         b, loc,
-        RankedTensorType::get(
-            llvm::to_vector(llvm::concat<const int64_t>(
-                ArrayRef<int64_t>{length - 1}, scaleShape)),
-            b.getF32Type()),
+        RankedTensorType::get(llvm::to_vector(llvm::concat<const int64_t>(
+                                  ArrayRef<int64_t>{length - 1}, scaleShape)),
+                              b.getF32Type()),
         history, offsets, sizes, strides);
     auto [dstOffsets, dstSizes, dstStrides] = slice(rolled, 0, length - 1);
     rolled = tensor::InsertSliceOp::create(b, loc, kept, rolled, dstOffsets,
@@ -181,9 +177,8 @@ struct FP8QuantizeMatmulsPass
 
 } // namespace
 
-LogicalResult
-FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
-                                         RecipeAttr recipe) {
+LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
+                                                       RecipeAttr recipe) {
   RoleAnalysis roles(func);
   SmallVector<std::pair<MatmulView, MatmulKind>> matmuls;
   WalkResult walk = func->walk([&](linalg::LinalgOp op) {
@@ -202,9 +197,8 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
     // graph's layers (e.g. a reference product): it stays as it is.
     if (!roleA && !roleB)
       return WalkResult::advance();
-    for (auto [name, value, role] :
-         {std::make_tuple("a", view->a, roleA),
-          std::make_tuple("b", view->b, roleB)}) {
+    for (auto [name, value, role] : {std::make_tuple("a", view->a, roleA),
+                                     std::make_tuple("b", view->b, roleB)}) {
       if (role)
         continue;
       op->emitError() << "cannot quantize this matmul: the role of operand "
@@ -285,16 +279,16 @@ FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
           else
             b.setInsertionPointAfterValue(value);
           auto [used, rolled] =
-              buildDelayedAmax(b, loc, value, func.getArgument(index),
-                               scaling, recipe.getAmaxAlgo());
+              buildDelayedAmax(b, loc, value, func.getArgument(index), scaling,
+                               recipe.getAmaxAlgo());
           cached = used;
           newHistories.push_back(rolled);
         }
         amax = cached;
       }
       auto q = QuantizeOp::create(
-          b, loc, type.clone(policy.getElementType()), scaleType, value,
-          amax, stochastic ? seed : Value(), scaling,
+          b, loc, type.clone(policy.getElementType()), scaleType, value, amax,
+          stochastic ? seed : Value(), scaling,
           stochastic ? Rounding::stochastic : Rounding::nearest,
           static_cast<uint64_t>(recipe.getMargin()));
       q->setAttr(FP8Dialect::getRoleAttrName(),

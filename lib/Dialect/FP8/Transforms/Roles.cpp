@@ -34,8 +34,7 @@ std::optional<MatmulView> fp8::getMatmulView(linalg::LinalgOp op) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   // Every operand is (batch?, two matrix dims) with the batch dim leading.
   for (AffineMap map : maps) {
-    if (!map.isProjectedPermutation() ||
-        map.getNumResults() != matrixStart + 2)
+    if (!map.isProjectedPermutation() || map.getNumResults() != matrixStart + 2)
       return std::nullopt;
     if (batched && map.getDimPosition(0) != dims->batch[0])
       return std::nullopt;

@@ -52,10 +52,9 @@ static std::pair<float, float> tileScales(float amax, const FP8Format &format,
                                           ScalingAttr scaling) {
   switch (scaling.getRound()) {
   case ScaleRound::exact: {
-    float clampQuantScale =
-        static_cast<float>(double(format.maxValue) / 1e-12);
-    float quantScale = amax <= 1e-12f ? clampQuantScale
-                                      : format.maxValue / amax;
+    float clampQuantScale = static_cast<float>(double(format.maxValue) / 1e-12);
+    float quantScale =
+        amax <= 1e-12f ? clampQuantScale : format.maxValue / amax;
     return {quantScale, 1.0f / quantScale};
   }
   case ScaleRound::pow2_ceil: {
@@ -78,9 +77,8 @@ static std::pair<float, float> tileScales(float amax, const FP8Format &format,
 }
 
 static const llvm::fltSemantics &semanticsOf(Type elementType) {
-  return isa<Float8E4M3FNType>(elementType)
-             ? llvm::APFloat::Float8E4M3FN()
-             : llvm::APFloat::Float8E5M2();
+  return isa<Float8E4M3FNType>(elementType) ? llvm::APFloat::Float8E4M3FN()
+                                            : llvm::APFloat::Float8E5M2();
 }
 
 /// RNE(clamp(x)) to the FP8 format, back in f32.
@@ -93,8 +91,8 @@ static float saturatingCast(float x, Type elementType,
   bool lostInfo;
   value.convert(semanticsOf(elementType), llvm::APFloat::rmNearestTiesToEven,
                 &lostInfo);
-  value.convert(llvm::APFloat::IEEEsingle(),
-                llvm::APFloat::rmNearestTiesToEven, &lostInfo);
+  value.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &lostInfo);
   return value.convertToFloat();
 }
 
@@ -111,19 +109,19 @@ static float stochasticCast(float x, uint32_t random, Type elementType,
   } else if (magnitude >= bitsOf(format.maxValue)) {
     code = format.maxCode;
   } else if (magnitude >= uint32_t(127 + format.minNormalExponent) << 23) {
-    code = ((magnitude + noise) >> dropped) -
-           (uint32_t(127 - format.bias) << m);
+    code =
+        ((magnitude + noise) >> dropped) - (uint32_t(127 - format.bias) << m);
   } else {
-    float toQuanta = std::ldexp(1.0f, int(m) - format.minNormalExponent +
-                                          int(dropped));
+    float toQuanta =
+        std::ldexp(1.0f, int(m) - format.minNormalExponent + int(dropped));
     auto fixedPoint = static_cast<uint32_t>(floatOf(magnitude) * toQuanta);
     code = (fixedPoint + noise) >> dropped;
   }
   llvm::APFloat value(semanticsOf(elementType),
                       llvm::APInt(8, (code | sign) & 0xFF));
   bool lostInfo;
-  value.convert(llvm::APFloat::IEEEsingle(),
-                llvm::APFloat::rmNearestTiesToEven, &lostInfo);
+  value.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &lostInfo);
   return value.convertToFloat();
 }
 

@@ -19,12 +19,16 @@ using namespace mlir::fp8;
 
 FP8Format fp8::getFP8Format(Type type) {
   if (isa<Float8E4M3FNType>(type))
-    return {/*mantissaBits=*/3, /*bias=*/7, /*minNormalExponent=*/-6,
-            /*maxExponent=*/8, /*maxValue=*/448.0f, /*maxCode=*/0x7E,
+    return {/*mantissaBits=*/3,       /*bias=*/7,
+            /*minNormalExponent=*/-6,
+            /*maxExponent=*/8,        /*maxValue=*/448.0f,
+            /*maxCode=*/0x7E,
             /*nanCode=*/0x7F};
   if (isa<Float8E5M2Type>(type))
-    return {/*mantissaBits=*/2, /*bias=*/15, /*minNormalExponent=*/-14,
-            /*maxExponent=*/15, /*maxValue=*/57344.0f, /*maxCode=*/0x7B,
+    return {/*mantissaBits=*/2,        /*bias=*/15,
+            /*minNormalExponent=*/-14,
+            /*maxExponent=*/15,        /*maxValue=*/57344.0f,
+            /*maxCode=*/0x7B,
             /*nanCode=*/0x7F};
   llvm_unreachable("not an FP8 data type");
 }
@@ -159,8 +163,8 @@ static Value buildRoundUpToE8M0(OpBuilder &b, Location loc, Value d) {
                                           constI32(b, loc, 0x7FFFFFFF));
   Value exponent =
       arith::ShRUIOp::create(b, loc, magnitude, constI32(b, loc, 23));
-  Value mantissa = arith::AndIOp::create(b, loc, magnitude,
-                                         constI32(b, loc, 0x7FFFFF));
+  Value mantissa =
+      arith::AndIOp::create(b, loc, magnitude, constI32(b, loc, 0x7FFFFF));
   auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
     return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
   };
@@ -168,9 +172,9 @@ static Value buildRoundUpToE8M0(OpBuilder &b, Location loc, Value d) {
   // a subnormal at most 2^-127 (which code 0 represents).
   Value inexact = cmp(arith::CmpIPredicate::ugt, mantissa, 0);
   Value belowTop = cmp(arith::CmpIPredicate::ne, exponent, 254);
-  Value tinySubnormal = arith::AndIOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, exponent, 0),
-      cmp(arith::CmpIPredicate::ule, mantissa, 0x400000));
+  Value tinySubnormal =
+      arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::eq, exponent, 0),
+                            cmp(arith::CmpIPredicate::ule, mantissa, 0x400000));
   Value notTiny = arith::XOrIOp::create(
       b, loc, tinySubnormal,
       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
@@ -242,8 +246,8 @@ TileScales fp8::buildTileScales(OpBuilder &b, Location loc, Value amax,
   case ScaleRound::pow2_ceil: {
     // RCEIL: d = amax * fl32(1/fmax) (a multiply, as TE and the PTX path
     // do), rounded up to a power of two.
-    Value d = arith::MulFOp::create(
-        b, loc, amax, constF32(b, loc, 1.0f / format.maxValue));
+    Value d = arith::MulFOp::create(b, loc, amax,
+                                    constF32(b, loc, 1.0f / format.maxValue));
     if (margin != 0)
       d = arith::MulFOp::create(b, loc, d, constF32(b, loc, marginFactor));
     Value code = buildRoundUpToE8M0(b, loc, d);
@@ -251,8 +255,7 @@ TileScales fp8::buildTileScales(OpBuilder &b, Location loc, Value amax,
             storeE8M0Code(b, loc, code, scaleType)};
   }
   case ScaleRound::pow2_floor: {
-    Value code =
-        buildOCPFloorE8M0(b, loc, amax, format.maxExponent, margin);
+    Value code = buildOCPFloorE8M0(b, loc, amax, format.maxExponent, margin);
     return {e8m0CodeToReciprocalF32(b, loc, code),
             storeE8M0Code(b, loc, code, scaleType)};
   }
@@ -292,8 +295,8 @@ static Value buildRoundToNearestBits(OpBuilder &b, Location loc, Value x,
   // Normal targets: add half an FP8 ulp minus one, plus the kept lsb (ties
   // to even), rebias the exponent and drop the low bits.
   Value odd = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, magnitude,
-                                     constI32(b, loc, dropped)),
+      b, loc,
+      arith::ShRUIOp::create(b, loc, magnitude, constI32(b, loc, dropped)),
       constI32(b, loc, 1));
   uint32_t rebias = uint32_t(format.bias - 127) << 23;
   Value normal = arith::AddIOp::create(
@@ -303,19 +306,20 @@ static Value buildRoundToNearestBits(OpBuilder &b, Location loc, Value x,
 
   // Subnormal targets: adding 2^(emin - m + 23) makes the f32 adder round
   // |x| to a multiple of the FP8 quantum in its low mantissa bits.
-  uint32_t magicBits =
-      uint32_t(127 + format.minNormalExponent - int(m) + 23) << 23;
+  uint32_t magicBits = uint32_t(127 + format.minNormalExponent - int(m) + 23)
+                       << 23;
   Value magic = bitcastToF32(b, loc, constI32(b, loc, magicBits));
-  Value sum = arith::AddFOp::create(b, loc, bitcastToF32(b, loc, magnitude),
-                                    magic);
+  Value sum =
+      arith::AddFOp::create(b, loc, bitcastToF32(b, loc, magnitude), magic);
   Value subnormal = arith::SubIOp::create(b, loc, bitcastToI32(b, loc, sum),
                                           constI32(b, loc, magicBits));
 
   Value isNormal = cmp(arith::CmpIPredicate::uge, magnitude,
                        uint32_t(127 + format.minNormalExponent) << 23);
   Value code = arith::SelectOp::create(b, loc, isNormal, normal, subnormal);
-  code = selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
-                   format.nanCode, code);
+  code =
+      selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
+                format.nanCode, code);
   code = arith::OrIOp::create(b, loc, code, sign);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }
@@ -382,14 +386,12 @@ Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
   uint32_t topExponent = (1u << exponentBits) - 1;
   Value payload =
       arith::ShLIOp::create(b, loc, mantissa, constI32(b, loc, 23 - m));
-  Value special = arith::OrIOp::create(b, loc, constI32(b, loc, 0x7F800000),
-                                       payload);
+  Value special =
+      arith::OrIOp::create(b, loc, constI32(b, loc, 0x7F800000), payload);
   if (isa<Float8E5M2Type>(elementType))
-    special = selectI32(b, loc, cmp(arith::CmpIPredicate::eq, mantissa, 0),
-                        0x7F800000,
-                        arith::OrIOp::create(b, loc,
-                                             constI32(b, loc, 0x7FC00000),
-                                             payload));
+    special = selectI32(
+        b, loc, cmp(arith::CmpIPredicate::eq, mantissa, 0), 0x7F800000,
+        arith::OrIOp::create(b, loc, constI32(b, loc, 0x7FC00000), payload));
   Value isSpecial = cmp(arith::CmpIPredicate::eq, exponent, topExponent);
   if (isa<Float8E4M3FNType>(elementType))
     isSpecial = arith::AndIOp::create(
@@ -436,9 +438,9 @@ Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
   // Target-subnormal range: the FP8 quantum is 2^(emin - m); scale |x| by its
   // inverse (exact, a power of two), keep `dropped` fraction bits, and round
   // the same way. A result of 2^m is the smallest normal code.
-  float toQuanta = std::ldexp(1.0f, static_cast<int>(m) -
-                                        format.minNormalExponent +
-                                        static_cast<int>(dropped));
+  float toQuanta =
+      std::ldexp(1.0f, static_cast<int>(m) - format.minNormalExponent +
+                           static_cast<int>(dropped));
   Value scaled = arith::MulFOp::create(b, loc, bitcastToF32(b, loc, magnitude),
                                        constF32(b, loc, toQuanta));
   Value fixedPoint = arith::FPToUIOp::create(b, loc, b.getI32Type(), scaled);
@@ -453,8 +455,9 @@ Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
   uint32_t maxBits = llvm::bit_cast<uint32_t>(format.maxValue);
   code = selectI32(b, loc, cmp(arith::CmpIPredicate::uge, magnitude, maxBits),
                    format.maxCode, code);
-  code = selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
-                   format.nanCode, code);
+  code =
+      selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
+                format.nanCode, code);
   code = arith::OrIOp::create(b, loc, code, sign);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }

@@ -1,4 +1,5 @@
-//===- ConstantQuantization.h - quantize constants at compile time -*- C++ -*-===//
+//===- ConstantQuantization.h - quantize constants at compile time -*- C++
+//-*-===//
 //
 // The numerics of DESIGN.md §4 evaluated in C++ on constant data, for passes
 // that report what a quantization does to known values (fp8-convert-scaling

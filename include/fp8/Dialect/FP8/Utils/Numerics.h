@@ -93,8 +93,8 @@ Value buildFP8ToF32(OpBuilder &b, Location loc, Value value);
 Value buildStochasticCast(OpBuilder &b, Location loc, Value x, Value random,
                           Type elementType);
 /// The same as an i8 holding the FP8 encoding (what GPU kernels store).
-Value buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
-                              Value random, Type elementType);
+Value buildStochasticCastBits(OpBuilder &b, Location loc, Value x, Value random,
+                              Type elementType);
 
 } // namespace mlir::fp8
 
