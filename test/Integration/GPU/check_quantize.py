@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the quantization, dequantization, amax and transpose kernels
-fp8-run ran, bit for bit, two ways.
+"""Checks the quantization, dequantization, amax, transpose and Hadamard
+kernels fp8-run ran, bit for bit, two ways.
 
     check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
                       [--no-torch] [--max-report K]
@@ -14,7 +14,8 @@ each parameter, raw little-endian.
 Every kernel with a real-valued (bf16/f16/f32) input and fp8 outputs is
 checked, unless its op names more than a quantization (dequantize,
 requantize, hadamard, matmul), and so is every "fp8.dequantize",
-"fp8.amax" and "fp8.transpose" kernel; the others are listed as skipped.
+"fp8.amax", "fp8.transpose" and "fp8.hadamard" kernel; the others are
+listed as skipped.
 Each fp8 output and its scale are recomputed from the dumped input by two
 independent references (DESIGN.md section 4):
 
@@ -72,6 +73,19 @@ move: qt must be q's bytes transposed and scale_t scale's bits transposed,
 exactly, NaN payloads included. (a) is oracle.transpose on sampled tiles of q
 (blocks of 32 x 32 of scale), (b) is PyTorch's .t() on every element.
 
+Hadamard ("op": "fp8.hadamard"): one bf16/f16/f32 input x [R, C] and one
+output of its dtype and shape; the entry's "dim" (must be 1, the last),
+"size" n (a power of two dividing C) and "seed" (an integer, or absent for
+no signs). In every block of n consecutive elements of a row,
+y_i = fl32(fl32(sum_{j = 0 .. n-1, in order, from +0} x_j * Hs[j][i]) *
+fl32(1/sqrt(n))), then RNE to the dtype; Hs[j][i] = s_j * (-1)^popcount(i & j),
+s_j = -1 iff bit 0 of rand32(seed, j) is set (j within the block; +1 without
+a seed), so the products are exact. (a) is oracle.hadamard_rows on sampled
+blocks (n * n multiply-adds each, up to 8 * --oracle-elements in all), (b)
+is PyTorch: the signed matrix from torch_rand32 and popcount parities, and
+n vectorized f32 adds in order j = 0 .. n-1 (not a matmul, whose order
+differs), times fl32(1/sqrt(n)), then .to(dtype). NaN matches any NaN.
+
 Comparison is exact on the bits, with one exception: NaN. A NaN fp8 code
 matches any NaN code (e4m3: 0x7F or 0xFF; e5m2: exponent all ones, mantissa
 non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value, or f32
@@ -87,9 +101,10 @@ bad input.
 of small tensors with edge values, for every scaling rule, with nearest and
 stochastic rounding, for dequantization (every fp8 and E8M0 code, f32
 scales 0, inf, NaN, subnormal; f32, bf16 and f16 outputs), for amax (bf16,
-f16 and f32 inputs with NaN, inf, -0 and subnormals, every tile shape) and
-for transposition (every byte, f32 NaN payloads); run it once on a new torch
-or GPU.
+f16 and f32 inputs with NaN, inf, -0 and subnormals, every tile shape), for
+transposition (every byte, f32 NaN payloads) and for Hadamard rotations
+(bf16, f16 and f32, sizes 1 .. 256, with and without seeds, NaN, inf - inf,
+f32 overflow, -0, subnormals); run it once on a new torch or GPU.
 """
 
 import argparse
@@ -206,6 +221,13 @@ class Transpose:
 
     def __init__(self, name, src, out, tile):
         self.name, self.src, self.out, self.tile = name, src, out, tile
+
+
+class Hadamard:
+    """One rotation: out = x rotated in blocks of n along each row."""
+
+    def __init__(self, name, x, out, n, seed):
+        self.name, self.x, self.out, self.n, self.seed = name, x, out, n, seed
 
 
 def _resolve_tile(tile, rows, cols):
@@ -331,9 +353,38 @@ def describe_transpose(entry, inputs, outputs, raw):
         Transpose(stp["name"], raw(sp), raw(stp), [32, 32])]
 
 
+def describe_hadamard(entry, inputs, outputs, raw):
+    """fp8.hadamard: (info, [Hadamard]) from one bf16/f16/f32 input and one
+    output of its dtype and shape, the entry's "dim" (1), "size" (a power of
+    two dividing the columns) and optional integer "seed"."""
+    xp, op = _expect_params("hadamard", inputs, outputs, [
+        ("input", REAL, "bf16/f16/f32"), ("output", REAL, "bf16/f16/f32")])
+    if op["dtype"] != xp["dtype"] or op["shape"] != xp["shape"]:
+        raise BadInput("hadamard: %s is %s %s, %s is %s %s (equal)" %
+                       (xp["name"], xp["dtype"], xp["shape"], op["name"],
+                        op["dtype"], op["shape"]))
+    if entry.get("dim") != 1:
+        raise BadInput("hadamard: \"dim\" is %r; only 1 (the last) is "
+                       "checked" % (entry.get("dim"),))
+    n = entry.get("size")
+    if not (isinstance(n, int) and not isinstance(n, bool) and n > 0 and
+            n & (n - 1) == 0 and xp["shape"][1] % n == 0):
+        raise BadInput("hadamard: \"size\" is %r; expected a power of two "
+                       "dividing %d" % (n, xp["shape"][1]))
+    seed = entry.get("seed")
+    if seed is not None and (not isinstance(seed, int) or
+                             isinstance(seed, bool)):
+        raise BadInput("hadamard: \"seed\" is %r; expected an integer"
+                       % (seed,))
+    x = raw(xp)
+    return dict(kind="hadamard", x=x), [Hadamard(op["name"], x, raw(op), n,
+                                                 seed)]
+
+
 # Ops that are not quantizations, by "op".
 DESCRIBE = {"fp8.dequantize": describe_dequantize, "fp8.amax": describe_amax,
-            "fp8.transpose": describe_transpose}
+            "fp8.transpose": describe_transpose,
+            "fp8.hadamard": describe_hadamard}
 
 
 def describe_kernel(dump_dir):
@@ -702,6 +753,33 @@ def oracle_check_transpose(t, budget, rng):
     return res
 
 
+def oracle_check_hadamard(h, budget, rng):
+    """oracle.hadamard_rows on sampled blocks (1 x n) of x, about n * n
+    multiply-adds each, up to 8 * budget in all: res.expected holds the
+    expected output bits, res.q_mismatch the mismatches as (position, got,
+    expected, first column of the block)."""
+    R, C = h.x.shape
+    n, dtype = h.n, h.out.dtype
+    res = OracleResult()
+    blocks = sample_tiles(R, C // n, n * n, 8 * budget, rng)
+    # One call, so that the signed matrix is built once.
+    want = oracle.hadamard_rows([h.x.row(i, b * n, (b + 1) * n)
+                                 for i, b in blocks], n, h.seed)
+    for (i, b), wrow in zip(blocks, want):
+        c0 = b * n
+        for j, v, g in zip(range(c0, c0 + n), wrow,
+                           h.out.row_bits(i, c0, c0 + n)):
+            w = real_bits(v, dtype)
+            res.expected[(i, j)] = w
+            ok, nan_only = bits_match(g, w, dtype)
+            res.nan_sign += nan_only
+            if not ok:
+                res.q_mismatch.append(((i, j), g, w, c0))
+            res.elements += 1
+        res.tiles += 1
+    return res
+
+
 # ---------------------------------------------------------------------------
 # (b) PyTorch on every element
 # ---------------------------------------------------------------------------
@@ -879,6 +957,43 @@ def torch_dequantize(q, scale, fmt, scaling, out_dtype, chunk_rows=2048):
     return out
 
 
+def torch_hadamard_matrix(n, seed, device):
+    """Hs[j, i] = s_j * (-1)^popcount(i & j) as an f32 tensor, s_j = -1
+    where bit 0 of rand32(seed, j) is set (torch_rand32, not the oracle's)."""
+    idx = torch.arange(n, dtype=torch.int64, device=device)
+    both = idx[:, None] & idx[None, :]
+    parity = torch.zeros_like(both)
+    for b in range(max(n.bit_length(), 1)):
+        parity ^= (both >> b) & 1
+    h = (1 - 2 * parity).to(torch.float32)
+    if seed is not None:
+        s = torch.where(torch_rand32(seed, idx) & 1 == 1, -1.0, 1.0)
+        h = h * s.to(torch.float32)[:, None]
+    return h
+
+
+def torch_hadamard(x, n, seed, out_dtype, chunk_rows=2048):
+    """The rotation of a 2-D f32 tensor x in blocks of n along its rows:
+    f32 sums in order j = 0 .. n-1 from +0 (one vectorized add per j, not a
+    matmul, whose order differs), times fl32(1/sqrt(n)), then .to(out_dtype)
+    (RNE)."""
+    R, C = x.shape
+    h = torch_hadamard_matrix(n, seed, x.device)
+    norm = (1.0 / torch.tensor(float(n), dtype=torch.float64).sqrt()).to(
+        torch.float32).item()
+    dtype = getattr(torch, TORCH_REAL[out_dtype])
+    out = torch.empty((R, C), dtype=dtype, device=x.device)
+    for r0 in range(0, R, chunk_rows):
+        r1 = min(R, r0 + chunk_rows)
+        xb = x[r0:r1].reshape(r1 - r0, C // n, n)
+        acc = torch.zeros_like(xb)
+        for j in range(n):
+            acc = acc + xb[:, :, j:j + 1] * h[j]  # x_j * +-1 is exact
+        acc = acc * torch.full_like(acc, norm)
+        out[r0:r1] = acc.reshape(r1 - r0, C).to(dtype)
+    return out
+
+
 def load_tensor(raw, device):
     tdt = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
            "f8e4m3": torch.uint8, "f8e5m2": torch.uint8, "e8m0": torch.uint8,
@@ -941,6 +1056,14 @@ def torch_check_transpose(t, device, max_report):
     want = load_tensor(t.src, device).t()
     return torch_compare(load_tensor(t.out, device), want, max_report,
                          nan_any=False)
+
+
+def torch_check_hadamard(h, device, max_report):
+    """torch_hadamard against the dumped output on every element."""
+    want = torch_hadamard(load_tensor(h.x, device).float(), h.n, h.seed,
+                          h.out.dtype)
+    return torch_compare(load_tensor(h.out, device), want, max_report,
+                         extra=lambda i, j: (j - j % h.n,))
 
 
 def torch_check(info, out, device, max_report):
@@ -1054,6 +1177,16 @@ def show_transpose_mismatches(label, rows, t):
                fmt_any(want, t.out.dtype), src, j, i))
 
 
+def show_hadamard_mismatches(label, rows, h):
+    src = os.path.basename(h.x.path)[:-4]
+    for (i, j), got, want, c0 in rows:
+        print("    %s [%d, %d]: gpu %s, expected %s; block %s[%d, %d:%d], "
+              "x[%d, %d] = %s" %
+              (label, i, j, fmt_real(got, h.out.dtype),
+               fmt_real(want, h.out.dtype), src, i, c0, c0 + h.n, i, j,
+               fmt_real(h.x.row_bits(i, j, j + 1)[0], h.x.dtype)))
+
+
 def references_disagree(table, ref, same):
     """[(position, oracle, torch)] where the oracle's table {(i, j): value}
     and the torch tensor ref differ, by same(oracle, torch)."""
@@ -1147,6 +1280,21 @@ def check_transpose_output(info, t, args, rng):
         lambda x, y: x == y, args)
 
 
+def check_hadamard_output(info, h, args, rng):
+    """Prints the comparison of one Hadamard rotation; returns the number of
+    failures."""
+    R, C = h.x.shape
+    print("  %s = hadamard(%s %s) %s, dim 1, size %d, %s" %
+          (h.name, os.path.basename(h.x.path)[:-4], h.x.dtype, h.out.dtype,
+           h.n, "seed %d" % h.seed if h.seed is not None else "no signs"))
+    return report_checks(
+        lambda: torch_check_hadamard(h, args.device, args.max_report),
+        "%d elements" % (R * C),
+        lambda: oracle_check_hadamard(h, args.oracle_elements, rng), R * C,
+        lambda rows: show_hadamard_mismatches("out", rows, h),
+        lambda a, b: bits_match(a, b, h.out.dtype)[0], args)
+
+
 def check_output(info, out, args, rng):
     """Prints the comparison of one output; returns the number of failures."""
     R, C = out.q.shape
@@ -1217,7 +1365,8 @@ def check_dump(path, args):
     rng = random.Random(args.sample_seed)
     check = {"quantize": check_output, "dequantize": check_dequant_output,
              "amax": check_amax_output,
-             "transpose": check_transpose_output}[info["kind"]]
+             "transpose": check_transpose_output,
+             "hadamard": check_hadamard_output}[info["kind"]]
     failures = 0
     for out in outs:
         failures += check(info, out, args, rng)
@@ -1297,7 +1446,8 @@ def self_test(args):
                        " specials" if specials else "", bad))
             failures += bad
     count = 2 * len(cases)
-    for test in (self_test_dequantize, self_test_amax, self_test_transpose):
+    for test in (self_test_dequantize, self_test_amax, self_test_transpose,
+                 self_test_hadamard):
         n, bad = test(args)
         count += n
         failures += bad
@@ -1419,6 +1569,48 @@ def self_test_transpose(args):
             print("self-test transpose %s: %d mismatches" % (dtype, bad))
         cases += 1
         failures += bad
+    return cases, failures
+
+
+def self_test_hadamard(args):
+    """torch_hadamard against oracle.hadamard_rows on every element: bf16,
+    f16 and f32 inputs and outputs, sizes 1 .. 256, without and with seeds
+    (one of 2^63 or more, as an i64 reads it), with NaN, inf (and inf - inf
+    in one block), sums that overflow f32, -0 and subnormals. Returns (cases,
+    mismatches)."""
+    rng = random.Random(5)
+    R, C = 6, 512
+    m = [[oracle.f32(rng.gauss(0, 1) * 2.0 ** rng.randint(-20, 20))
+          for _ in range(C)] for _ in range(R)]
+    m[1][:C // 2] = [-0.0] * (C // 2)  # Blocks of -0.
+    m[2][:C // 2] = [oracle.f32(v * 2.0 ** -140) for v in m[2][:C // 2]]
+    m[3][:C // 2] = [3e38 if k % 2 else -3.2e38 for k in range(C // 2)]
+    for j, v in ((5, math.nan), (40, -math.nan), (70, math.inf),
+                 (300, math.inf), (301, -math.inf), (420, -math.inf),
+                 (257, oracle.from_bits(1))):
+        m[4][j] = v
+    cases = failures = 0
+    for dtype in REAL:
+        to = {"f32": lambda v: v,
+              "bf16": lambda v: oracle.from_bits(oracle.bf16_bits(v) << 16),
+              "f16": lambda v: struct.unpack("<e", struct.pack(
+                  "<H", f16_bits(v)))[0]}[dtype]
+        md = [[v if math.isnan(v) else to(v) for v in r] for r in m]
+        x = torch.tensor(md, dtype=torch.float32).to(
+            getattr(torch, TORCH_REAL[dtype])).to(args.device)
+        for n, seed in ((1, 3), (2, None), (16, None), (16, 1), (32, 7),
+                        (128, -0x220FF8D8AFC09BFE), (256, None),
+                        (256, 0x0123456789ABCDEF)):
+            got = torch_bits(torch_hadamard(x.float(), n, seed, dtype,
+                                            chunk_rows=4)).cpu().tolist()
+            want = oracle.hadamard_rows(md, n, seed)
+            bad = sum(not bits_match(g, real_bits(w, dtype), dtype)[0]
+                      for rg, rw in zip(got, want) for g, w in zip(rg, rw))
+            if bad:
+                print("self-test hadamard %s size %d seed %s: %d mismatches"
+                      % (dtype, n, seed, bad))
+            cases += 1
+            failures += bad
     return cases, failures
 
 
