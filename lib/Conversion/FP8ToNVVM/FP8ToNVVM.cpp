@@ -42,7 +42,8 @@ struct ConvertFP8ToNVVMPass
     module.walk([&](QuantizeOp op) { quantizations.push_back(op); });
     bool anyKernel = false;
     module.walk([&](Operation *op) {
-      anyKernel |= isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp>(op);
+      anyKernel |=
+          isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, HadamardOp>(op);
     });
     if (!anyKernel)
       return;
@@ -107,6 +108,9 @@ struct ConvertFP8ToNVVMPass
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       chip);
+      } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
+        kernel = buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"),
+                                     chip);
       } else if (auto amax = dyn_cast<AmaxOp>(op)) {
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), chip);
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {

@@ -129,3 +129,15 @@ func.func @amax512_128x1(%x: tensor<512x640xbf16>) -> tensor<4x640xf32> {
   %a = fp8.amax %x {tile = #fp8.tile<[128, 1]>} : tensor<512x640xbf16> -> tensor<4x640xf32>
   return %a : tensor<4x640xf32>
 }
+func.func @h8192_128_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 128 : i64, seed = 7 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h256_32_f32(%x: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 32 : i64} : tensor<256x512xf32>
+  return %h : tensor<256x512xf32>
+}
+func.func @h64_256_f16(%x: tensor<64x512xf16>) -> tensor<64x512xf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 256 : i64, seed = 123456789 : i64} : tensor<64x512xf16>
+  return %h : tensor<64x512xf16>
+}

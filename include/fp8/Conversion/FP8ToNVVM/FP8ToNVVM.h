@@ -18,6 +18,7 @@ class GPUModuleOp;
 namespace fp8 {
 class AmaxOp;
 class DequantizeOp;
+class HadamardOp;
 class QuantizeOp;
 class TransposeOp;
 
@@ -27,6 +28,12 @@ class TransposeOp;
 /// yet.
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
+                                                StringRef chip);
+
+/// Builds a kernel rotating the last dim of `op`'s input by the block
+/// Hadamard matrix, bit-identical to the CPU reference.
+FailureOr<gpu::GPUModuleOp> buildHadamardKernel(OpBuilder &builder,
+                                                HadamardOp op, StringRef name,
                                                 StringRef chip);
 
 /// Builds a kernel transposing the data and scales of `op` (square tiles).
