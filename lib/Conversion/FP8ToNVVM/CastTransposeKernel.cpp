@@ -24,9 +24,9 @@
 
 using namespace mlir;
 using namespace mlir::fp8;
+using kernels::kThreadsPerBlock;
 
 static constexpr int64_t kTile = 128;
-static constexpr int64_t kThreads = 256;
 // Shared rows are padded by 16 bytes: 16-byte stores stay aligned, and the
 // column pass (a warp reads 32 consecutive columns of one row) is
 // conflict-free either way.
@@ -37,9 +37,7 @@ static Value idx(OpBuilder &b, Location loc, int64_t value) {
 }
 
 static Value maxAbs(OpBuilder &b, Location loc, Value acc, Value v) {
-  Value magnitude =
-      arith::MaximumFOp::create(b, loc, v, arith::NegFOp::create(b, loc, v));
-  return arith::MaximumFOp::create(b, loc, acc, magnitude);
+  return arith::MaximumFOp::create(b, loc, acc, kernels::buildAbs(b, loc, v));
 }
 
 static Value storeScale(OpBuilder &b, Location loc, Value scale) {
@@ -83,7 +81,7 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
                              MemRefType::get({rows * tileCols}, scaleStorage),
                              MemRefType::get({rows * cols}, b.getI8Type()),
                              MemRefType::get({cols * tileRows}, scaleStorage)},
-                            kThreads, {tileType, partialType});
+                            kThreadsPerBlock, {tileType, partialType});
   // The staged tile takes 16-byte vector stores.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
@@ -94,7 +92,8 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
   int64_t bytesMoved =
       rows * cols * (2 + 2) + (rows * tileCols + cols * tileRows) * scaleBytes;
   kernels::setManifest(
-      b, func, "fp8.quantize+transpose", {tileRows * tileCols, 1, 1}, kThreads,
+      b, func, "fp8.quantize+transpose", {tileRows * tileCols, 1, 1},
+      kThreadsPerBlock,
       {kernels::manifestParam(b, "input", "input", inputName, {rows, cols}),
        kernels::manifestParam(b, "q", "output", dataName, {rows, cols}),
        kernels::manifestParam(b, "scale", "output", scaleName,
@@ -138,10 +137,9 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
     vector::StoreOp::create(b, loc, loaded, tile, ValueRange{row, segment},
                             false, llvm::Align(16));
     Value values = arith::ExtFOp::create(b, loc, vec8f, loaded);
-    Value amax = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::MAXIMUMF,
-        arith::MaximumFOp::create(b, loc, values,
-                                  arith::NegFOp::create(b, loc, values)));
+    Value amax =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
+                                    kernels::buildAbs(b, loc, values));
     for (int64_t stride = 8; stride >= 1; stride /= 2)
       amax = arith::MaximumFOp::create(
           b, loc, amax,

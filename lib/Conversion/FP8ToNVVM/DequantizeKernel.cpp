@@ -22,9 +22,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-static constexpr int64_t kChunk = 16;
-static constexpr int64_t kThreadsPerBlock = 256;
-
 FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
                                                        DequantizeOp op,
                                                        StringRef name,

@@ -109,8 +109,8 @@ struct ConvertFP8ToNVVMPass
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       chip);
       } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
-        kernel = buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"),
-                                     chip);
+        kernel =
+            buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"), chip);
       } else if (auto amax = dyn_cast<AmaxOp>(op)) {
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), chip);
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {

@@ -28,8 +28,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-static constexpr int64_t kChunk = 16;
-static constexpr int64_t kThreadsPerBlock = 256;
 static constexpr int64_t kMaxSize = 256;
 
 FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
@@ -49,11 +47,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
   Type element = type.getElementType();
   int64_t numElements = rows * cols;
   int64_t numThreads = numElements / kChunk;
-  gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip,
-      {MemRefType::get({numElements}, element),
-       MemRefType::get({numElements}, element)},
-      kThreadsPerBlock);
+  gpu::GPUFuncOp func = createKernel(b, loc, name, chip,
+                                     {MemRefType::get({numElements}, element),
+                                      MemRefType::get({numElements}, element)},
+                                     kThreadsPerBlock);
   SmallVector<NamedAttribute> extra = {
       b.getNamedAttr("dim", b.getI64IntegerAttr(1)),
       b.getNamedAttr("size", b.getI64IntegerAttr(n))};
@@ -75,8 +72,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
                           manifestParam(b, "out", "output", dtypeName(element),
                                         {rows, cols})})),
       b.getNamedAttr("bytes_moved",
-                     b.getI64IntegerAttr(
-                         2 * numElements * element.getIntOrFloatBitWidth() / 8))};
+                     b.getI64IntegerAttr(2 * numElements *
+                                         element.getIntOrFloatBitWidth() / 8))};
   entries.append(extra.begin(), extra.end());
   func->setAttr("fp8.manifest", b.getDictionaryAttr(entries));
 
@@ -88,9 +85,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
       signWords[j / 32] |= 1u << (j % 32);
 
   Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  Value active =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
-                            constIndex(b, loc, numThreads));
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       thread, constIndex(b, loc, numThreads));
   auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifActive.thenBlock());
   Value offset =
@@ -99,8 +95,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
   Value position =
       arith::RemUIOp::create(b, loc, offset, constIndex(b, loc, n));
   Value blockStart = arith::SubIOp::create(b, loc, offset, position);
-  Value firstI =
-      arith::IndexCastOp::create(b, loc, b.getI32Type(), position);
+  Value firstI = arith::IndexCastOp::create(b, loc, b.getI32Type(), position);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   auto i32 = [&](uint32_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), int64_t(v))
@@ -128,8 +123,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
       // Flip the sign bit when the entry is -1: exact, like the reference's
       // multiplication by -1.
       Value flipped = arith::XOrIOp::create(
-          b, loc, bitsX,
-          arith::ShLIOp::create(b, loc, parity, i32(31)));
+          b, loc, bitsX, arith::ShLIOp::create(b, loc, parity, i32(31)));
       sums[k] = arith::AddFOp::create(
           b, loc, sums[k],
           arith::BitcastOp::create(b, loc, b.getF32Type(), flipped));

@@ -102,6 +102,10 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
   kernel->setAttr("fp8.manifest", b.getDictionaryAttr(entries));
 }
 
+Value kernels::buildAbs(OpBuilder &b, Location loc, Value x) {
+  return arith::MaximumFOp::create(b, loc, x, arith::NegFOp::create(b, loc, x));
+}
+
 Value kernels::convertToBytes(OpBuilder &b, Location loc,
                               ArrayRef<Value> values, Type elementType) {
   MLIRContext *ctx = b.getContext();

@@ -15,6 +15,12 @@
 
 namespace mlir::fp8::kernels {
 
+/// Elements per thread and step of the streaming kernels: 16 bytes of FP8,
+/// one 16-byte store.
+inline constexpr int64_t kChunk = 16;
+inline constexpr int64_t kThreadsPerBlock = 256;
+inline constexpr int64_t kWarpSize = 32;
+
 /// The manifest's name of an element type (bf16, f8e4m3, e8m0, ...).
 StringRef dtypeName(Type type);
 
@@ -43,6 +49,9 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
                  ArrayRef<Attribute> params, StringRef elementType,
                  ScalingAttr scaling, int64_t bytesMoved,
                  ArrayRef<NamedAttribute> extra = {});
+
+/// |x| as max(x, -x): NaN-propagating, and no libdevice call.
+Value buildAbs(OpBuilder &b, Location loc, Value x);
 
 /// FP8 bytes of f32 `values` (an even number) by cvt.rn.satfinite pairs.
 Value convertToBytes(OpBuilder &b, Location loc, ArrayRef<Value> values,

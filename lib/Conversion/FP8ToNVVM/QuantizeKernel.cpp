@@ -32,11 +32,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-/// Elements per thread and step: 16 bytes of FP8 output, one 16-byte store.
-static constexpr int64_t kChunk = 16;
-static constexpr int64_t kThreadsPerBlock = 256;
-static constexpr int64_t kWarpSize = 32;
-
 namespace {
 /// What the kernel shapes share: the tiling, the types and the buffers.
 /// With a QuantizeOp the kernel quantizes; without one (fp8.amax) it stops
@@ -167,8 +162,7 @@ struct QuantizeKernelBuilder {
   /// max |x| over a vector, NaN-propagating (|x| as max(x, -x): no
   /// libdevice call).
   Value maxAbs(Value values) {
-    Value magnitudes = arith::MaximumFOp::create(
-        b, loc, values, arith::NegFOp::create(b, loc, values));
+    Value magnitudes = buildAbs(b, loc, values);
     return vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
                                        magnitudes);
   }
@@ -398,8 +392,7 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(amaxLoop.getBody());
     Value v = loadF32(amaxLoop.getInductionVar());
-    Value magnitude =
-        arith::MaximumFOp::create(b, loc, v, arith::NegFOp::create(b, loc, v));
+    Value magnitude = buildAbs(b, loc, v);
     scf::YieldOp::create(
         b, loc,
         ValueRange{arith::MaximumFOp::create(

@@ -24,8 +24,6 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
 static constexpr int64_t kTile = 64;
-static constexpr int64_t kThreads = 256;
-static constexpr int64_t kChunk = 16;
 // Rows padded by 16 bytes: aligned 16-byte stores, fewer bank conflicts in
 // the column reads.
 static constexpr int64_t kStride = kTile + 16;
@@ -61,7 +59,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
        MemRefType::get({numScales}, scaleStorage),
        MemRefType::get({rows * cols}, b.getI8Type()),
        MemRefType::get({numScales}, scaleStorage)},
-      kThreads,
+      kThreadsPerBlock,
       {MemRefType::get({kTile, kStride}, b.getI8Type(), nullptr, workgroup)});
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
@@ -70,7 +68,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
   int64_t scaleBytes =
       isa<Float8E8M0FNUType>(scaleType.getElementType()) ? 1 : 4;
   setManifest(
-      b, func, "fp8.transpose", {numBlocks, 1, 1}, kThreads,
+      b, func, "fp8.transpose", {numBlocks, 1, 1}, kThreadsPerBlock,
       {manifestParam(b, "q", "input", dataName, {rows, cols}),
        manifestParam(b, "scale", "input", scaleName, {scaleRows, scaleCols}),
        manifestParam(b, "qt", "output", dataName, {cols, rows}),
@@ -121,7 +119,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
   // Scales: a grid-stride loop, scale[r][c] -> scale_t[c][r].
   Value start = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
   auto loop = scf::ForOp::create(b, loc, start, idx(numScales),
-                                 idx(numBlocks * kThreads));
+                                 idx(numBlocks * kThreadsPerBlock));
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
   Value r = arith::DivUIOp::create(b, loc, e, idx(scaleCols));

@@ -121,6 +121,22 @@ static Value bitcastToF32(OpBuilder &b, Location loc, Value i32) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), i32);
 }
 
+static Value cmpI32(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
+                    Value lhs, uint32_t rhs) {
+  return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
+}
+
+/// The sign of an f32 as an FP8 sign bit (0 or 0x80) and its magnitude bits.
+static std::pair<Value, Value> splitSign(OpBuilder &b, Location loc, Value x) {
+  Value bits = bitcastToI32(b, loc, x);
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, constI32(b, loc, 24)),
+      constI32(b, loc, 0x80));
+  Value magnitude =
+      arith::AndIOp::create(b, loc, bits, constI32(b, loc, 0x7FFFFFFF));
+  return {sign, magnitude};
+}
+
 static Value selectI32(OpBuilder &b, Location loc, Value cond, uint32_t value,
                        Value otherwise) {
   return arith::SelectOp::create(b, loc, cond, constI32(b, loc, value),
@@ -165,16 +181,13 @@ static Value buildRoundUpToE8M0(OpBuilder &b, Location loc, Value d) {
       arith::ShRUIOp::create(b, loc, magnitude, constI32(b, loc, 23));
   Value mantissa =
       arith::AndIOp::create(b, loc, magnitude, constI32(b, loc, 0x7FFFFF));
-  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
-  };
   // Round up unless d is a power of two already, is at the top code, or is
   // a subnormal at most 2^-127 (which code 0 represents).
-  Value inexact = cmp(arith::CmpIPredicate::ugt, mantissa, 0);
-  Value belowTop = cmp(arith::CmpIPredicate::ne, exponent, 254);
-  Value tinySubnormal =
-      arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::eq, exponent, 0),
-                            cmp(arith::CmpIPredicate::ule, mantissa, 0x400000));
+  Value inexact = cmpI32(b, loc, arith::CmpIPredicate::ugt, mantissa, 0);
+  Value belowTop = cmpI32(b, loc, arith::CmpIPredicate::ne, exponent, 254);
+  Value tinySubnormal = arith::AndIOp::create(
+      b, loc, cmpI32(b, loc, arith::CmpIPredicate::eq, exponent, 0),
+      cmpI32(b, loc, arith::CmpIPredicate::ule, mantissa, 0x400000));
   Value notTiny = arith::XOrIOp::create(
       b, loc, tinySubnormal,
       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
@@ -182,8 +195,9 @@ static Value buildRoundUpToE8M0(OpBuilder &b, Location loc, Value d) {
       b, loc, arith::AndIOp::create(b, loc, inexact, belowTop), notTiny);
   Value code = arith::AddIOp::create(
       b, loc, exponent, arith::ExtUIOp::create(b, loc, b.getI32Type(), bump));
-  Value isNaN = cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000);
-  Value isInf = cmp(arith::CmpIPredicate::eq, magnitude, 0x7F800000);
+  Value isNaN =
+      cmpI32(b, loc, arith::CmpIPredicate::ugt, magnitude, 0x7F800000);
+  Value isInf = cmpI32(b, loc, arith::CmpIPredicate::eq, magnitude, 0x7F800000);
   code = selectI32(b, loc, isInf, 254, code);
   return selectI32(b, loc, isNaN, 255, code);
 }
@@ -282,15 +296,7 @@ static Value buildRoundToNearestBits(OpBuilder &b, Location loc, Value x,
                                      Type elementType) {
   FP8Format format = getFP8Format(elementType);
   unsigned m = format.mantissaBits, dropped = 23 - m;
-  Value bits = bitcastToI32(b, loc, x);
-  Value sign = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, constI32(b, loc, 24)),
-      constI32(b, loc, 0x80));
-  Value magnitude =
-      arith::AndIOp::create(b, loc, bits, constI32(b, loc, 0x7FFFFFFF));
-  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
-  };
+  auto [sign, magnitude] = splitSign(b, loc, x);
 
   // Normal targets: add half an FP8 ulp minus one, plus the kept lsb (ties
   // to even), rebias the exponent and drop the low bits.
@@ -314,12 +320,12 @@ static Value buildRoundToNearestBits(OpBuilder &b, Location loc, Value x,
   Value subnormal = arith::SubIOp::create(b, loc, bitcastToI32(b, loc, sum),
                                           constI32(b, loc, magicBits));
 
-  Value isNormal = cmp(arith::CmpIPredicate::uge, magnitude,
-                       uint32_t(127 + format.minNormalExponent) << 23);
+  Value isNormal = cmpI32(b, loc, arith::CmpIPredicate::uge, magnitude,
+                          uint32_t(127 + format.minNormalExponent) << 23);
   Value code = arith::SelectOp::create(b, loc, isNormal, normal, subnormal);
-  code =
-      selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
-                format.nanCode, code);
+  code = selectI32(
+      b, loc, cmpI32(b, loc, arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
+      format.nanCode, code);
   code = arith::OrIOp::create(b, loc, code, sign);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }
@@ -358,9 +364,6 @@ Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
       constI32(b, loc, (1u << exponentBits) - 1));
   Value mantissa =
       arith::AndIOp::create(b, loc, byte, constI32(b, loc, (1u << m) - 1));
-  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
-  };
   // Normal: rebias the exponent, widen the mantissa.
   Value normal = arith::OrIOp::create(
       b, loc,
@@ -378,7 +381,8 @@ Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
           constF32(b, loc,
                    std::ldexp(1.0f, format.minNormalExponent - int(m)))));
   Value magnitude = arith::SelectOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, exponent, 0), subnormal, normal);
+      b, loc, cmpI32(b, loc, arith::CmpIPredicate::eq, exponent, 0), subnormal,
+      normal);
   // Specials keep their mantissa bits in the top of the f32 mantissa, as a
   // widening conversion does (PyTorch's too: e4m3fn NaN is 0x7FF00000);
   // e5m2 NaNs come out quiet. e4m3fn has only NaN (S.1111.111); e5m2 has
@@ -390,12 +394,15 @@ Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
       arith::OrIOp::create(b, loc, constI32(b, loc, 0x7F800000), payload);
   if (isa<Float8E5M2Type>(elementType))
     special = selectI32(
-        b, loc, cmp(arith::CmpIPredicate::eq, mantissa, 0), 0x7F800000,
+        b, loc, cmpI32(b, loc, arith::CmpIPredicate::eq, mantissa, 0),
+        0x7F800000,
         arith::OrIOp::create(b, loc, constI32(b, loc, 0x7FC00000), payload));
-  Value isSpecial = cmp(arith::CmpIPredicate::eq, exponent, topExponent);
+  Value isSpecial =
+      cmpI32(b, loc, arith::CmpIPredicate::eq, exponent, topExponent);
   if (isa<Float8E4M3FNType>(elementType))
     isSpecial = arith::AndIOp::create(
-        b, loc, isSpecial, cmp(arith::CmpIPredicate::eq, mantissa, 7));
+        b, loc, isSpecial,
+        cmpI32(b, loc, arith::CmpIPredicate::eq, mantissa, 7));
   magnitude = arith::SelectOp::create(b, loc, isSpecial, special, magnitude);
   return bitcastToF32(b, loc, arith::OrIOp::create(b, loc, magnitude, sign));
 }
@@ -412,16 +419,8 @@ Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
   unsigned m = format.mantissaBits;
   // Bits of an f32 mantissa that a cast to a normal FP8 value drops.
   unsigned dropped = 23 - m;
-  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, uint32_t rhs) {
-    return arith::CmpIOp::create(b, loc, pred, lhs, constI32(b, loc, rhs));
-  };
 
-  Value bits = bitcastToI32(b, loc, x);
-  Value sign = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, constI32(b, loc, 24)),
-      constI32(b, loc, 0x80));
-  Value magnitude =
-      arith::AndIOp::create(b, loc, bits, constI32(b, loc, 0x7FFFFFFF));
+  auto [sign, magnitude] = splitSign(b, loc, x);
   Value noise = arith::AndIOp::create(b, loc, random,
                                       constI32(b, loc, (1u << dropped) - 1));
 
@@ -448,16 +447,17 @@ Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
       b, loc, arith::AddIOp::create(b, loc, fixedPoint, noise),
       constI32(b, loc, dropped));
 
-  Value isNormal = cmp(arith::CmpIPredicate::uge, magnitude,
-                       uint32_t(127 + format.minNormalExponent) << 23);
+  Value isNormal = cmpI32(b, loc, arith::CmpIPredicate::uge, magnitude,
+                          uint32_t(127 + format.minNormalExponent) << 23);
   Value code =
       arith::SelectOp::create(b, loc, isNormal, normalCode, subnormalCode);
   uint32_t maxBits = llvm::bit_cast<uint32_t>(format.maxValue);
-  code = selectI32(b, loc, cmp(arith::CmpIPredicate::uge, magnitude, maxBits),
-                   format.maxCode, code);
-  code =
-      selectI32(b, loc, cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
-                format.nanCode, code);
+  code = selectI32(
+      b, loc, cmpI32(b, loc, arith::CmpIPredicate::uge, magnitude, maxBits),
+      format.maxCode, code);
+  code = selectI32(
+      b, loc, cmpI32(b, loc, arith::CmpIPredicate::ugt, magnitude, 0x7F800000),
+      format.nanCode, code);
   code = arith::OrIOp::create(b, loc, code, sign);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }
