@@ -52,7 +52,8 @@ namespace fp8run {
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
-  X(cuEventDestroy)
+  X(cuEventDestroy)                                                            \
+  X(cuTensorMapEncodeTiled)
 
 struct CudaDriver {
 #define FP8_CUDA_DECLARE(fn) decltype(&::fn) fn = nullptr;

@@ -220,22 +220,66 @@ static bool readScaling(Reader &r, const JsonValue &scaling,
   return true;
 }
 
+const char *fp8run::swizzleName(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::None:
+    return "none";
+  case Swizzle::B32:
+    return "32B";
+  case Swizzle::B64:
+    return "64B";
+  case Swizzle::B128:
+    return "128B";
+  }
+  return "?";
+}
+
+// A tensormap param's own keys; the tensor it names is resolved once every
+// param is read (checkTensorMap).
+static bool readTensorMap(Reader &r, const JsonValue &p,
+                          const std::string &where, Param &param,
+                          std::string &tensor) {
+  std::vector<int64_t> box;
+  std::string swizzle;
+  if (!r.string(p, where, "tensor", tensor) ||
+      !r.integers(p, where, "box", 2, 1, 256,
+                  "an array of 2 integers in [1, 256] (rows, cols)", box) ||
+      !r.string(p, where, "swizzle", swizzle))
+    return false;
+  param.box[0] = unsigned(box[0]);
+  param.box[1] = unsigned(box[1]);
+  bool known = false;
+  for (Swizzle s : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128})
+    if (swizzle == swizzleName(s)) {
+      param.swizzle = s;
+      known = true;
+    }
+  if (!known)
+    return r.fail(where + ".swizzle", "unknown swizzle \"" + swizzle +
+                                          "\" (expected none, 32B, 64B or "
+                                          "128B)");
+  return true;
+}
+
 static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
-                      Param &param) {
+                      Param &param, std::string &tensor) {
   if (!p.isObject())
     return r.fail(where, "expected an object");
-  std::string dtype;
   if (!r.string(p, where, "name", param.name) ||
-      !r.string(p, where, "role", param.role) ||
-      !r.string(p, where, "dtype", dtype) ||
-      !r.integers(p, where, "shape", -1, 0, INT64_MAX,
-                  "an array of non-negative integers", param.shape))
+      !r.string(p, where, "role", param.role))
     return false;
   if (!isSafeName(param.name))
     return r.fail(where + ".name",
                   "\"" + param.name +
                       "\" is not usable as a file name (letters, digits, "
                       "'_', '-', '.')");
+  if (param.isTensorMap())
+    return readTensorMap(r, p, where, param, tensor);
+  std::string dtype;
+  if (!r.string(p, where, "dtype", dtype) ||
+      !r.integers(p, where, "shape", -1, 0, INT64_MAX,
+                  "an array of non-negative integers", param.shape))
+    return false;
   if (!parseDType(dtype, param.dtype))
     return r.fail(where + ".dtype",
                   "unknown dtype \"" + dtype +
@@ -248,6 +292,58 @@ static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
       return r.fail(where + ".shape", "too many elements");
     n *= d;
   }
+  return true;
+}
+
+// What cuTensorMapEncodeTiled would reject, said in the manifest's terms
+// before any GPU is touched: a row-major 2-D tensor of a type TMA copies, a
+// row stride it can address, and a box whose rows fit the swizzle span.
+static bool checkTensorMap(Reader &r, const std::string &where,
+                           const std::string &tensor, Kernel &kernel,
+                           Param &map) {
+  const std::vector<Param> &params = kernel.params;
+  size_t index = 0;
+  while (index < params.size() && params[index].name != tensor)
+    ++index;
+  if (index == params.size())
+    return r.fail(where + ".tensor",
+                  "no param \"" + tensor + "\" in this kernel");
+  const Param &t = params[index];
+  if (t.isTensorMap())
+    return r.fail(where + ".tensor",
+                  "\"" + tensor + "\" is itself a tensormap");
+  if (t.dtype == DType::I64)
+    return r.fail(where + ".tensor", "\"" + tensor +
+                                         "\" is i64; tensor maps take "
+                                         "bf16, f16, f32, fp8 or e8m0");
+  if (t.shape.size() != 2 || t.shape[0] == 0 || t.shape[1] == 0 ||
+      t.shape[0] > (int64_t(1) << 32) || t.shape[1] > (int64_t(1) << 32))
+    return r.fail(where + ".tensor",
+                  "\"" + tensor +
+                      "\" must be 2-D [rows, cols] with both extents in "
+                      "[1, 2^32]");
+  size_t size = dtypeSize(t.dtype);
+  int64_t stride = t.shape[1] * int64_t(size);
+  if (stride % 16 != 0)
+    return r.fail(where + ".tensor",
+                  "the row stride of \"" + tensor + "\" is " +
+                      std::to_string(stride) + " bytes (" +
+                      std::to_string(t.shape[1]) + " " + dtypeName(t.dtype) +
+                      " columns), not a multiple of 16 as TMA needs");
+  unsigned inner = map.box[1] * unsigned(size);
+  if (inner % 16 != 0)
+    return r.fail(where + ".box",
+                  "a box row of " + std::to_string(map.box[1]) + " " +
+                      dtypeName(t.dtype) + " elements is " +
+                      std::to_string(inner) +
+                      " bytes, not a multiple of 16 as TMA needs");
+  if (map.swizzle != Swizzle::None && inner > unsigned(map.swizzle))
+    return r.fail(where + ".box",
+                  "a box row of " + std::to_string(map.box[1]) + " " +
+                      dtypeName(t.dtype) + " elements is " +
+                      std::to_string(inner) + " bytes, more than the " +
+                      swizzleName(map.swizzle) + " swizzle span");
+  map.tensor = index;
   return true;
 }
 
@@ -268,6 +364,9 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
       !r.integer(k, where, "shared_bytes", 0, INT32_MAX, shared) ||
       !r.integer(k, where, "bytes_moved", 0, INT64_MAX, kernel.bytesMoved))
     return false;
+  if (k.get("flops") &&
+      !r.integer(k, where, "flops", 0, INT64_MAX, kernel.flops))
+    return false;
   if (!isSafeName(kernel.name))
     return r.fail(where + ".name", "\"" + kernel.name +
                                        "\" is not usable as a directory "
@@ -281,10 +380,12 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   kernel.sharedBytes = unsigned(shared);
   kernel.ptxPath = joinPath(dir, kernel.ptxFile);
 
-  // Launch parameters fp8-run cannot build yet must not be silently dropped.
+  // An older draft listed tensor maps apart from the params; dropping them
+  // would launch with too few arguments.
   if (k.get("tensor_maps"))
     return r.fail(where + ".tensor_maps",
-                  "tensor-map parameters are not supported by this fp8-run");
+                  "not supported: a tensor map is a param of role "
+                  "\"tensormap\" (see tools/fp8-run/README.md)");
 
   if (const JsonValue *et = k.get("element_type")) {
     if (!et->isString() ||
@@ -306,10 +407,12 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
       r.member(k, where, "params", JsonValue::Kind::Array);
   if (!params)
     return false;
+  std::vector<std::string> tensors; // Of each param; "" if no tensormap.
   for (size_t n = 0; n < params->getArray().size(); ++n) {
     Param param;
     std::string at = where + ".params[" + std::to_string(n) + "]";
-    if (!readParam(r, params->getArray()[n], at, param))
+    tensors.emplace_back();
+    if (!readParam(r, params->getArray()[n], at, param, tensors.back()))
       return false;
     for (const Param &other : kernel.params)
       if (other.name == param.name)
@@ -317,6 +420,12 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
                       "duplicate parameter \"" + param.name + "\"");
     kernel.params.push_back(std::move(param));
   }
+  // A map may name a param listed after it.
+  for (size_t n = 0; n < kernel.params.size(); ++n)
+    if (kernel.params[n].isTensorMap() &&
+        !checkTensorMap(r, where + ".params[" + std::to_string(n) + "]",
+                        tensors[n], kernel, kernel.params[n]))
+      return false;
   // Stochastic rounding reads its seed from an i64 input.
   if (const JsonValue *rounding = k.get("rounding"))
     if (rounding->getString() == "stochastic" &&

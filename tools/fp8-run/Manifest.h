@@ -5,6 +5,10 @@
 // parameters (each one device pointer) with their role, dtype and shape. This
 // is the manifest's reader and validator; it needs no CUDA.
 //
+// A param of role "tensormap" is no buffer of its own: fp8-run encodes a TMA
+// descriptor (CUtensorMap) of another 2-D param and passes a device copy of
+// it, for the kernels that load tiles with cp.async.bulk.tensor.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FP8_TOOLS_FP8_RUN_MANIFEST_H
@@ -25,20 +29,40 @@ size_t dtypeSize(DType dtype);
 const char *dtypeName(DType dtype);
 bool parseDType(const std::string &name, DType &dtype);
 
+// Shared-memory swizzle of a tensor map: 16-byte chunks permuted within
+// spans of this many bytes (0: none).
+enum class Swizzle { None = 0, B32 = 32, B64 = 64, B128 = 128 };
+
+// The size of a CUtensorMap, and so of a tensormap param's device buffer.
+constexpr size_t tensorMapBytes = 128;
+
 struct Param {
   std::string name;
   // "input" params are filled before the run; "output" params are filled
-  // with 0xFF bytes so unwritten elements show; any other role (a workspace)
-  // is zero-filled.
+  // with 0xFF bytes so unwritten elements show; "tensormap" params are
+  // encoded from another param (below); any other role (a workspace) is
+  // zero-filled.
   std::string role;
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
 
+  // Role "tensormap" only (dtype and shape unused): the index in the
+  // kernel's params of the 2-D tensor it maps, the box (tile) it copies as
+  // {rows, cols}, and its swizzle.
+  size_t tensor = 0;
+  unsigned box[2] = {0, 0};
+  Swizzle swizzle = Swizzle::None;
+
   bool isInput() const { return role == "input"; }
   bool isOutput() const { return role == "output"; }
+  bool isTensorMap() const { return role == "tensormap"; }
   int64_t numElements() const;
-  size_t numBytes() const { return numElements() * dtypeSize(dtype); }
+  size_t numBytes() const {
+    return isTensorMap() ? tensorMapBytes : numElements() * dtypeSize(dtype);
+  }
 };
+
+const char *swizzleName(Swizzle swizzle);
 
 struct Kernel {
   std::string name;
@@ -50,6 +74,9 @@ struct Kernel {
   unsigned sharedBytes = 0;
   std::vector<Param> params;
   int64_t bytesMoved = 0;
+  // Floating-point operations per launch (2·M·N·K for a matmul); 0 when the
+  // manifest has no "flops", and then no TFLOP/s is reported.
+  int64_t flops = 0;
   // The manifest entry as read, copied into dumps so a dump directory
   // describes itself (scaling, element type, and any key this reader does not
   // interpret).

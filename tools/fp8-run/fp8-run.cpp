@@ -265,6 +265,52 @@ double gbps(int64_t bytes, double ms) {
   return ms > 0 ? double(bytes) / (ms * 1e6) : 0;
 }
 
+double tflops(int64_t flops, double ms) {
+  return ms > 0 ? double(flops) / (ms * 1e9) : 0;
+}
+
+// TMA element types by size: fp8 and e8m0 are moved as bytes, which is all a
+// copy needs.
+CUtensorMapDataType tensorMapType(DType dtype) {
+  switch (dtype) {
+  case DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64; // Rejected by the manifest reader.
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+  case DType::E8M0:
+    break;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+CUtensorMapSwizzle tensorMapSwizzle(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::None:
+    break;
+  case Swizzle::B32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case Swizzle::B64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case Swizzle::B128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  }
+  return CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
+// "a_map: a [4096x4096] f8e4m3, box [128x128], swizzle 128B"
+std::string tensorMapString(const Kernel &kernel, const Param &map) {
+  const Param &t = kernel.params[map.tensor];
+  return map.name + ": " + t.name + " " + shapeString(t.shape) + " " +
+         dtypeName(t.dtype) + ", box [" + std::to_string(map.box[0]) + "x" +
+         std::to_string(map.box[1]) + "], swizzle " + swizzleName(map.swizzle);
+}
+
 // The device, context and stream every kernel runs in.
 class Gpu {
 public:
@@ -458,6 +504,10 @@ bool writeDump(const Options &opts, const Manifest &manifest,
   JsonValue files = JsonValue::object();
   for (size_t n = 0; n < kernel.params.size(); ++n) {
     const Param &param = kernel.params[n];
+    // A tensor map holds device addresses of this run only: nothing to check
+    // or feed back.
+    if (param.isTensorMap())
+      continue;
     std::string file = param.name + ".bin";
     if (!writeFile(joinPath(dir, file), host[n].data(), host[n].size(),
                    error)) {
@@ -490,7 +540,36 @@ bool writeDump(const Options &opts, const Manifest &manifest,
     return false;
   }
   std::printf("  dump: %s (%zu parameters and meta.json)\n", dir.c_str(),
-              kernel.params.size());
+              files.getObject().size());
+  return true;
+}
+
+// The TMA descriptor of a row-major [rows, cols] tensor at `base` (DESIGN.md
+// section 6): dimensions innermost first, out-of-bounds elements read as
+// zero, so partial edge tiles need no masking in the kernel.
+bool encodeTensorMap(Gpu &gpu, const Kernel &kernel, const Param &map,
+                     CUdeviceptr base, const std::string &where,
+                     std::vector<uint8_t> &bytes) {
+  const Param &t = kernel.params[map.tensor];
+  size_t size = dtypeSize(t.dtype);
+  cuuint64_t dims[2] = {cuuint64_t(t.shape[1]), cuuint64_t(t.shape[0])};
+  cuuint64_t strides[1] = {cuuint64_t(t.shape[1]) * size};
+  cuuint32_t box[2] = {map.box[1], map.box[0]};
+  cuuint32_t elementStrides[2] = {1, 1};
+  CUtensorMap encoded;
+  if (!gpu.check(gpu.drv.cuTensorMapEncodeTiled(
+                     &encoded, tensorMapType(t.dtype), 2,
+                     reinterpret_cast<void *>(uintptr_t(base)), dims, strides,
+                     box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                     tensorMapSwizzle(map.swizzle),
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                 where + ": cuTensorMapEncodeTiled for " +
+                     tensorMapString(kernel, map)))
+    return false;
+  static_assert(sizeof(encoded) == tensorMapBytes, "CUtensorMap size");
+  const uint8_t *raw = reinterpret_cast<const uint8_t *>(&encoded);
+  bytes.assign(raw, raw + sizeof(encoded));
   return true;
 }
 
@@ -576,6 +655,8 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   std::vector<std::vector<uint8_t>> host(kernel.params.size());
   for (size_t n = 0; n < kernel.params.size(); ++n) {
     const Param &param = kernel.params[n];
+    if (param.isTensorMap())
+      continue; // Encoded once its tensor has a device address.
     if (!param.isInput()) {
       // 0xFF bytes in outputs (fp8 NaN, f32 NaN) make unwritten elements
       // mismatch any finite reference value.
@@ -611,15 +692,27 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   DeviceBuffers buffers(drv);
   std::vector<CUdeviceptr> ptrs(kernel.params.size());
   std::vector<void *> args(kernel.params.size());
-  for (size_t n = 0; n < kernel.params.size(); ++n) {
-    const Param &param = kernel.params[n];
-    if (!gpu.check(buffers.alloc(param.numBytes(), ptrs[n]),
-                   where + ": allocating " + param.name + " (" +
-                       std::to_string(param.numBytes()) + " bytes)") ||
-        !gpu.check(drv.cuMemcpyHtoD(ptrs[n], host[n].data(), host[n].size()),
-                   where + ": copying " + param.name + " to the device"))
-      return Status::Failed;
-    args[n] = &ptrs[n];
+  // Tensors first, then the maps that hold their addresses.
+  for (bool maps : {false, true}) {
+    for (size_t n = 0; n < kernel.params.size(); ++n) {
+      const Param &param = kernel.params[n];
+      if (param.isTensorMap() != maps)
+        continue;
+      if (maps) {
+        if (!encodeTensorMap(gpu, kernel, param, ptrs[param.tensor], where,
+                             host[n]))
+          return Status::Failed;
+        std::printf("  tensormap %s\n", tensorMapString(kernel, param).c_str());
+      }
+      // cuMemAlloc aligns to 256 bytes, more than the 64 a map needs.
+      if (!gpu.check(buffers.alloc(param.numBytes(), ptrs[n]),
+                     where + ": allocating " + param.name + " (" +
+                         std::to_string(param.numBytes()) + " bytes)") ||
+          !gpu.check(drv.cuMemcpyHtoD(ptrs[n], host[n].data(), host[n].size()),
+                     where + ": copying " + param.name + " to the device"))
+        return Status::Failed;
+      args[n] = &ptrs[n];
+    }
   }
 
   auto launch = [&] {
@@ -661,13 +754,18 @@ Status runKernel(const Options &opts, const Manifest &manifest,
       std::printf(": %.1f GB/s median, %.1f GB/s best",
                   gbps(kernel.bytesMoved, result.kernel.medianMs),
                   gbps(kernel.bytesMoved, result.kernel.minMs));
+    if (kernel.flops)
+      std::printf("%s %.1f TFLOP/s median, %.1f TFLOP/s best",
+                  kernel.bytesMoved ? ";" : ":",
+                  tflops(kernel.flops, result.kernel.medianMs),
+                  tflops(kernel.flops, result.kernel.minMs));
     std::printf("\n");
 
     // Every launch must leave the same outputs as the first (a kernel that
     // accumulates into a workspace would not).
     std::vector<uint8_t> again;
     for (size_t n = 0; n < kernel.params.size(); ++n) {
-      if (kernel.params[n].isInput())
+      if (kernel.params[n].isInput() || kernel.params[n].isTensorMap())
         continue;
       again.resize(after[n].size());
       if (!gpu.check(drv.cuMemcpyDtoH(again.data(), ptrs[n], again.size()),
@@ -710,12 +808,16 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   return Status::Ok;
 }
 
-JsonValue timingJson(const Timing &t, int64_t bytes) {
+JsonValue timingJson(const Timing &t, int64_t bytes, int64_t flops = 0) {
   JsonValue v = JsonValue::object();
   v.set("median_ms", JsonValue::number(t.medianMs));
   v.set("min_ms", JsonValue::number(t.minMs));
   v.set("gbps_median", JsonValue::number(gbps(bytes, t.medianMs)));
   v.set("gbps_best", JsonValue::number(gbps(bytes, t.minMs)));
+  if (flops) {
+    v.set("tflops_median", JsonValue::number(tflops(flops, t.medianMs)));
+    v.set("tflops_best", JsonValue::number(tflops(flops, t.minMs)));
+  }
   return v;
 }
 
@@ -738,8 +840,10 @@ bool writeResults(const Options &opts, const Manifest &manifest, const Gpu &gpu,
     v.set("name", JsonValue::string(r.name));
     v.set("op", JsonValue::string(k->op));
     v.set("bytes_moved", JsonValue::integer(k->bytesMoved));
+    if (k->flops)
+      v.set("flops", JsonValue::integer(k->flops));
     if (r.timed) {
-      v.set("time", timingJson(r.kernel, k->bytesMoved));
+      v.set("time", timingJson(r.kernel, k->bytesMoved, k->flops));
       v.set("deterministic", JsonValue::boolean(r.deterministic));
     }
     if (r.copied) {
@@ -824,9 +928,16 @@ int main(int argc, char **argv) {
                   k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
                   k->block[2], k->sharedBytes,
                   static_cast<long long>(k->bytesMoved));
-      for (const Param &p : k->params)
-        std::printf("  %-8s %-12s %-7s %s\n", p.role.c_str(), p.name.c_str(),
-                    dtypeName(p.dtype), shapeString(p.shape).c_str());
+      for (const Param &p : k->params) {
+        if (p.isTensorMap())
+          std::printf("  %-8s %s\n", p.role.c_str(),
+                      tensorMapString(*k, p).c_str());
+        else
+          std::printf("  %-8s %-12s %-7s %s\n", p.role.c_str(), p.name.c_str(),
+                      dtypeName(p.dtype), shapeString(p.shape).c_str());
+      }
+      if (k->flops)
+        std::printf("  %lld flops\n", static_cast<long long>(k->flops));
     }
     return 0;
   }
