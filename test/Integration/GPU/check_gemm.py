@@ -1,0 +1,869 @@
+#!/usr/bin/env python3
+"""Checks the fp8.scaled_matmul kernels fp8-run ran, to a tolerance, two ways.
+
+    check_gemm.py DUMP [DUMP ...] [--tol T] [--device cuda|cpu]
+                  [--no-scaled-mm] [--max-report K]
+    check_gemm.py --self-test [--device cuda|cpu]
+
+DUMP is what `fp8-run MANIFEST --dump DIR` wrote: DIR itself (every
+subdirectory with a meta.json is one kernel) or one DIR/KERNEL. Kernels whose
+op is not "fp8.scaled_matmul" are listed as skipped (check_quantize.py checks
+those).
+
+What a kernel computes. The entry's "matmul" gives m, n, k, "contracting"
+(only [1, 1] is checked: A is M x K and B is N x K, both row-major with K
+contiguous, C = A . B^T), "accumulate" ("promoted" or "fast"),
+"a_scaling" and "b_scaling" (tile, scale f32 or e8m0, round) and
+"out_dtype" (bf16, f16 or f32). The params: the first fp8 input is A
+(f8e4m3/f8e5m2, [M, K]), the second B ([N, K]); the first f32/e8m0 input
+is A's scale, the second B's, each of shape [ceil(rows/tr), ceil(K/tc)]
+for its tile [tr, tc] (-1: the whole extent); one output C [M, N] of
+out_dtype. Params of role "tensormap" are not data and are ignored. Scales
+are dequantization scales:
+    C[m, n] = sum_k sa(m, k) sb(n, k) a[m, k] b[n, k],
+    sa(m, k) = a_scale[m // tr][k // tc]
+with E8M0 code c meaning 2^(c - 127) (255: NaN).
+
+  (a) The reference: A and B decoded exactly (torch's float8 dtypes, or a
+      table of oracle.fp8_value where torch has none), the scales expanded to
+      every element, then ref = (A.SA) @ (B.SB)^T and
+      bound = |A.SA| @ |B.SB|^T in float64 (every product is exact there, and
+      the sums are far more precise than what is checked). Every element
+      must satisfy
+          |c - ref| <= tol . bound . (1 + u) + u . |ref| + tiny
+      where u is the output's rounding (2^-8 bf16, 2^-11 f16, 0 f32), and
+      tiny covers f32 underflow (2^-126 per 32-deep K-step). tol is 2^-12 for
+      "promoted" and 2^-8 for "fast": the f32 reference semantics
+      (docs/Numerics.md) would pass a tol of K . 2^-24, but Hopper's FP8
+      wgmma does not sum a 128-deep K-block in f32; its accumulator keeps
+      about 13 fraction bits and truncates, so each promoted block carries a
+      relative error near 2^-13 of its absolute sum, and "fast" keeps that
+      accumulator across all of K. The max of |c - ref| - u|ref| over bound
+      is printed as the observed tol, so the tolerance can be tightened
+      from measurements (--tol overrides it). A NaN in C where ref is
+      finite fails (fp8-run fills outputs with 0xFF bytes, so an element
+      never written is NaN); where ref is not finite (NaN or inf inputs)
+      C must not be finite either; an infinite C passes where |ref| is
+      within the tolerance of the output's largest finite value.
+  (b) torch._scaled_mm (cuBLASLt, or CUTLASS for some rowwise cases) with
+      the same operands, scales, output type and use_fast_accum = (accumulate
+      == "fast"), where PyTorch takes the scaling: tensorwise (a one-element
+      scale each), rowwise (scale_a [M, 1], scale_b [1, N]), or blockwise
+      1x128 x 128x128, 1x128 x 1x128, 128x128 x 1x128 (cuBLAS 12.9+ on
+      sm_90: an 1x128 scale is [rows, K/128] outer-dim-major, i.e.
+      stride (1, rows), a 128x128 scale [rows/128, K/128] row-major; B's
+      is passed transposed like B, since _scaled_mm computes a @ b with b
+      K x N column-major, which is our B^T). A scaling that is a coarsening
+      of one of these (tensorwise against rowwise, rowwise against blockwise,
+      any tile whose K extent is a multiple of 128) is expanded to it
+      exactly; E8M0 scales become the f32 powers of two they stand for.
+      Anything else (MXFP8's 1x32 blocks, which _scaled_mm takes only
+      swizzled and on sm_100; e5m2 x e5m2; shapes not multiples of 16) is
+      reported as skipped with the reason. Its result must be within
+      tolerance of ref like C ("references disagree" otherwise: a wrong
+      assumption here, not a kernel bug), and |c - torch| within twice
+      C's allowance; both max ratios are printed.
+
+Exit status: 0 when every checked kernel passes, 1 on any failure (or if no
+kernel was checked), 2 on bad input or a missing PyTorch.
+
+`--self-test` checks the reference itself on small random cases built in
+torch: against a naive Python loop in float64 (math.fsum) for every scaling
+shape (tensorwise, rowwise, blockwise 1x128 / 128x128, MXFP8 1x32 with E8M0,
+partial K-blocks), that the f32 semantics of oracle.scaled_matmul pass the
+tolerance, that a perturbed, NaN or unwritten output fails, a whole dump
+directory written and checked through the same code as a real one, the fp8
+decoding of every code, and (on a GPU) torch._scaled_mm's scale layouts
+for every scaling it takes. Run it once on a new torch or GPU.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import check_quantize as cq  # noqa: E402
+
+oracle = cq.oracle
+BadInput = cq.BadInput
+
+FP8 = ("f8e4m3", "f8e5m2")
+FORMATS = {"f8e4m3": oracle.E4M3, "f8e5m2": oracle.E5M2}
+OUT_DTYPES = ("bf16", "f16", "f32")
+# Relative rounding of the output type (RNE: half an ulp of a p-bit
+# significand), the smallest subnormal, and the largest finite value.
+OUT_ROUNDING = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 0.0}
+OUT_TINY = {"bf16": 2.0 ** -133, "f16": 2.0 ** -24, "f32": 2.0 ** -149}
+OUT_MAX = {"bf16": 3.3895313892515355e38, "f16": 65504.0,
+           "f32": 3.4028234663852886e38}
+TOL = {"promoted": 2.0 ** -12, "fast": 2.0 ** -8}
+
+torch = None
+
+
+def import_torch():
+    global torch
+    cq.import_torch()
+    torch = cq.torch
+
+
+# ---------------------------------------------------------------------------
+# What a dumped kernel computes
+# ---------------------------------------------------------------------------
+
+
+class Gemm:
+    """One fp8.scaled_matmul kernel's operands (cq.Raw each) and matmul
+    description."""
+
+    def __init__(self, a, a_scale, a_scaling, b, b_scale, b_scaling, c,
+                 accumulate):
+        self.a, self.a_scale, self.a_scaling = a, a_scale, a_scaling
+        self.b, self.b_scale, self.b_scaling = b, b_scale, b_scaling
+        self.c, self.accumulate = c, accumulate
+        self.m, self.k = a.shape
+        self.n = b.shape[0]
+
+
+def _check_scaling(sc, what):
+    if not isinstance(sc, dict) or any(key not in sc for key in
+                                       ("tile", "scale")):
+        raise BadInput("matmul.%s: expected an object with tile and scale, "
+                       "found %r" % (what, sc))
+    if sc["scale"] not in ("f32", "e8m0"):
+        raise BadInput("matmul.%s.scale: %r (expected f32 or e8m0)" %
+                       (what, sc["scale"]))
+
+
+def describe_gemm(entry, raw):
+    """A Gemm from a manifest entry (raw(param) opens a param's file);
+    raises BadInput on anything inconsistent."""
+    mm = entry.get("matmul")
+    if not isinstance(mm, dict):
+        raise BadInput("fp8.scaled_matmul without a \"matmul\" object")
+    for key in ("m", "n", "k", "a_scaling", "b_scaling", "out_dtype"):
+        if key not in mm:
+            raise BadInput("matmul: missing %r" % key)
+    if mm.get("contracting", [1, 1]) != [1, 1]:
+        raise BadInput("matmul.contracting %r: only [1, 1] (A M x K, B N x K)"
+                       " is checked" % (mm["contracting"],))
+    accumulate = mm.get("accumulate", "promoted")
+    if accumulate not in TOL:
+        raise BadInput("matmul.accumulate %r (expected promoted or fast)" %
+                       (accumulate,))
+    _check_scaling(mm["a_scaling"], "a_scaling")
+    _check_scaling(mm["b_scaling"], "b_scaling")
+    if mm["out_dtype"] not in OUT_DTYPES:
+        raise BadInput("matmul.out_dtype %r (expected bf16, f16 or f32)" %
+                       (mm["out_dtype"],))
+    params = entry["params"]
+    inputs = [p for p in params if p["role"] == "input"]
+    outputs = [p for p in params if p["role"] == "output"]
+    qs = [p for p in inputs if p["dtype"] in FP8]
+    scales = [p for p in inputs if p["dtype"] in ("f32", "e8m0")]
+    if len(qs) != 2 or len(scales) != 2 or len(inputs) != 4 or \
+            len(outputs) != 1 or outputs[0]["dtype"] not in OUT_DTYPES:
+        raise BadInput("fp8.scaled_matmul: expected inputs a, b (fp8) and "
+                       "their scales (f32/e8m0) and one bf16/f16/f32 output, "
+                       "found %s" % [(p["name"], p["role"], p["dtype"])
+                                     for p in inputs + outputs])
+    M, N, K = mm["m"], mm["n"], mm["k"]
+    want = [(qs[0], [M, K]), (qs[1], [N, K]), (outputs[0], [M, N])]
+    for p, shape in want:
+        if p["shape"] != shape:
+            raise BadInput("%s has shape %s; m, n, k = %d, %d, %d give %s" %
+                           (p["name"], p["shape"], M, N, K, shape))
+    if outputs[0]["dtype"] != mm["out_dtype"]:
+        raise BadInput("%s is %s but matmul.out_dtype is %s" %
+                       (outputs[0]["name"], outputs[0]["dtype"],
+                        mm["out_dtype"]))
+    et = entry.get("element_type")
+    if et is not None and et != qs[0]["dtype"]:
+        raise BadInput("element_type %s but %s is %s" %
+                       (et, qs[0]["name"], qs[0]["dtype"]))
+    cq._check_scale_param(scales[0], mm["a_scaling"], M, K)
+    cq._check_scale_param(scales[1], mm["b_scaling"], N, K)
+    return Gemm(raw(qs[0]), raw(scales[0]), mm["a_scaling"], raw(qs[1]),
+                raw(scales[1]), mm["b_scaling"], raw(outputs[0]), accumulate)
+
+
+def describe_kernel(dump_dir):
+    """(meta, Gemm or None, why skipped)."""
+    with open(os.path.join(dump_dir, "meta.json")) as f:
+        meta = json.load(f)
+    entry = meta["entry"]
+    if entry.get("op") != "fp8.scaled_matmul":
+        return meta, None, "%s is not fp8.scaled_matmul" % entry.get("op")
+
+    def raw(p):
+        return cq.Raw(os.path.join(dump_dir, meta["files"][p["name"]]),
+                      p["dtype"], p["shape"])
+
+    return meta, describe_gemm(entry, raw), None
+
+
+# ---------------------------------------------------------------------------
+# The float64 reference
+# ---------------------------------------------------------------------------
+
+_TABLES = {}
+
+
+def decode_table(dtype, device):
+    """float64 values of the 256 codes of an fp8 dtype or E8M0, from
+    oracle.fp8_value / 2^(c - 127) (NaN codes as NaN)."""
+    key = (dtype, str(device))
+    if key not in _TABLES:
+        if dtype == "e8m0":
+            vals = [math.nan if c == 255 else 2.0 ** (c - 127)
+                    for c in range(256)]
+        else:
+            vals = [oracle.fp8_value(c, FORMATS[dtype]) for c in range(256)]
+        _TABLES[key] = torch.tensor(vals, dtype=torch.float64, device=device)
+    return _TABLES[key]
+
+
+def has_float8():
+    return hasattr(torch, "float8_e4m3fn")
+
+
+def fp8_to_f64(codes, dtype):
+    """uint8 codes -> float64, exactly: through torch's float8 dtypes where
+    torch has them (the self-test checks them against decode_table on every
+    code), else through the table."""
+    if has_float8():
+        t = torch.float8_e4m3fn if dtype == "f8e4m3" else torch.float8_e5m2
+        # Through f32 (exact), the conversion every torch build has.
+        return codes.view(t).to(torch.float32).to(torch.float64)
+    return decode_table(dtype, codes.device)[codes.long()]
+
+
+def scale_to_f64(scale, scaling):
+    if scaling["scale"] == "e8m0":
+        return decode_table("e8m0", scale.device)[scale.long()]
+    return scale.to(torch.float64)
+
+
+def expand_rows(scale64, tile, r0, r1, rows, cols):
+    """The scale of every element [r0:r1, 0:cols] of a [rows, cols] operand
+    from its tile grid."""
+    tr, tc = cq._resolve_tile(tile, rows, cols)
+    dev = scale64.device
+    ri = torch.arange(r0, r1, device=dev) // tr
+    ci = torch.arange(cols, device=dev) // tc
+    return scale64[ri][:, ci]
+
+
+def reference(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
+              chunk_elems=1 << 26):
+    """(ref, bound) in float64 for uint8 codes a [M, K], b [N, K] and their
+    stored scales: ref = (A.SA) @ (B.SB)^T, bound = |A.SA| @ |B.SB|^T. A is
+    dequantized a block of rows at a time to bound the memory."""
+    M, K = a.shape
+    N = b.shape[0]
+    sa64, sb64 = scale_to_f64(sa, a_scaling), scale_to_f64(sb, b_scaling)
+    bs = fp8_to_f64(b, b_dtype) * expand_rows(sb64, b_scaling["tile"], 0, N,
+                                              N, K)
+    bs_t, bs_abs_t = bs.t(), bs.abs().t()
+    ref = torch.empty((M, N), dtype=torch.float64, device=a.device)
+    bound = torch.empty_like(ref)
+    step = max(1, chunk_elems // max(K, 1))
+    for r0 in range(0, M, step):
+        r1 = min(M, r0 + step)
+        As = fp8_to_f64(a[r0:r1], a_dtype) * expand_rows(
+            sa64, a_scaling["tile"], r0, r1, M, K)
+        ref[r0:r1] = As @ bs_t
+        bound[r0:r1] = As.abs() @ bs_abs_t
+    return ref, bound
+
+
+def allowance(ref, bound, tol, out_dtype, K):
+    """What |c - ref| may be, elementwise (module docstring)."""
+    u = OUT_ROUNDING[out_dtype]
+    tiny = (K // 32 + 2) * 2.0 ** -126 + OUT_TINY[out_dtype]
+    return tol * (1 + u) * bound + u * ref.abs() + tiny
+
+
+class Comparison:
+    """got (float64) against ref within allowed, elementwise."""
+
+    def __init__(self, got, ref, bound, allowed, out_dtype, max_report):
+        finite = torch.isfinite(ref)
+        diff = (got - ref).abs()
+        ok = diff <= allowed
+        # Overflow: |ref| within the tolerance of the largest finite value
+        # may round to inf of ref's sign.
+        near_max = finite & (ref.abs() + allowed >= OUT_MAX[out_dtype])
+        ok |= near_max & torch.isinf(got) & (torch.sign(got) ==
+                                             torch.sign(ref))
+        # NaN or inf inputs: any non-finite result.
+        ok |= ~finite & ~torch.isfinite(got)
+        bad = ~ok
+        self.count = ref.numel()
+        self.bad = int(bad.sum())
+        self.nonfinite = int((~finite).sum())
+        checked = finite & torch.isfinite(got)
+        ratio = torch.where(checked, diff / allowed,
+                            torch.zeros_like(diff))
+        self.max_ratio = float(ratio.max()) if ratio.numel() else 0.0
+        u = OUT_ROUNDING[out_dtype]
+        pos = checked & (bound > 0)
+        obs = torch.where(pos, (diff - u * ref.abs()).clamp(min=0) /
+                          torch.where(pos, bound, torch.ones_like(bound)),
+                          torch.zeros_like(diff))
+        self.observed_tol = float(obs.max()) if obs.numel() else 0.0
+        self.first = []
+        for i, j in bad.nonzero()[:max_report].tolist():
+            self.first.append(((i, j), float(got[i, j]), float(ref[i, j]),
+                               float(bound[i, j]), float(allowed[i, j])))
+        self.worst = None
+        if self.max_ratio > 0:
+            flat = int(ratio.argmax())
+            i, j = divmod(flat, ref.shape[1])
+            self.worst = ((i, j), float(got[i, j]), float(ref[i, j]),
+                          float(bound[i, j]), float(allowed[i, j]))
+
+
+def log2_text(x):
+    return "2^%.1f" % math.log2(x) if x > 0 else "0"
+
+
+def show_element(label, e):
+    (i, j), got, want, bound, allowed = e
+    print("      %s[%d, %d]: %.9g, expected %.9g (bound %.6g, allowed %.6g)"
+          % (label, i, j, got, want, bound, allowed))
+
+
+# ---------------------------------------------------------------------------
+# torch._scaled_mm
+# ---------------------------------------------------------------------------
+
+
+def _k_splits_into(tc, K, block):
+    """Whether K-blocks of `block` each lie within one tile of K extent
+    tc."""
+    return tc >= K or tc % block == 0
+
+
+def scaled_mm_forms(a_tile, b_tile, M, N, K):
+    """The (form of A's scale, form of B's) in which torch._scaled_mm takes
+    these scalings, after exact expansion ("tensor", "row", "1x128",
+    "128x128"), or (None, why)."""
+    atr, atc = cq._resolve_tile(a_tile, M, K)
+    btr, btc = cq._resolve_tile(b_tile, N, K)
+    a_tensor, b_tensor = atr >= M and atc >= K, btr >= N and btc >= K
+    if a_tensor and b_tensor:
+        return ("tensor", "tensor"), None
+    if atc >= K and btc >= K:
+        return ("row", "row"), None
+    a1 = _k_splits_into(atc, K, 128)
+    b1 = _k_splits_into(btc, K, 128)
+    a2 = a1 and (atr >= M or atr % 128 == 0)
+    b2 = b1 and (btr >= N or btr % 128 == 0)
+    for fa, fb, ok in (("1x128", "128x128", a1 and b2),
+                       ("1x128", "1x128", a1 and b1),
+                       ("128x128", "1x128", a2 and b1)):
+        if ok:
+            return (fa, fb), None
+    return None, ("tiles %s x %s: a K extent that is not a multiple of 128 "
+                  "(torch._scaled_mm takes 1x32 MX scales only swizzled, "
+                  "on sm_100)" % (a_tile, b_tile))
+
+
+def scale_values(s64, tile, rows, K, form):
+    """The f32 values of an operand's scale in a torch form, as
+    [rows', K'] (row-major): one per tensor, row, 1x128 or 128x128 block,
+    sampled from the tile that holds the block's first element."""
+    tr, tc = cq._resolve_tile(tile, rows, K)
+    dev = s64.device
+    step_r = {"tensor": rows, "row": 1, "1x128": 1, "128x128": 128}[form]
+    step_k = {"tensor": K, "row": K, "1x128": 128, "128x128": 128}[form]
+    ri = torch.arange(0, rows, step_r, device=dev) // tr
+    ki = torch.arange(0, K, step_k, device=dev) // tc
+    return s64[ri][:, ki].to(torch.float32)
+
+
+def torch_scale_a(v, form):
+    if form == "tensor":
+        return v.reshape(())
+    if form == "1x128":
+        return v.t().contiguous().t()  # [M, K/128], stride (1, M)
+    return v.contiguous()  # [M, 1] or [M/128, K/128] row-major
+
+
+def torch_scale_b(v, form):
+    """B's scale as _scaled_mm checks it: scale_b.t() must look like an A
+    scale of B^T (our B), so it is passed transposed."""
+    if form == "tensor":
+        return v.reshape(())
+    if form == "1x128":
+        return v.t().contiguous()  # .t() is [N, K/128], stride (1, N)
+    return v.contiguous().t()  # .t() is [N, 1] or [N/128, K/128] row-major
+
+
+TORCH_OUT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+
+
+def scaled_mm(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
+              out_dtype, fast):
+    """(result float64, description) of torch._scaled_mm on these operands,
+    or (None, why it was skipped)."""
+    if not hasattr(torch, "_scaled_mm") or not has_float8():
+        return None, "torch %s has no _scaled_mm" % torch.__version__
+    if a.device.type != "cuda":
+        return None, "needs a CUDA device"
+    M, K = a.shape
+    N = b.shape[0]
+    forms, why = scaled_mm_forms(a_scaling["tile"], b_scaling["tile"], M, N,
+                                 K)
+    if forms is None:
+        return None, why
+    fa, fb = forms
+    # "fast" skips promotion only where the scales are constant along K
+    # (docs/Numerics.md); blockwise scales need it either way.
+    fast = fast and fa in ("tensor", "row")
+    va = scale_values(scale_to_f64(sa, a_scaling), a_scaling["tile"], M, K,
+                      fa)
+    vb = scale_values(scale_to_f64(sb, b_scaling), b_scaling["tile"], N, K,
+                      fb)
+    ta = torch.float8_e4m3fn if a_dtype == "f8e4m3" else torch.float8_e5m2
+    tb = torch.float8_e4m3fn if b_dtype == "f8e4m3" else torch.float8_e5m2
+    how = "%s x %s scales, use_fast_accum=%s" % (fa, fb, fast)
+    try:
+        out = torch._scaled_mm(a.view(ta), b.view(tb).t(),
+                               scale_a=torch_scale_a(va, fa),
+                               scale_b=torch_scale_b(vb, fb),
+                               out_dtype=getattr(torch, TORCH_OUT[out_dtype]),
+                               use_fast_accum=fast)
+        torch.cuda.synchronize()
+    except (RuntimeError, ValueError, NotImplementedError, TypeError) as e:
+        return None, "%s: %s" % (how, str(e).strip().split("\n")[0])
+    if isinstance(out, tuple):  # Older torch: (out, amax).
+        out = out[0]
+    return out.to(torch.float64), how
+
+
+# ---------------------------------------------------------------------------
+# Checking one kernel
+# ---------------------------------------------------------------------------
+
+
+def c_to_f64(c):
+    return c.to(torch.float64)
+
+
+def check_gemm(g, args, tol=None):
+    """Prints the checks of one Gemm; returns the number of failures."""
+    dev = args.device
+    a, b = cq.load_tensor(g.a, dev), cq.load_tensor(g.b, dev)
+    sa, sb = cq.load_tensor(g.a_scale, dev), cq.load_tensor(g.b_scale, dev)
+    c = c_to_f64(cq.load_tensor(g.c, dev))
+    tol = tol if tol is not None else (args.tol if args.tol is not None
+                                       else TOL[g.accumulate])
+    ref, bound = reference(a, sa, g.a_scaling, g.a.dtype, b, sb, g.b_scaling,
+                           g.b.dtype)
+    allowed = allowance(ref, bound, tol, g.c.dtype, g.k)
+    res = Comparison(c, ref, bound, allowed, g.c.dtype, args.max_report)
+    failures = res.bad
+    print("    reference: %d elements, tol %s (%s), %d mismatches; max "
+          "|c-ref|/allowed %.3g, observed tol %s%s" %
+          (res.count, log2_text(tol), g.accumulate, res.bad, res.max_ratio,
+           log2_text(res.observed_tol),
+           ", %d non-finite references" % res.nonfinite
+           if res.nonfinite else ""))
+    for e in res.first:
+        show_element("c", e)
+    if res.worst and res.bad:
+        show_element("worst c", res.worst)
+    if args.no_scaled_mm:
+        return failures
+    t, how = scaled_mm(a, sa, g.a_scaling, g.a.dtype, b, sb, g.b_scaling,
+                       g.b.dtype, g.c.dtype, g.accumulate == "fast")
+    if t is None:
+        print("    torch._scaled_mm: skipped (%s)" % how)
+        return failures
+    tres = Comparison(t, ref, bound, allowed, g.c.dtype, args.max_report)
+    ctres = Comparison(c, t, bound, 2 * allowed, g.c.dtype, args.max_report)
+    print("    torch._scaled_mm (%s): max |torch-ref|/allowed %.3g, "
+          "observed tol %s; max |c-torch|/(2 allowed) %.3g, %d mismatches" %
+          (how, tres.max_ratio, log2_text(tres.observed_tol),
+           ctres.max_ratio, ctres.bad))
+    for e in ctres.first:
+        show_element("c vs torch ", e)
+    if tres.bad:
+        print("    REFERENCES DISAGREE: torch._scaled_mm is off the float64 "
+              "reference at %d elements" % tres.bad)
+        for e in tres.first:
+            show_element("torch", e)
+    return failures + ctres.bad + tres.bad
+
+
+def scaling_text(sc):
+    tile = "x".join("*" if t == -1 else str(t) for t in sc["tile"])
+    return "%s %s" % (tile, sc["scale"])
+
+
+def check_dump(path, args):
+    meta, g, why = describe_kernel(path)
+    name = meta.get("kernel", os.path.basename(path))
+    if g is None:
+        print("kernel %s: skipped (%s)" % (name, why))
+        return None
+    print("kernel %s (fp8.scaled_matmul): %d x %d x %d, a %s %s, b %s %s, "
+          "c %s, %s, inputs %s, device %s" %
+          (name, g.m, g.n, g.k, g.a.dtype, scaling_text(g.a_scaling),
+           g.b.dtype, scaling_text(g.b_scaling), g.c.dtype, g.accumulate,
+           meta.get("inputs"), meta.get("device")))
+    failures = check_gemm(g, args)
+    print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
+    return failures
+
+
+# ---------------------------------------------------------------------------
+# Self test
+# ---------------------------------------------------------------------------
+
+
+def random_codes(rng, rows, cols, fmt_name, device):
+    """fp8 codes of moderate magnitude (no NaN or inf), signs random."""
+    fmt = FORMATS[fmt_name]
+    top = 0x7E if fmt is oracle.E4M3 else 0x7B
+    vals = [rng.randrange(0x08, top + 1) | (0x80 * rng.randrange(2))
+            for _ in range(rows * cols)]
+    return torch.tensor(vals, dtype=torch.uint8,
+                        device=device).reshape(rows, cols)
+
+
+def random_scales(rng, shape, scale, device):
+    n = shape[0] * shape[1]
+    if scale == "e8m0":
+        vals = [127 + rng.randrange(-12, 13) for _ in range(n)]
+        return torch.tensor(vals, dtype=torch.uint8,
+                            device=device).reshape(shape)
+    vals = [oracle.f32(rng.uniform(0.5, 1) * 2.0 ** rng.randrange(-12, 13)
+                       * rng.choice((1, -1))) for _ in range(n)]
+    return torch.tensor(vals, dtype=torch.float32,
+                        device=device).reshape(shape)
+
+
+def naive(a, sa, asc, fa, b, sb, bsc, fb):
+    """ref and bound by a Python loop: exact products in float64, sums
+    correctly rounded (math.fsum)."""
+    M, K = a.shape
+    N = b.shape[0]
+    A, B = a.tolist(), b.tolist()
+    SA, SB = sa.tolist(), sb.tolist()
+
+    def sval(s, sc, i, k, rows):
+        tr, tc = cq._resolve_tile(sc["tile"], rows, K)
+        v = s[i // tr][k // tc]
+        return oracle.e8m0_to_f32(v) if sc["scale"] == "e8m0" else v
+
+    av = [[oracle.fp8_value(A[i][k], FORMATS[fa]) * sval(SA, asc, i, k, M)
+           for k in range(K)] for i in range(M)]
+    bv = [[oracle.fp8_value(B[j][k], FORMATS[fb]) * sval(SB, bsc, j, k, N)
+           for k in range(K)] for j in range(N)]
+    ref = [[math.fsum(x * y for x, y in zip(av[i], bv[j])) for j in range(N)]
+           for i in range(M)]
+    bound = [[math.fsum(abs(x * y) for x, y in zip(av[i], bv[j]))
+              for j in range(N)] for i in range(M)]
+    return ref, bound
+
+
+def oracle_matmul(a, sa, asc, fa, b, sb, bsc, fb, accumulate):
+    """oracle.scaled_matmul (the CPU reference's f32 semantics) on tensors."""
+    def scaling(sc):
+        return oracle.Scaling(["*" if t == -1 else t for t in sc["tile"]],
+                              sc["scale"])
+    return oracle.scaled_matmul(
+        a.tolist(), sa.tolist(), FORMATS[fa], scaling(asc), b.tolist(),
+        sb.tolist(), FORMATS[fb], scaling(bsc), [1, 1], accumulate)
+
+
+SELF_TEST_CASES = [
+    # (M, N, K, a tile, a scale, b tile, b scale, a fmt, b fmt)
+    (6, 10, 300, [-1, -1], "f32", [-1, -1], "f32", "f8e4m3", "f8e4m3"),
+    (6, 10, 300, [1, -1], "f32", [1, -1], "f32", "f8e4m3", "f8e5m2"),
+    (6, 10, 300, [1, 128], "f32", [128, 128], "f32", "f8e4m3", "f8e4m3"),
+    (6, 10, 300, [1, 128], "f32", [1, 128], "f32", "f8e5m2", "f8e4m3"),
+    (6, 10, 300, [1, 32], "e8m0", [1, 32], "e8m0", "f8e4m3", "f8e4m3"),
+    (5, 9, 96, [2, 64], "f32", [3, -1], "e8m0", "f8e4m3", "f8e4m3"),
+]
+
+
+class Args:
+    def __init__(self, device, max_report=3):
+        self.device, self.max_report = device, max_report
+        self.tol, self.no_scaled_mm = None, True
+
+
+def self_test(args):
+    rng = random.Random(7)
+    dev = args.device
+    failures = 0
+
+    if has_float8():  # fp8_to_f64 against the table on every code.
+        codes = torch.arange(256, dtype=torch.int64, device=dev).to(
+            torch.uint8).reshape(16, 16)
+        for name in FP8:
+            got = fp8_to_f64(codes, name).flatten()
+            want = decode_table(name, dev)
+            same = (got == want) | (torch.isnan(got) & torch.isnan(want))
+            bad = int((~same).sum())
+            if bad:
+                print("self-test: %s decoding differs from oracle.fp8_value "
+                      "at %d codes" % (name, bad))
+            failures += bad
+    else:
+        print("self-test: torch %s has no float8 dtypes; fp8 is decoded "
+              "through oracle.fp8_value's table" % torch.__version__)
+
+    for case in SELF_TEST_CASES:
+        M, N, K, at, ascale, bt, bscale, fa, fb = case
+        asc = {"tile": at, "scale": ascale, "round": "exact"}
+        bsc = {"tile": bt, "scale": bscale, "round": "exact"}
+        a = random_codes(rng, M, K, fa, dev)
+        b = random_codes(rng, N, K, fb, dev)
+        sa = random_scales(rng, cq._tile_grid([M, K], at), ascale, dev)
+        sb = random_scales(rng, cq._tile_grid([N, K], bt), bscale, dev)
+        label = "%dx%dx%d %s %s x %s %s" % (M, N, K, at, fa, bt, fb)
+        # Small chunks, so the row blocking is exercised.
+        ref, bound = reference(a, sa, asc, fa, b, sb, bsc, fb,
+                               chunk_elems=2 * K)
+        nref, nbound = naive(a, sa, asc, fa, b, sb, bsc, fb)
+        nref = torch.tensor(nref, dtype=torch.float64, device=dev)
+        nbound = torch.tensor(nbound, dtype=torch.float64, device=dev)
+        bad = int(((ref - nref).abs() > 2.0 ** -40 * nbound).sum() +
+                  ((bound - nbound).abs() > 2.0 ** -40 * nbound).sum())
+        if bad:
+            print("self-test %s: the reference differs from the naive loop "
+                  "at %d elements" % (label, bad))
+        failures += bad
+
+        for accumulate in ("promoted", "fast"):
+            for out_dtype in OUT_DTYPES:
+                tol = TOL[accumulate]
+                c32 = torch.tensor(oracle_matmul(a.cpu(), sa.cpu(), asc, fa,
+                                                 b.cpu(), sb.cpu(), bsc, fb,
+                                                 accumulate),
+                                   dtype=torch.float32, device=dev)
+                c = c32.to(getattr(torch, TORCH_OUT[out_dtype]))
+                allowed = allowance(ref, bound, tol, out_dtype, K)
+                res = Comparison(c.to(torch.float64), ref, bound, allowed,
+                                 out_dtype, 3)
+                if res.bad:
+                    print("self-test %s %s %s: oracle.scaled_matmul fails "
+                          "the tolerance at %d elements" %
+                          (label, accumulate, out_dtype, res.bad))
+                failures += res.bad
+                failures += self_test_detects(label, c, ref, bound, allowed,
+                                              out_dtype)
+    failures += self_test_dump(args, rng)
+    if dev != "cpu" and torch.cuda.is_available():
+        failures += self_test_scaled_mm(rng, dev)
+    else:
+        print("self-test: no CUDA device, torch._scaled_mm's layouts not "
+              "checked")
+    count = len(SELF_TEST_CASES)
+    print("self-test: %d cases, %s" % (count, "ok" if not failures
+                                       else "%d failures" % failures))
+    return 1 if failures else 0
+
+
+def self_test_detects(label, c, ref, bound, allowed, out_dtype):
+    """A wrong element (just outside the allowance, NaN, or never written)
+    must fail at its position."""
+    failures = 0
+    M, N = ref.shape
+    c64 = c.to(torch.float64)
+    tests = []
+    # The smallest |ref| whose perturbation stays finite in the output type.
+    room = ref.abs() + 3 * allowed < OUT_MAX[out_dtype]
+    if bool(room.any()):
+        flat = int(torch.where(room, ref.abs(),
+                               torch.full_like(ref, math.inf)).argmin())
+        i, j = divmod(flat, N)
+        wrong = c64.clone()
+        off = ref[i, j] + 2.5 * allowed[i, j] * (1 if ref[i, j] >= 0 else -1)
+        # Representable in the output type, and still outside.
+        wrong[i, j] = off.to(c.dtype).to(torch.float64)
+        tests.append(("perturbed", wrong, [(i, j)]))
+    nan = c64.clone()
+    nan[0, 0] = math.nan
+    tests.append(("NaN", nan, [(0, 0)]))
+    tests.append(("unwritten", torch.full_like(c64, math.nan), None))
+    for what, got, want in tests:
+        res = Comparison(got, ref, bound, allowed, out_dtype, 4)
+        ok = (res.bad == M * N if want is None else
+              [e[0] for e in res.first] == want)
+        if not ok:
+            print("self-test %s %s: a %s output gave %d mismatches at %s" %
+                  (label, out_dtype, what, res.bad,
+                   [e[0] for e in res.first]))
+            failures += 1
+    return failures
+
+
+def write_param(d, name, t):
+    """NAME.bin as fp8-run --dump writes it: the raw little-endian bytes."""
+    data = t.cpu().contiguous().flatten().view(torch.uint8)
+    with open(os.path.join(d, name + ".bin"), "wb") as f:
+        f.write(bytes(data.tolist()))
+    return name + ".bin"
+
+
+def self_test_dump(args, rng):
+    """A dump directory as fp8-run writes it (meta.json with the manifest
+    entry, NAME.bin), with the oracle's result as C, must pass check_dump;
+    with one element off, fail."""
+    M, N, K = 24, 32, 256
+    asc = {"tile": [1, 128], "scale": "f32", "round": "exact"}
+    bsc = {"tile": [128, 128], "scale": "f32", "round": "exact"}
+    a = random_codes(rng, M, K, "f8e4m3", args.device)
+    b = random_codes(rng, N, K, "f8e4m3", args.device)
+    sa = random_scales(rng, [M, 2], "f32", args.device)
+    sb = random_scales(rng, [1, 2], "f32", args.device)
+    c = torch.tensor(oracle_matmul(a.cpu(), sa.cpu(), asc, "f8e4m3", b.cpu(),
+                                   sb.cpu(), bsc, "f8e4m3", "promoted"),
+                     dtype=torch.float32).to(torch.bfloat16)
+    entry = {
+        "name": "gemm_test", "ptx": "gemm_test.ptx", "op": "fp8.scaled_matmul",
+        "grid": [1, 1, 1], "block": [384, 1, 1], "shared_bytes": 0,
+        "params": [
+            {"name": "a", "role": "input", "dtype": "f8e4m3", "shape": [M, K]},
+            {"name": "a_scale", "role": "input", "dtype": "f32",
+             "shape": [M, 2]},
+            {"name": "b", "role": "input", "dtype": "f8e4m3", "shape": [N, K]},
+            {"name": "b_scale", "role": "input", "dtype": "f32",
+             "shape": [1, 2]},
+            {"name": "c", "role": "output", "dtype": "bf16", "shape": [M, N]},
+            {"name": "a_map", "role": "tensormap", "tensor": "a",
+             "box": [128, 128], "swizzle": "128B"}],
+        "element_type": "f8e4m3", "bytes_moved": 0, "flops": 2 * M * N * K,
+        "matmul": {"m": M, "n": N, "k": K, "contracting": [1, 1],
+                   "accumulate": "promoted", "a_scaling": asc,
+                   "b_scaling": bsc, "out_dtype": "bf16"}}
+    failures = 0
+    sub = Args(args.device, max_report=2)
+    with tempfile.TemporaryDirectory() as top:
+        d = os.path.join(top, "gemm_test")
+        os.makedirs(d)
+        files = {}
+        for name, t in (("a", a), ("a_scale", sa), ("b", b), ("b_scale", sb),
+                        ("c", c)):
+            files[name] = write_param(d, name, t)
+        meta = {"kernel": "gemm_test", "inputs": "self-test",
+                "device": str(args.device), "files": files, "entry": entry}
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        if [check_dump(x, sub) for x in cq.kernel_dirs([top])] != [0]:
+            print("self-test: the dump of the oracle's result failed")
+            failures += 1
+        # Far outside any allowance: |C| is a fraction of the bound.
+        c[M // 2, 3] = 4 * c.float().abs().max() + 1
+        write_param(d, "c", c)
+        if not check_dump(d, sub):
+            print("self-test: a dump with a wrong element passed")
+            failures += 1
+    return failures
+
+
+def self_test_scaled_mm(rng, dev):
+    """For each scaling torch._scaled_mm takes, its result on a case whose
+    scales differ per row and per K-block must match the reference (a
+    transposed or mis-strided scale would be far off); unsupported ones are
+    reported, not failed."""
+    M, N, K = 256, 384, 512
+    failures = 0
+    cases = [([-1, -1], [-1, -1], False), ([-1, -1], [-1, -1], True),
+             ([1, -1], [1, -1], False), ([1, 128], [128, 128], False),
+             ([1, 128], [1, 128], False), ([128, 128], [1, 128], False),
+             ([1, -1], [128, 128], False), ([1, 32], [1, 32], False)]
+    for at, bt, fast in cases:
+        asc = {"tile": at, "scale": "f32", "round": "exact"}
+        bsc = {"tile": bt, "scale": "f32", "round": "exact"}
+        a = random_codes(rng, M, K, "f8e4m3", dev)
+        b = random_codes(rng, N, K, "f8e4m3", dev)
+        sa = random_scales(rng, cq._tile_grid([M, K], at), "f32", dev)
+        sb = random_scales(rng, cq._tile_grid([N, K], bt), "f32", dev)
+        ref, bound = reference(a, sa, asc, "f8e4m3", b, sb, bsc, "f8e4m3")
+        accumulate = "fast" if fast else "promoted"
+        allowed = allowance(ref, bound, TOL[accumulate], "bf16", K)
+        t, how = scaled_mm(a, sa, asc, "f8e4m3", b, sb, bsc, "f8e4m3", "bf16",
+                           fast)
+        label = "torch._scaled_mm %s x %s" % (at, bt)
+        if t is None:
+            print("self-test %s: skipped (%s)" % (label, how))
+            continue
+        res = Comparison(t, ref, bound, allowed, "bf16", 3)
+        print("self-test %s (%s): max |torch-ref|/allowed %.3g, observed "
+              "tol %s, %d mismatches" % (label, how, res.max_ratio,
+                                         log2_text(res.observed_tol), res.bad))
+        failures += res.bad
+    return failures
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Check fp8-run dumps of fp8.scaled_matmul kernels "
+        "against a float64 reference and torch._scaled_mm.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("dumps", nargs="*", help="fp8-run --dump directories")
+    ap.add_argument("--tol", type=float, default=None,
+                    help="relative tolerance against the absolute-value "
+                    "bound (default 2^-12 promoted, 2^-8 fast)")
+    ap.add_argument("--device", default=None,
+                    help="torch device (default: cuda if available, else cpu)")
+    ap.add_argument("--no-scaled-mm", action="store_true",
+                    help="skip the torch._scaled_mm comparison")
+    ap.add_argument("--max-report", type=int, default=5,
+                    help="mismatches printed per check (default 5)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the reference math and the checker itself")
+    args = ap.parse_args()
+    try:
+        import_torch()
+    except ImportError:
+        print("check_gemm: PyTorch is not installed; it needs PyTorch (on "
+              "the GPU machine: pip install torch)", file=sys.stderr)
+        return 2
+    if args.device is None:
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    print("torch %s on %s" % (torch.__version__, args.device if
+                              args.device == "cpu" else
+                              torch.cuda.get_device_name(args.device)))
+    if args.self_test:
+        return self_test(args)
+    if not args.dumps:
+        ap.error("no dump directory given")
+    try:
+        dirs = cq.kernel_dirs(args.dumps)
+        results = [check_dump(d, args) for d in dirs]
+    except (BadInput, OSError, KeyError, ValueError) as e:
+        print("check_gemm: error: %s" % e, file=sys.stderr)
+        return 2
+    checked = [r for r in results if r is not None]
+    failed = sum(1 for r in checked if r)
+    skipped = len(results) - len(checked)
+    print("%d passed, %d failed" % (len(checked) - failed, failed) +
+          (", %d skipped" % skipped if skipped else ""))
+    if not checked:
+        print("check_gemm: no fp8.scaled_matmul kernel in %s" % args.dumps,
+              file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
