@@ -77,16 +77,20 @@ check: check-lit check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
-# emits the kernels of test/Integration/GPU/quantize.mlir where fp8-opt exists
-# (elsewhere it uses those already in GPU_KERNEL_DIR), runs them on seeded
-# inputs, plain and with special values, and checks every output bit for bit
-# against oracle.py and PyTorch.
+# emits the kernels of test/Integration/GPU/quantize.mlir (and gemm.mlir, once
+# it exists, into GPU_KERNEL_DIR/gemm) where fp8-opt exists (elsewhere it uses
+# those already in GPU_KERNEL_DIR), runs them on seeded inputs, plain and with
+# special values, and checks every quantization output bit for bit against
+# oracle.py and PyTorch, and every GEMM against a float64 reference and
+# torch._scaled_mm.
 RUN_BUILD_DIR  ?= build-run
 GPU_KERNEL_DIR ?= $(BUILD_DIR)/gpu
 GPU_DUMP_DIR   ?= $(BUILD_DIR)/gpu-dump
 PYTHON         ?= python3
 FP8_RUN        := $(RUN_BUILD_DIR)/bin/fp8-run
 CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
+CHECK_GEMM     := $(PYTHON) test/Integration/GPU/check_gemm.py
+GEMM_MLIR      := test/Integration/GPU/gemm.mlir
 
 check-gpu:
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
@@ -105,11 +109,29 @@ check-gpu:
 	    "writes them before it needs a GPU) and copy $(GPU_KERNEL_DIR) here" >&2; \
 	  exit 1; \
 	fi
+	@# The GEMM kernels, emitted here too, before anything needs a GPU.
+	@if [ ! -f $(GEMM_MLIR) ]; then \
+	  echo "check-gpu: no $(GEMM_MLIR) yet; no GEMM kernels"; \
+	elif [ -x $(FP8_OPT) ]; then \
+	  echo "$(FP8_OPT) $(GEMM_MLIR) --fp8-emit=$(GPU_KERNEL_DIR)/gemm"; \
+	  $(FP8_OPT) $(GEMM_MLIR) --fp8-emit=$(GPU_KERNEL_DIR)/gemm \
+	    > /dev/null || exit 1; \
+	elif [ -f $(GPU_KERNEL_DIR)/gemm/manifest.json ]; then \
+	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)/gemm"; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT) and no $(GPU_KERNEL_DIR)/gemm/manifest.json:" \
+	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
+	  exit 1; \
+	fi
 	rm -rf $(GPU_DUMP_DIR)
 	$(FP8_RUN) tools/fp8-run/test/copy/manifest.json --iters 0 \
 	  --dump $(GPU_DUMP_DIR)/copy
 	cmp $(GPU_DUMP_DIR)/copy/copy_f32/input.bin \
 	  $(GPU_DUMP_DIR)/copy/copy_f32/output.bin
+	$(FP8_RUN) tools/fp8-run/test/tma/manifest.json --iters 0 \
+	  --dump $(GPU_DUMP_DIR)/tma
+	cmp $(GPU_DUMP_DIR)/tma/tma_copy_f8/input.bin \
+	  $(GPU_DUMP_DIR)/tma/tma_copy_f8/output.bin
 	$(CHECK_QUANTIZE) --self-test
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 0 \
 	  --dump $(GPU_DUMP_DIR)/seed0
@@ -117,6 +139,13 @@ check-gpu:
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 1 --specials \
 	  --dump $(GPU_DUMP_DIR)/specials
 	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/specials
+	@if [ -f $(GEMM_MLIR) ]; then \
+	  set -x; \
+	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 0 \
+	    --dump $(GPU_DUMP_DIR)/gemm && \
+	  $(CHECK_GEMM) --self-test && \
+	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm; \
+	fi
 	@echo "check-gpu: passed"
 
 # --prefix, because the build directory may have been configured with
