@@ -94,6 +94,41 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
+def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
+  let summary = "make every scaled_matmul take the operand layouts the target's MMA takes";
+  let description = [{
+    Rewrites `fp8.scaled_matmul` ops into forms the chip's tensor cores take
+    directly. Runs after `fp8-derive-scaling` and `fp8-insert-hadamard`,
+    before kernel generation.
+
+    `sm_90a` (Hopper): FP8 `wgmma` reads both operands K-major, so every
+    operand contracted along its rows is transposed, and the matmul then
+    contracts `[1, 1]` (the last matrix dim of both). An operand with a
+    symmetric scaling (tensorwise, square tiles) gets an `fp8.transpose`,
+    which is exact. Any other operand must come from an `fp8.quantize`; it is
+    quantized again from the `linalg.transpose` of that quantization's
+    high-precision input, with the transposed tile: each tile then holds the
+    same elements, so data and scales are the transposed original bit for
+    bit (with stochastic rounding the random bits follow the new element
+    order: as unbiased, not the same bits). An identical transposed
+    quantization that already exists is reused; the original stays while
+    other ops use it. Anything else is an error. MXFP8 (1x32 tiles, E8M0
+    scales) is left as it is: the kernel promotes every 32 elements.
+
+    `sm_100a` (Blackwell): `tcgen05` reads either major and scales 1x32
+    blocks with E8M0 natively: nothing changes.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target GPU architecture: sm_90a or sm_100a">,
+  ];
+  let dependentDialects = [
+    "::mlir::fp8::FP8Dialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FP8ConvertScaling : Pass<"fp8-convert-scaling", "::mlir::ModuleOp"> {
   let summary = "convert quantized operands to another recipe's scaling and measure the loss";
   let description = [{

@@ -1,0 +1,286 @@
+//===- Legalize.cpp - target rules for scaled matmuls ---------------------===//
+//
+// fp8-legalize: Hopper's FP8 wgmma reads both operands K-major (the
+// contracted dim contiguous), so on sm_90a every operand contracted along its
+// rows is transposed. FP8 data and scales transpose together exactly only
+// where the scaling is symmetric; any other operand is quantized again from
+// its transposed high-precision source with the transposed tile, which puts
+// the same elements under one scale and so gives the same values. Blackwell's
+// tcgen05 reads either major and scales 1x32 blocks natively.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Dominance.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8LEGALIZE
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+/// The permutation that swaps the two matrix dims of a rank-`rank` tensor
+/// and keeps a leading batch dim.
+static SmallVector<int64_t> getMatrixTransposition(int64_t rank) {
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  return perm;
+}
+
+/// `type` with its two matrix dims swapped.
+static RankedTensorType getTransposedType(RankedTensorType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  applyPermutationToVector(shape, getMatrixTransposition(type.getRank()));
+  return type.clone(shape);
+}
+
+/// Whether `op` is a linalg.transpose of `value` that swaps its two matrix
+/// dims and nothing else.
+static bool isMatrixTransposeOf(Operation *op, Value value) {
+  auto transpose = dyn_cast<linalg::TransposeOp>(op);
+  if (!transpose || transpose.getInput() != value)
+    return false;
+  return transpose.getPermutation() ==
+         ArrayRef<int64_t>(getMatrixTransposition(
+             cast<RankedTensorType>(value.getType()).getRank()));
+}
+
+/// An existing matrix transpose of `value` that dominates `op`, if any.
+static Value findTransposed(Value value, Operation *op,
+                            DominanceInfo &dominance) {
+  for (Operation *user : value.getUsers())
+    if (isMatrixTransposeOf(user, value) &&
+        dominance.properlyDominates(user, op))
+      return user->getResult(0);
+  return {};
+}
+
+/// A new linalg.transpose of `value` at the builder's insertion point.
+static Value createTransposed(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> perm = getMatrixTransposition(type.getRank());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  applyPermutationToVector(sizes, perm);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
+/// Of two ops that both dominate a third, the one the other dominates.
+static Operation *getLater(Operation *a, Operation *b,
+                           DominanceInfo &dominance) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return dominance.properlyDominates(a, b) ? b : a;
+}
+
+namespace {
+/// Rewrites the scaled matmuls of one function for sm_90a.
+class KMajorRewriter {
+public:
+  explicit KMajorRewriter(Operation *root) : dominance(root) {}
+
+  /// Makes both operands of `mm` K-major; false (after an error) if one
+  /// cannot be made K-major without changing its values.
+  bool rewrite(ScaledMatmulOp mm);
+
+private:
+  /// Whether operand `side` can be made K-major; emits the error if not.
+  bool check(ScaledMatmulOp mm, unsigned side);
+  /// The K-major form of operand `side` of `mm` (data, scales).
+  std::pair<Value, Value> makeKMajor(ScaledMatmulOp mm, unsigned side);
+  std::pair<Value, Value> transposeExactly(ScaledMatmulOp mm, Value data,
+                                           Value scale, ScalingAttr scaling);
+  QuantizeOp quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q);
+
+  DominanceInfo dominance;
+};
+} // namespace
+
+static Value getData(ScaledMatmulOp mm, unsigned side) {
+  return side == 0 ? mm.getA() : mm.getB();
+}
+static Value getScale(ScaledMatmulOp mm, unsigned side) {
+  return side == 0 ? mm.getAScale() : mm.getBScale();
+}
+static ScalingAttr getScaling(ScaledMatmulOp mm, unsigned side) {
+  return side == 0 ? mm.getAScaling() : mm.getBScaling();
+}
+
+/// The quantize whose results are exactly `data` and `scale`, if any.
+static QuantizeOp getQuantization(Value data, Value scale) {
+  auto q = data.getDefiningOp<QuantizeOp>();
+  if (!q || q.getResult() != data || q.getScale() != scale)
+    return {};
+  return q;
+}
+
+bool KMajorRewriter::check(ScaledMatmulOp mm, unsigned side) {
+  ScalingAttr scaling = getScaling(mm, side);
+  if (mm.getContracting()[side] == 1 || scaling.isSquare() ||
+      getQuantization(getData(mm, side), getScale(mm, side)))
+    return true;
+  Value data = getData(mm, side);
+  InFlightDiagnostic diag =
+      mm.emitOpError()
+      << "operand " << (side == 0 ? "a" : "b") << " ("
+      << formatShape(cast<ShapedType>(data.getType()).getShape()) << ", tile "
+      << formatTile(scaling.getTile())
+      << ") is contracted along its rows, but sm_90a wgmma needs K-major "
+         "operands; transposing its FP8 data would regroup the scales of a "
+         "non-square tile, and its data and scales are not the results of "
+         "one fp8.quantize that could be redone on the transposed "
+         "high-precision input: quantize the transposed high-precision "
+         "source with tile "
+      << formatTile(scaling.transposed().getTile()) << " instead";
+  if (Operation *producer = data.getDefiningOp())
+    diag.attachNote(producer->getLoc()) << "operand produced here";
+  return false;
+}
+
+bool KMajorRewriter::rewrite(ScaledMatmulOp mm) {
+  ArrayRef<int64_t> contracting = mm.getContracting();
+  if (contracting[0] == 1 && contracting[1] == 1)
+    return true;
+  // Check both operands first so that a failing matmul stays as it was.
+  bool okA = check(mm, 0), okB = check(mm, 1);
+  if (!okA || !okB)
+    return false;
+  for (unsigned side = 0; side < 2; ++side) {
+    if (mm.getContracting()[side] == 1)
+      continue;
+    Operation *producer = getData(mm, side).getDefiningOp();
+    ScalingAttr scaling = getScaling(mm, side);
+    auto [data, scale] = makeKMajor(mm, side);
+    mm->setOperand(2 * side, data);
+    mm->setOperand(2 * side + 1, scale);
+    // Symmetric tiles read the same transposed; others swap their extents.
+    ScalingAttr kMajor = scaling.isSquare() ? scaling : scaling.transposed();
+    if (side == 0)
+      mm.setAScalingAttr(kMajor);
+    else
+      mm.setBScalingAttr(kMajor);
+    if (producer && isa<QuantizeOp, TransposeOp>(producer) &&
+        producer->use_empty())
+      producer->erase();
+  }
+  // A stays A and B stays B, so the result (M x N) keeps its shape.
+  mm.setContracting({1, 1});
+  return true;
+}
+
+std::pair<Value, Value> KMajorRewriter::makeKMajor(ScaledMatmulOp mm,
+                                                   unsigned side) {
+  Value data = getData(mm, side), scale = getScale(mm, side);
+  ScalingAttr scaling = getScaling(mm, side);
+  if (scaling.isSquare())
+    return transposeExactly(mm, data, scale, scaling);
+  QuantizeOp q = quantizeTransposed(mm, getQuantization(data, scale));
+  return {q.getResult(), q.getScale()};
+}
+
+std::pair<Value, Value> KMajorRewriter::transposeExactly(ScaledMatmulOp mm,
+                                                         Value data,
+                                                         Value scale,
+                                                         ScalingAttr scaling) {
+  // The transpose of an fp8.transpose is its input.
+  if (auto t = data.getDefiningOp<TransposeOp>())
+    if (t.getResultScale() == scale && t.getScaling() == scaling)
+      return {t.getInput(), t.getScale()};
+  for (Operation *user : data.getUsers()) {
+    auto t = dyn_cast<TransposeOp>(user);
+    if (t && t.getInput() == data && t.getScale() == scale &&
+        t.getScaling() == scaling && dominance.properlyDominates(t, mm))
+      return {t.getResult(), t.getResultScale()};
+  }
+  // Next to the quantization, where every later matmul can reuse it.
+  OpBuilder b(mm);
+  Operation *producer = data.getDefiningOp();
+  if (producer && producer == scale.getDefiningOp())
+    b.setInsertionPointAfter(producer);
+  auto t = TransposeOp::create(
+      b, mm.getLoc(), getTransposedType(cast<RankedTensorType>(data.getType())),
+      getTransposedType(cast<RankedTensorType>(scale.getType())), data, scale,
+      scaling);
+  return {t.getResult(), t.getResultScale()};
+}
+
+QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
+  ScalingAttr scaling = q.getScaling().transposed();
+  auto dataType =
+      getTransposedType(cast<RankedTensorType>(q.getResult().getType()));
+  Value input = findTransposed(q.getInput(), mm, dominance);
+  Value amax = q.getAmax();
+  Value amaxT = amax ? findTransposed(amax, mm, dominance) : Value();
+
+  // Reuse a quantization of the transposed input that computes the same.
+  if (input) {
+    for (Operation *user : input.getUsers()) {
+      auto other = dyn_cast<QuantizeOp>(user);
+      if (!other || other.getInput() != input ||
+          other.getScaling() != scaling ||
+          other.getResult().getType() != dataType ||
+          other.getRounding() != q.getRounding() ||
+          other.getSeed() != q.getSeed() ||
+          other.getMargin() != q.getMargin() ||
+          !dominance.properlyDominates(other, mm))
+        continue;
+      Value otherAmax = other.getAmax();
+      if (amax ? otherAmax && otherAmax.getDefiningOp() &&
+                     isMatrixTransposeOf(otherAmax.getDefiningOp(), amax)
+               : !otherAmax)
+        return other;
+    }
+  }
+
+  // Per tile, the amax of the transposed input is the transposed amax.
+  Operation *after =
+      getLater(q, input ? input.getDefiningOp() : nullptr, dominance);
+  after = getLater(after, amaxT ? amaxT.getDefiningOp() : nullptr, dominance);
+  OpBuilder b(after->getContext());
+  b.setInsertionPointAfter(after);
+  Location loc = q.getLoc();
+  if (!input)
+    input = createTransposed(b, loc, q.getInput());
+  if (amax && !amaxT)
+    amaxT = createTransposed(b, loc, amax);
+  auto scaleType = RankedTensorType::get(
+      scaling.getScaleShape(dataType.getShape()), scaling.getScale());
+  auto requantized =
+      QuantizeOp::create(b, loc, dataType, scaleType, input, amaxT, q.getSeed(),
+                         scaling, q.getRounding(), q.getMargin());
+  requantized->setDiscardableAttrs(q->getDiscardableAttrDictionary());
+  return requantized;
+}
+
+namespace {
+struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // tcgen05 reads either major and takes E8M0 block-32 scales natively.
+    if (chip == "sm_100a")
+      return;
+    if (chip != "sm_90a") {
+      module.emitError() << "unknown chip '" << chip
+                         << "', expected sm_90a or sm_100a";
+      return signalPassFailure();
+    }
+    // MXFP8 needs nothing on sm_90a: the kernel promotes every 32 elements.
+    SmallVector<ScaledMatmulOp> matmuls;
+    module.walk([&](ScaledMatmulOp mm) { matmuls.push_back(mm); });
+    KMajorRewriter rewriter(module);
+    bool failed = false;
+    for (ScaledMatmulOp mm : matmuls)
+      failed |= !rewriter.rewrite(mm);
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
