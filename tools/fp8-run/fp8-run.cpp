@@ -532,6 +532,7 @@ bool writeDump(const Options &opts, const Manifest &manifest,
   else
     meta.set("seed", JsonValue::string(std::to_string(opts.seed)));
   meta.set("specials", JsonValue::boolean(opts.specials));
+  size_t dumped = files.getObject().size();
   meta.set("files", std::move(files));
   meta.set("entry", kernel.entry);
   std::string text = meta.toString();
@@ -540,7 +541,7 @@ bool writeDump(const Options &opts, const Manifest &manifest,
     return false;
   }
   std::printf("  dump: %s (%zu parameters and meta.json)\n", dir.c_str(),
-              files.getObject().size());
+              dumped);
   return true;
 }
 

@@ -1,0 +1,276 @@
+//===- FakeCuda.cpp - A CPU stand-in for libcuda.so.1 in fp8-run's tests --===//
+//
+// fp8-run opens libcuda.so.1 with dlopen, so a test can put this library
+// first on LD_LIBRARY_PATH and run everything fp8-run does after the manifest
+// on a machine without a GPU: allocation (host memory), copies, tensor-map
+// encoding, launches, events, dumps and results. It implements the driver
+// functions fp8-run resolves and emulates two kernels by name: copy_f32
+// (test/copy) and tma_copy_f8 (test/tma), the latter reading its input
+// through the tensor map fp8-run passed, so a wrong map (address, dimensions,
+// strides, box) gives a wrong output. Other kernels do nothing. Every event
+// is 0.5 ms after the one before, so timings are predictable.
+//
+// cuTensorMapEncodeTiled checks what the driver documents and stores its
+// arguments in the 128 bytes; only this library reads them back.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace {
+
+struct FakeMap {
+  uint64_t magic;
+  uint64_t address;
+  uint64_t dims[2];
+  uint64_t stride;
+  uint32_t box[2];
+  uint32_t dataType;
+  uint32_t swizzle;
+};
+constexpr uint64_t mapMagic = 0xF8F8'7E45'0A11'0C8Dull;
+static_assert(sizeof(FakeMap) <= sizeof(CUtensorMap), "FakeMap size");
+
+struct Module {
+  std::string ptx;
+};
+struct Function {
+  std::string name;
+};
+
+int eventClock = 0;
+std::map<std::string, Function *> functions;
+
+size_t elementSize(CUtensorMapDataType t) {
+  switch (t) {
+  case CU_TENSOR_MAP_DATA_TYPE_UINT8:
+    return 1;
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+  case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
+    return 2;
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+unsigned swizzleSpan(CUtensorMapSwizzle s) {
+  switch (s) {
+  case CU_TENSOR_MAP_SWIZZLE_32B:
+    return 32;
+  case CU_TENSOR_MAP_SWIZZLE_64B:
+    return 64;
+  case CU_TENSOR_MAP_SWIZZLE_128B:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
+// test/tma: each CTA moves one box of a byte matrix; out is [dims[1],
+// dims[0]] row-major, written where in bounds.
+CUresult tmaCopy(const unsigned grid[3], void **params) {
+  auto *out = *static_cast<uint8_t **>(params[1]);
+  auto *map = *static_cast<const FakeMap **>(params[2]);
+  if (map->magic != mapMagic || map->dataType != CU_TENSOR_MAP_DATA_TYPE_UINT8)
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  const auto *in = reinterpret_cast<const uint8_t *>(map->address);
+  uint64_t cols = map->dims[0], rows = map->dims[1];
+  for (unsigned by = 0; by < grid[1]; ++by)
+    for (unsigned bx = 0; bx < grid[0]; ++bx)
+      for (uint64_t r = 0; r < map->box[1]; ++r)
+        for (uint64_t c = 0; c < map->box[0]; ++c) {
+          uint64_t y = by * uint64_t(map->box[1]) + r;
+          uint64_t x = bx * uint64_t(map->box[0]) + c;
+          if (y < rows && x < cols)
+            out[y * cols + x] = in[y * map->stride + x];
+        }
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "fp8-run's fake CUDA driver";
+  return CUDA_SUCCESS;
+}
+CUresult cuInit(unsigned) { return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *version) {
+  *version = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *device, int) {
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetName(char *name, int len, CUdevice) {
+  std::strncpy(name, "fake CUDA device (CPU)", size_t(len));
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
+  *value = attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
+  static int context;
+  *ctx = reinterpret_cast<CUcontext>(&context);
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned,
+                            CUjit_option *, void **) {
+  *module =
+      reinterpret_cast<CUmodule>(new Module{static_cast<const char *>(image)});
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module,
+                             const char *name) {
+  const std::string &ptx = reinterpret_cast<Module *>(module)->ptx;
+  if (ptx.find(std::string(".entry ") + name + "(") == std::string::npos)
+    return CUDA_ERROR_NOT_FOUND;
+  Function *&f = functions[name];
+  if (!f)
+    f = new Function{name};
+  *fn = reinterpret_cast<CUfunction>(f);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule module) {
+  delete reinterpret_cast<Module *>(module);
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction) {
+  *value = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attr, int value) {
+  // An H100's opt-in limit.
+  if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES &&
+      value > 227 * 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  // 256-byte aligned like the driver's.
+  void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *ptr = CUdeviceptr(uintptr_t(p));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr ptr) {
+  std::free(reinterpret_cast<void *>(uintptr_t(ptr)));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+  std::memcpy(dst, reinterpret_cast<const void *>(uintptr_t(src)), bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                           CUstream) {
+  std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)),
+              reinterpret_cast<const void *>(uintptr_t(src)), bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t bytes) {
+  std::memset(reinterpret_cast<void *>(uintptr_t(dst)), value, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        CUstream, void **params, void **extra) {
+  if (extra || shared > 227 * 1024 || bx * by * bz > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  const std::string &name = reinterpret_cast<Function *>(fn)->name;
+  unsigned grid[3] = {gx, gy, gz};
+  if (name == "copy_f32") {
+    auto *in = *static_cast<const float **>(params[0]);
+    auto *out = *static_cast<float **>(params[1]);
+    size_t n = size_t(gx) * gy * gz * bx * by * bz;
+    std::memcpy(out, in, n * sizeof(float));
+  } else if (name == "tma_copy_f8") {
+    return tmaCopy(grid, params);
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  static int s;
+  *stream = reinterpret_cast<CUstream>(&s);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventCreate(CUevent *event, unsigned) {
+  *event = reinterpret_cast<CUevent>(new int(0));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent event, CUstream) {
+  *reinterpret_cast<int *>(event) = ++eventClock;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  *ms = 0.5f *
+        float(*reinterpret_cast<int *>(end) - *reinterpret_cast<int *>(start));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent event) {
+  delete reinterpret_cast<int *>(event);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *address, const cuuint64_t *dims, const cuuint64_t *strides,
+    const cuuint32_t *box, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion, CUtensorMapFloatOOBfill oobFill) {
+  size_t size = elementSize(dataType);
+  unsigned span = swizzleSpan(swizzle);
+  bool ok = size && rank == 2 && uintptr_t(address) % 16 == 0 &&
+            interleave == CU_TENSOR_MAP_INTERLEAVE_NONE &&
+            oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE &&
+            uintptr_t(tensorMap) % 64 == 0;
+  for (int d = 0; ok && d < 2; ++d)
+    ok = dims[d] >= 1 && dims[d] <= (uint64_t(1) << 32) && box[d] >= 1 &&
+         box[d] <= 256 && elementStrides[d] == 1;
+  ok = ok && strides[0] % 16 == 0 && strides[0] >= dims[0] * size &&
+       box[0] * size % 16 == 0 &&
+       (swizzle == CU_TENSOR_MAP_SWIZZLE_NONE || box[0] * size <= span);
+  if (!ok)
+    return CUDA_ERROR_INVALID_VALUE;
+  FakeMap map = {mapMagic,           uint64_t(uintptr_t(address)),
+                 {dims[0], dims[1]}, strides[0],
+                 {box[0], box[1]},   uint32_t(dataType),
+                 uint32_t(swizzle)};
+  std::memset(tensorMap, 0, sizeof(*tensorMap));
+  std::memcpy(tensorMap, &map, sizeof(map));
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
