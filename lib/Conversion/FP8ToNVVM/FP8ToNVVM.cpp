@@ -43,7 +43,8 @@ struct ConvertFP8ToNVVMPass
     bool anyKernel = false;
     module.walk([&](Operation *op) {
       anyKernel |=
-          isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, HadamardOp>(op);
+          isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, HadamardOp,
+              ScaledMatmulOp>(op);
     });
     if (!anyKernel)
       return;
@@ -113,6 +114,8 @@ struct ConvertFP8ToNVVMPass
             buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"), chip);
       } else if (auto amax = dyn_cast<AmaxOp>(op)) {
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), chip);
+      } else if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
+        kernel = buildGemmKernel(b, matmul, kernelName(op, "gemm"), chip);
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
         kernel = buildDequantizeKernel(b, dequantize,
                                        kernelName(op, "dequantize"), chip);

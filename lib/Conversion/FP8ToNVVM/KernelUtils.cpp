@@ -98,8 +98,11 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
       b.getNamedAttr("element_type", b.getStringAttr(elementType)),
       b.getNamedAttr("scaling", manifestScaling(b, scaling)),
       b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))};
-  entries.append(extra.begin(), extra.end());
-  kernel->setAttr("fp8.manifest", b.getDictionaryAttr(entries));
+  // An extra entry replaces a default of the same name (e.g. shared_bytes).
+  NamedAttrList list(entries);
+  for (NamedAttribute entry : extra)
+    list.set(entry.getName(), entry.getValue());
+  kernel->setAttr("fp8.manifest", list.getDictionary(b.getContext()));
 }
 
 Value kernels::buildAbs(OpBuilder &b, Location loc, Value x) {

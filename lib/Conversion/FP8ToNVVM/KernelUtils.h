@@ -43,7 +43,8 @@ DictionaryAttr manifestParam(OpBuilder &b, StringRef name, StringRef role,
 /// The manifest's description of a scaling: tile (-1 for `*`), scale, round.
 DictionaryAttr manifestScaling(OpBuilder &b, ScalingAttr scaling);
 
-/// Sets the `fp8.manifest` of `kernel`.
+/// Sets the `fp8.manifest` of `kernel`; an `extra` entry overrides a default
+/// one of the same name.
 void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
                  ArrayRef<int64_t> grid, int64_t block,
                  ArrayRef<Attribute> params, StringRef elementType,

@@ -20,6 +20,7 @@ class AmaxOp;
 class DequantizeOp;
 class HadamardOp;
 class QuantizeOp;
+class ScaledMatmulOp;
 class TransposeOp;
 
 /// Builds a kernel computing `op` into a new gpu.module named `name` at the
@@ -61,6 +62,13 @@ FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
                                                      QuantizeOp transposedOp,
                                                      StringRef name,
                                                      StringRef chip);
+
+/// Builds the sm_90a GEMM of `op` (both operands K-major): TMA loads into a
+/// multi-stage mbarrier pipeline, a producer warpgroup and two wgmma
+/// consumer warpgroups, promotion of every K-block to f32 with its scales.
+FailureOr<gpu::GPUModuleOp> buildGemmKernel(OpBuilder &builder,
+                                            ScaledMatmulOp op, StringRef name,
+                                            StringRef chip);
 
 /// Adds the passes that lower generated gpu.modules to NVVM and serialize
 /// them to PTX (`gpu.binary` ops).

@@ -1,0 +1,699 @@
+//===- GemmKernel.cpp - fp8.scaled_matmul as a TMA + wgmma kernel ---------===//
+//
+// The Hopper (sm_90a) GEMM of two K-major FP8 operands, C = A * B^T with A
+// stored M x K and B stored N x K (what fp8-legalize makes of every
+// scaled_matmul). One CTA computes a tileM x tileN tile of C with three
+// warpgroups:
+//
+//  - a producer warpgroup, of which one thread issues the TMA loads
+//    (cp.async.bulk.tensor, 128-byte swizzle) of each 128-deep K-block of A
+//    and B into a ring of `stages` shared-memory buffers, each guarded by a
+//    "full" mbarrier (transaction bytes) and an "empty" one (consumers done);
+//  - two consumer warpgroups, each multiplying 64 rows of A with the B tile
+//    by wgmma.mma_async m64nNk32 on shared-memory descriptors.
+//
+// Accumulation follows DESIGN.md section 4: with `promoted`, each K-block
+// (the finer operand's, or 128 when both span K) is accumulated by the tensor
+// cores alone, then multiplied by its scales and added to f32 registers (the
+// tensor cores' FP8 accumulator keeps too few bits for long sums); `fast`
+// keeps one tensor-core accumulator over all of K. Scales that span K are
+// applied once in the epilogue. Scales are read from global memory (L1/L2
+// resident) one K-block ahead of their use.
+//
+// Registers: the producer gives its registers back (setmaxnreg.dec) so that
+// the consumers can hold an accumulator and the promoted sums.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "KernelUtils.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+/// One warpgroup: the unit that issues a wgmma.
+static constexpr int64_t kWarpgroup = 128;
+/// The K of one FP8 wgmma.
+static constexpr int64_t kMmaK = 32;
+/// Rows of A per consumer warpgroup (wgmma's M).
+static constexpr int64_t kMmaM = 64;
+/// A K-block in shared memory: 128 FP8 bytes per row, exactly the span of the
+/// 128-byte swizzle, so one TMA box row is one swizzle row.
+static constexpr int64_t kTileK = 128;
+/// The swizzle pattern repeats every 8 rows of 128 bytes.
+static constexpr int64_t kSwizzleAtom = 1024;
+/// Shared memory one CTA may use on sm_90 (227 KiB).
+static constexpr int64_t kSharedLimit = 227 * 1024;
+/// Register budgets after setmaxnreg: 128 * (40 + 2 * 232) <= 65536.
+static constexpr uint32_t kProducerRegisters = 40;
+static constexpr uint32_t kConsumerRegisters = 232;
+/// mbarrier.try_wait suspend-time hint (ns).
+static constexpr int64_t kWaitTicks = 0x989680;
+/// M tiles that consecutive CTAs walk before moving along N (L2 reuse of B).
+static constexpr int64_t kRasterGroup = 8;
+/// SMs of an H100 SXM, for the tile-size heuristic.
+static constexpr int64_t kNumSMs = 132;
+
+namespace {
+/// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
+struct GemmConfig {
+  int64_t tileM = 2 * kMmaM;
+  int64_t tileN = 128;
+  int64_t stages = 4;
+  int64_t consumers = 2;
+
+  int64_t stageBytes() const { return (tileM + tileN) * kTileK; }
+  int64_t barrierBytes() const { return 2 * 8 * stages; }
+  int64_t sharedBytes() const {
+    // Slack to align the dynamic shared memory to the swizzle atom.
+    return stages * stageBytes() + barrierBytes() + kSwizzleAtom;
+  }
+  int64_t threads() const { return (consumers + 1) * kWarpgroup; }
+};
+
+/// How one operand's scales are indexed: the scale of element (i, k), with i
+/// the operand's non-contracted index, is scale[i / rowBlock][k / kBlock]
+/// (a dynamic extent: index 0).
+struct OperandScaling {
+  int64_t rowBlock;
+  int64_t kBlock;
+  int64_t scaleCols;
+  bool e8m0;
+
+  bool spansK() const { return ShapedType::isDynamic(kBlock); }
+  bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
+};
+} // namespace
+
+/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
+/// 128 x 128 tiles would leave most SMs idle (small M); as many pipeline
+/// stages as shared memory holds, at most 8.
+static GemmConfig chooseConfig(int64_t m, int64_t n) {
+  GemmConfig config;
+  int64_t tiles =
+      llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
+  if (tiles < kNumSMs / 2)
+    config.tileN = 64;
+  config.stages = std::min<int64_t>(8, (kSharedLimit - kSwizzleAtom - 16 * 8) /
+                                           config.stageBytes());
+  return config;
+}
+
+namespace {
+/// Emits the kernel body; holds the values every part of it uses.
+class GemmBuilder {
+public:
+  GemmBuilder(OpBuilder &b, Location loc, ScaledMatmulOp op,
+              const GemmConfig &config)
+      : b(b), loc(loc), op(op), config(config), ctx(b.getContext()) {}
+
+  FailureOr<gpu::GPUModuleOp> build(StringRef name, StringRef chip);
+
+private:
+  // Scalars.
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  }
+  Value i64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 64).getResult();
+  }
+  Value f32(double v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(float(v)))
+        .getResult();
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, i32(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, i32(y));
+  }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value minU(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value toI32(Value index) {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+  }
+
+  // Shared memory.
+  Value sharedPtr(Value offset);
+  /// The same address as shared::cluster (this CTA's own), the TMA
+  /// destination space that PTX 8.0 has.
+  Value clusterPtr(Value offset) {
+    return LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, 7), sharedPtr(offset));
+  }
+  Value fullBarrier(Value stage);
+  Value emptyBarrier(Value stage);
+  Value descriptor(Value address);
+
+  // Global memory.
+  Value globalPtr(Value pointer);
+  Value loadScale(Value scales, const OperandScaling &scaling, Value row,
+                  Value k, int64_t rows);
+
+  void buildProducer();
+  void buildConsumer();
+  /// The scale factors of this thread's accumulator elements for the K-slice
+  /// starting at `k`, from A (two rows) and B (its columns).
+  void loadBlockScales(Value k, SmallVectorImpl<Value> &aScales,
+                       SmallVectorImpl<Value> &bScales, bool kBlockOnly);
+  Value scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
+                    int64_t element);
+  void buildEpilogue(ArrayRef<Value> sums);
+
+  OpBuilder &b;
+  Location loc;
+  ScaledMatmulOp op;
+  GemmConfig config;
+  MLIRContext *ctx;
+
+  int64_t m = 0, n = 0, k = 0, numKBlocks = 0;
+  int64_t promotion = 0; // Promotion interval; 0 for fast accumulation.
+  OperandScaling aScaling{}, bScaling{};
+  Type aElement, bElement, resultElement;
+
+  // Kernel values.
+  Value aScale, bScale, c, aMap, bMap;
+  Value thread, smemBase, smemAddress, tileRow, tileCol;
+  // Consumer values: this thread's two rows (in C) and first column offset.
+  Value consumer, row0, row1, laneCol;
+};
+} // namespace
+
+Value GemmBuilder::sharedPtr(Value offset) {
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
+                             b.getI8Type(), smemBase, ValueRange{offset});
+}
+
+Value GemmBuilder::fullBarrier(Value stage) {
+  int64_t base = config.stages * config.stageBytes();
+  return sharedPtr(add(i32(base), mul(stage, i32(8))));
+}
+
+Value GemmBuilder::emptyBarrier(Value stage) {
+  int64_t base = config.stages * config.stageBytes() + 8 * config.stages;
+  return sharedPtr(add(i32(base), mul(stage, i32(8))));
+}
+
+/// The wgmma shared-memory matrix descriptor of a K-major tile at shared
+/// address `address` (i32) with 128-byte swizzle: start address >> 4 in bits
+/// 0-13, leading byte offset 16 (unused by K-major swizzled tiles) in 16-29,
+/// stride byte offset 1024 (eight 128-byte rows) in 32-45, swizzle mode 1
+/// (128 B) in 62-63.
+Value GemmBuilder::descriptor(Value address) {
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)), i32(0x3FFF));
+  uint64_t fixed = (uint64_t(1) << 16) | (uint64_t(kSwizzleAtom >> 4) << 32) |
+                   (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), start),
+      i64(int64_t(fixed)));
+}
+
+Value GemmBuilder::globalPtr(Value pointer) {
+  return LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1), pointer);
+}
+
+/// scale[min(row, rows - 1) / rowBlock][k / kBlock] as f32. Rows past the
+/// matrix are clamped: their products are never stored.
+Value GemmBuilder::loadScale(Value scales, const OperandScaling &scaling,
+                             Value row, Value kIndex, int64_t rows) {
+  Value scaleRow = scaling.spansRows()
+                       ? i32(0)
+                       : div(minU(row, i32(rows - 1)), scaling.rowBlock);
+  Value scaleCol = scaling.spansK() ? i32(0) : div(kIndex, scaling.kBlock);
+  Value index = add(mul(scaleRow, i32(scaling.scaleCols)), scaleCol);
+  Type storage = scaling.e8m0 ? Type(b.getI8Type()) : Type(b.getF32Type());
+  Value ptr = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+                                  storage, scales, ValueRange{index});
+  Value stored = LLVM::LoadOp::create(b, loc, storage, ptr,
+                                      scaling.e8m0 ? 1 : 4, false, false,
+                                      /*isInvariant=*/true);
+  if (scaling.e8m0)
+    stored = arith::BitcastOp::create(b, loc, b.getType<Float8E8M0FNUType>(),
+                                      stored);
+  return buildScaleToF32(b, loc, stored);
+}
+
+void GemmBuilder::buildProducer() {
+  NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  auto leader = scf::IfOp::create(b, loc, eq(thread, i32(0)));
+  b.setInsertionPointToStart(&leader.getThenRegion().front());
+  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value kb = loop.getInductionVar();
+  Value stage = rem(kb, config.stages);
+  Value round = div(kb, config.stages);
+  // A fresh barrier counts as having completed the phase of parity 1, so the
+  // first round of waits on "empty" passes at once.
+  Value parity = arith::XOrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, round, i32(1)), i32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBarrier(stage), parity,
+                                        i32(kWaitTicks));
+  Value full = fullBarrier(stage);
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), full, i32(config.stageBytes()), NVVM::MemScopeKind::CTA,
+      false, Value());
+  Value kCoord = mul(kb, i32(kTileK));
+  Value aOffset = mul(stage, i32(config.tileM * kTileK));
+  Value bOffset = add(i32(config.stages * config.tileM * kTileK),
+                      mul(stage, i32(config.tileN * kTileK)));
+  // Coordinates innermost first: (k, row). Rows past M or N read as zeros.
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, clusterPtr(aOffset), aMap, ValueRange{kCoord, tileRow}, full,
+      ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
+      Value());
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, clusterPtr(bOffset), bMap, ValueRange{kCoord, tileCol}, full,
+      ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
+      Value());
+}
+
+void GemmBuilder::loadBlockScales(Value kIndex, SmallVectorImpl<Value> &aScales,
+                                  SmallVectorImpl<Value> &bScales,
+                                  bool kBlockOnly) {
+  // Only scales that vary along K are applied per block; the others wait
+  // for the epilogue (kBlockOnly) or are the epilogue's (!kBlockOnly).
+  auto wanted = [&](const OperandScaling &s) {
+    return kBlockOnly ? !s.spansK() : s.spansK();
+  };
+  aScales.clear();
+  bScales.clear();
+  if (wanted(aScaling)) {
+    aScales.push_back(loadScale(aScale, aScaling, row0, kIndex, m));
+    if (aScaling.rowBlock == 1)
+      aScales.push_back(loadScale(aScale, aScaling, row1, kIndex, m));
+  }
+  if (wanted(bScaling)) {
+    if (bScaling.rowBlock == 1) {
+      // One scale per column this thread holds: 8j + laneCol + {0, 1}.
+      for (int64_t j = 0; j < config.tileN / 8; ++j)
+        for (int64_t e = 0; e < 2; ++e)
+          bScales.push_back(loadScale(bScale, bScaling,
+                                      add(laneCol, i32(8 * j + e)), kIndex, n));
+    } else {
+      bScales.push_back(loadScale(bScale, bScaling, tileCol, kIndex, n));
+    }
+  }
+}
+
+/// The product of the A and B scales of accumulator element `element`
+/// (null when there are none). Element i is at row 8 * ((i / 2) % 2) of the
+/// thread's pair and column 8 * (i / 4) + i % 2 of its own.
+Value GemmBuilder::scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
+                               int64_t element) {
+  Value factor;
+  if (!aScales.empty())
+    factor = aScales.size() == 1 ? aScales[0] : aScales[(element / 2) % 2];
+  if (!bScales.empty()) {
+    Value bValue = bScales.size() == 1
+                       ? bScales[0]
+                       : bScales[2 * (element / 4) + element % 2];
+    factor = factor ? arith::MulFOp::create(b, loc, factor, bValue).getResult()
+                    : bValue;
+  }
+  return factor;
+}
+
+void GemmBuilder::buildConsumer() {
+  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  int64_t numValues = config.tileN / 2;
+  auto f32Type = b.getF32Type();
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(numValues, f32Type));
+  Value local = rem(thread, kWarpgroup);
+  Value warp = div(local, kWarpSize);
+  Value lane = rem(thread, kWarpSize);
+  consumer = sub(div(thread, kWarpgroup), i32(1));
+  row0 = add(add(tileRow, mul(consumer, i32(kMmaM))),
+             add(mul(warp, i32(16)), div(lane, 4)));
+  row1 = add(row0, i32(8));
+  laneCol = add(tileCol, mul(rem(lane, 4), i32(2)));
+
+  auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
+  auto wgmmaType = [&](Type t) {
+    return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
+                                    : NVVM::WGMMATypes::e5m2;
+  };
+  bool fast = promotion == 0;
+  // K-steps (of 32) per promotion: all of a K-block, or fewer for 1x32 and
+  // 1x64 scales.
+  int64_t stepsPerPromotion =
+      fast ? kTileK / kMmaK : std::min(promotion, kTileK) / kMmaK;
+
+  // Loop state: the promoted sums (or the tensor-core accumulator), then
+  // the K-block's scales, loaded one block ahead.
+  SmallVector<Value> init;
+  if (fast)
+    init.push_back(LLVM::ZeroOp::create(b, loc, accType));
+  else
+    init.append(numValues, f32(0.0));
+  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kb = loop.getInductionVar();
+  SmallVector<Value> state(loop.getRegionIterArgs());
+  Value stage = rem(kb, config.stages);
+  Value parity = arith::AndIOp::create(b, loc, div(kb, config.stages), i32(1));
+  Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
+                                     mul(consumer, i32(kMmaM * kTileK))));
+  Value bBase = add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
+                                     mul(stage, i32(config.tileN * kTileK))));
+  Value kStart = mul(kb, i32(kTileK));
+
+  // Scales of every promotion of this block, loaded before the wait so that
+  // their latency hides behind the TMA and the MMAs.
+  int64_t promotionsPerBlock = kTileK / (stepsPerPromotion * kMmaK);
+  SmallVector<SmallVector<Value>> aScales(promotionsPerBlock),
+      bScales(promotionsPerBlock);
+  if (!fast)
+    for (int64_t p = 0; p < promotionsPerBlock; ++p)
+      loadBlockScales(add(kStart, i32(p * stepsPerPromotion * kMmaK)),
+                      aScales[p], bScales[p], /*kBlockOnly=*/true);
+
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(stage), parity,
+                                        i32(kWaitTicks));
+  Value acc = fast ? state[0] : LLVM::UndefOp::create(b, loc, accType);
+  for (int64_t p = 0; p < promotionsPerBlock; ++p) {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t s = 0; s < stepsPerPromotion; ++s) {
+      int64_t step = p * stepsPerPromotion + s;
+      // Advancing along K inside the swizzled row moves the start address:
+      // the hardware applies the swizzle to the full address.
+      Value descA = descriptor(add(aBase, i32(step * kMmaK)));
+      Value descB = descriptor(add(bBase, i32(step * kMmaK)));
+      auto scaleD = (!fast && s == 0) ? NVVM::WGMMAScaleOut::zero
+                                      : NVVM::WGMMAScaleOut::one;
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, acc, descA, descB, shape, wgmmaType(aElement),
+          wgmmaType(bElement), NVVM::WGMMATypes::f32, scaleD,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (fast)
+      continue;
+    // Promotion: sums += scales * partial, in f32 FMAs.
+    for (int64_t i = 0; i < numValues; ++i) {
+      Value partial = LLVM::ExtractValueOp::create(b, loc, acc, i);
+      Value factor = scaleFactor(aScales[p], bScales[p], i);
+      state[i] =
+          factor ? LLVM::FMAOp::create(b, loc, partial, factor, state[i])
+                       .getResult()
+                 : arith::AddFOp::create(b, loc, partial, state[i]).getResult();
+    }
+  }
+  if (fast)
+    state[0] = acc;
+  // This warp is done with the stage: one arrival per consumer warp.
+  auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage), Value());
+  b.setInsertionPointAfter(first);
+  scf::YieldOp::create(b, loc, state);
+  b.setInsertionPointAfter(loop);
+
+  SmallVector<Value> sums;
+  if (fast) {
+    for (int64_t i = 0; i < numValues; ++i)
+      sums.push_back(
+          LLVM::ExtractValueOp::create(b, loc, loop.getResult(0), i));
+  } else {
+    sums.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  buildEpilogue(sums);
+}
+
+/// Applies the scales that span K (tensorwise, rowwise) and stores this
+/// thread's elements of C, two adjacent columns at a time, skipping rows and
+/// columns past the matrix.
+void GemmBuilder::buildEpilogue(ArrayRef<Value> sums) {
+  SmallVector<Value> aScales, bScales;
+  loadBlockScales(i32(0), aScales, bScales, /*kBlockOnly=*/false);
+  if (promotion == 0) {
+    // Fast accumulation applied no scale yet: all of them are the epilogue's.
+    SmallVector<Value> aBlock, bBlock;
+    loadBlockScales(i32(0), aBlock, bBlock, /*kBlockOnly=*/true);
+    aScales.append(aBlock);
+    bScales.append(bBlock);
+  }
+  bool bf16 = resultElement.isBF16();
+  Type elementType = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
+  auto pairType = VectorType::get({2}, elementType);
+  Value cGlobal = globalPtr(c);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = half ? row1 : row0;
+    auto rowInside = scf::IfOp::create(b, loc, ult(row, i32(m)));
+    b.setInsertionPointToStart(&rowInside.getThenRegion().front());
+    Value rowOffset = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), row), i64(n));
+    for (int64_t j = 0; j < config.tileN / 8; ++j) {
+      Value col = add(laneCol, i32(8 * j));
+      SmallVector<Value> pair;
+      for (int64_t e = 0; e < 2; ++e) {
+        int64_t element = 4 * j + 2 * half + e;
+        Value value = sums[element];
+        // The epilogue's scales: A's by row, B's by column.
+        Value aValue = aScales.empty()
+                           ? Value()
+                           : (aScales.size() == 1 ? aScales[0] : aScales[half]);
+        Value bValue =
+            bScales.empty()
+                ? Value()
+                : (bScales.size() == 1 ? bScales[0] : bScales[2 * j + e]);
+        if (aValue)
+          value = arith::MulFOp::create(b, loc, value, aValue);
+        if (bValue)
+          value = arith::MulFOp::create(b, loc, value, bValue);
+        if (bf16)
+          value = arith::TruncFOp::create(b, loc, b.getBF16Type(), value);
+        pair.push_back(value);
+      }
+      Value packed = vector::FromElementsOp::create(b, loc, pairType, pair);
+      // N is even, so a pair is inside the matrix when its first column is.
+      auto colInside = scf::IfOp::create(b, loc, ult(col, i32(n)));
+      b.setInsertionPointToStart(&colInside.getThenRegion().front());
+      Value offset = arith::AddIOp::create(
+          b, loc, rowOffset,
+          arith::ExtUIOp::create(b, loc, b.getI64Type(), col));
+      Value ptr =
+          LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+                              elementType, cGlobal, ValueRange{offset});
+      LLVM::StoreOp::create(b, loc, packed, ptr, bf16 ? 4 : 8);
+      b.setInsertionPointAfter(colInside);
+    }
+    b.setInsertionPointAfter(rowInside);
+  }
+}
+
+FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  m = aType.getDimSize(0);
+  k = aType.getDimSize(1);
+  n = bType.getDimSize(0);
+  numKBlocks = llvm::divideCeil(k, kTileK);
+  aElement = aType.getElementType();
+  bElement = bType.getElementType();
+  resultElement = resultType.getElementType();
+  promotion =
+      op.getAccumulate() == Accumulate::fast ? 0 : op.getPromotionInterval();
+  if (ShapedType::isDynamic(promotion))
+    promotion = kTileK;
+  auto describe = [](ScalingAttr scaling, RankedTensorType scaleType) {
+    return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
+                          scaleType.getDimSize(1),
+                          isa<Float8E8M0FNUType>(scaling.getScale())};
+  };
+  aScaling = describe(op.getAScaling(), aScaleType);
+  bScaling = describe(op.getBScaling(), bScaleType);
+
+  OpBuilder::InsertionGuard guard(b);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  gpu::GPUFuncOp func = createKernel(
+      b, loc, name, chip, SmallVector<Type>(7, ptrType), config.threads());
+  // The dynamic shared memory, declared 1024-aligned for the swizzle.
+  {
+    OpBuilder::InsertionGuard moduleGuard(b);
+    b.setInsertionPoint(func);
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           "fp8_gemm_shared", Attribute(),
+                           /*alignment=*/kSwizzleAtom, /*addrSpace=*/3);
+  }
+
+  StringRef aName = dtypeName(aElement), bName = dtypeName(bElement);
+  auto mapParam = [&](StringRef mapName, StringRef tensor, int64_t rows) {
+    return b.getDictionaryAttr(
+        {b.getNamedAttr("name", b.getStringAttr(mapName)),
+         b.getNamedAttr("role", b.getStringAttr("tensormap")),
+         b.getNamedAttr("tensor", b.getStringAttr(tensor)),
+         b.getNamedAttr("box", b.getI64ArrayAttr({rows, kTileK})),
+         b.getNamedAttr("swizzle", b.getStringAttr("128B"))});
+  };
+  int64_t numTiles =
+      llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
+  int64_t scaleBytes = aScaleType.getNumElements() * (aScaling.e8m0 ? 1 : 4) +
+                       bScaleType.getNumElements() * (bScaling.e8m0 ? 1 : 4);
+  int64_t resultBytes = resultElement.isBF16() ? 2 : 4;
+  NamedAttribute matmul = b.getNamedAttr(
+      "matmul",
+      b.getDictionaryAttr(
+          {b.getNamedAttr("m", b.getI64IntegerAttr(m)),
+           b.getNamedAttr("n", b.getI64IntegerAttr(n)),
+           b.getNamedAttr("k", b.getI64IntegerAttr(k)),
+           b.getNamedAttr("contracting", b.getI64ArrayAttr({1, 1})),
+           b.getNamedAttr("accumulate", b.getStringAttr(stringifyAccumulate(
+                                            op.getAccumulate()))),
+           b.getNamedAttr("a_scaling", manifestScaling(b, op.getAScaling())),
+           b.getNamedAttr("b_scaling", manifestScaling(b, op.getBScaling())),
+           b.getNamedAttr("out_dtype",
+                          b.getStringAttr(dtypeName(resultElement))),
+           b.getNamedAttr(
+               "tile", b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
+           b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages))}));
+  setManifest(
+      b, func, "fp8.scaled_matmul", {numTiles, 1, 1}, config.threads(),
+      {manifestParam(b, "a", "input", aName, {m, k}),
+       manifestParam(b, "a_scale", "input",
+                     dtypeName(aScaleType.getElementType()),
+                     aScaleType.getShape()),
+       manifestParam(b, "b", "input", bName, {n, k}),
+       manifestParam(b, "b_scale", "input",
+                     dtypeName(bScaleType.getElementType()),
+                     bScaleType.getShape()),
+       manifestParam(b, "c", "output", dtypeName(resultElement), {m, n}),
+       mapParam("a_map", "a", config.tileM),
+       mapParam("b_map", "b", config.tileN)},
+      aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
+      {b.getNamedAttr("shared_bytes",
+                      b.getI64IntegerAttr(config.sharedBytes())),
+       b.getNamedAttr("flops", b.getI64IntegerAttr(2 * m * n * k)), matmul});
+
+  Value a = func.getArgument(0);
+  (void)a; // Read through its tensor map.
+  aScale = globalPtr(func.getArgument(1));
+  bScale = globalPtr(func.getArgument(3));
+  c = func.getArgument(4);
+  aMap = func.getArgument(5);
+  bMap = func.getArgument(6);
+
+  thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value block = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  // Grouped raster order: consecutive CTAs take kRasterGroup M tiles for
+  // each N tile, so the B tile they share is read from L2.
+  int64_t tilesM = llvm::divideCeil(m, config.tileM);
+  int64_t tilesN = llvm::divideCeil(n, config.tileN);
+  int64_t groupTiles = kRasterGroup * tilesN;
+  Value group = div(block, groupTiles);
+  Value firstM = mul(group, i32(kRasterGroup));
+  Value groupRows = minU(sub(i32(tilesM), firstM), i32(kRasterGroup));
+  Value inGroup = rem(block, groupTiles);
+  Value tileMIndex =
+      add(firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+  Value tileNIndex = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+  tileRow = mul(tileMIndex, i32(config.tileM));
+  tileCol = mul(tileNIndex, i32(config.tileN));
+
+  // Shared memory base, aligned up to the swizzle atom.
+  auto ptrShared = LLVM::LLVMPointerType::get(ctx, 3);
+  Value raw = LLVM::AddressOfOp::create(b, loc, ptrShared, "fp8_gemm_shared");
+  Value rawAddress =
+      LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), raw).getResult();
+  Value padding = arith::AndIOp::create(b, loc, sub(i32(0), rawAddress),
+                                        i32(kSwizzleAtom - 1));
+  smemBase = LLVM::GEPOp::create(b, loc, ptrShared, b.getI8Type(), raw,
+                                 ValueRange{padding});
+  smemAddress = add(rawAddress, padding);
+
+  // Thread 0 sets up the barriers and prefetches the tensor maps.
+  auto setup = scf::IfOp::create(b, loc, eq(thread, i32(0)));
+  b.setInsertionPointToStart(&setup.getThenRegion().front());
+  for (int64_t s = 0; s < config.stages; ++s) {
+    NVVM::MBarrierInitOp::create(b, loc, fullBarrier(i32(s)), i32(1), Value());
+    NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(i32(s)),
+                                 i32(config.consumers * kWarpgroup / kWarpSize),
+                                 Value());
+  }
+  for (Value map : {aMap, bMap})
+    NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
+                             /*tensormap=*/true);
+  b.setInsertionPointAfter(setup);
+  gpu::BarrierOp::create(b, loc);
+
+  auto role = scf::IfOp::create(b, loc, ult(thread, i32(kWarpgroup)),
+                                /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&role.getThenRegion().front());
+  buildProducer();
+  b.setInsertionPointToStart(&role.getElseRegion().front());
+  buildConsumer();
+  b.setInsertionPointAfter(role);
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
+                                                 ScaledMatmulOp op,
+                                                 StringRef name,
+                                                 StringRef chip) {
+  if (!chip.starts_with("sm_90"))
+    return op.emitOpError("convert-fp8-to-nvvm has a scaled_matmul kernel "
+                          "for sm_90a only so far, not ")
+           << chip;
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  if (aType.getRank() != 2 || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() ||
+      !cast<ShapedType>(op.getAScale().getType()).hasStaticShape() ||
+      !cast<ShapedType>(op.getBScale().getType()).hasStaticShape())
+    return op.emitOpError("convert-fp8-to-nvvm needs static rank-2 operands "
+                          "for a GEMM kernel");
+  if (op.getContracting() != ArrayRef<int64_t>{1, 1})
+    return op.emitOpError("wgmma needs both operands K-major (contracting = "
+                          "[1, 1]); run fp8-legalize{chip=")
+           << chip << "} first";
+  int64_t k = aType.getDimSize(1), n = bType.getDimSize(0);
+  if (k % 16 != 0)
+    return op.emitOpError("K = ")
+           << k << " must be a multiple of 16: TMA needs 16-byte row strides";
+  if (n % 8 != 0)
+    return op.emitOpError("N = ") << n << " must be a multiple of 8";
+  // The scales of one row (column) group must be constant over a CTA's
+  // 128 rows (its columns) unless they are per row.
+  for (auto [scaling, which] :
+       {std::pair{op.getAScaling(), "a"}, std::pair{op.getBScaling(), "b"}}) {
+    int64_t rowBlock = scaling.getTile()[0];
+    if (!ShapedType::isDynamic(rowBlock) && rowBlock != 1 &&
+        rowBlock % 128 != 0)
+      return op.emitOpError()
+             << which << "_scaling tile " << formatTile(scaling.getTile())
+             << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows "
+                "per scale";
+  }
+  GemmConfig config = chooseConfig(aType.getDimSize(0), n);
+  return GemmBuilder(builder, op.getLoc(), op, config).build(name, chip);
+}

@@ -1,0 +1,127 @@
+// GEMM kernels checked on the GPU by make check-gpu (check_gemm.py): every
+// scaling the sm_90a kernel takes, both element types, bf16 and f32 output,
+// promoted and fast accumulation, and edge tiles (M = 1, 17, 4095; K = 208).
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
+// RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
+// RUN: %check-gemm %t/dump
+
+// 4095x1024x1024 blockwise f8E4M3FN x f8E4M3FN -> bf16, promoted
+func.func @blockwise_4095(%a: tensor<4095x1024xf8E4M3FN>, %sa: tensor<4095x8xf32>, %b: tensor<1024x1024xf8E4M3FN>, %sb: tensor<8x8xf32>) -> tensor<4095x1024xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x1024xf8E4M3FN>, tensor<4095x8xf32>, tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>) -> tensor<4095x1024xbf16>
+  return %c : tensor<4095x1024xbf16>
+}
+
+// 1x512x512 blockwise f8E4M3FN x f8E4M3FN -> f32, promoted
+func.func @blockwise_m1_f32(%a: tensor<1x512xf8E4M3FN>, %sa: tensor<1x4xf32>, %b: tensor<512x512xf8E4M3FN>, %sb: tensor<4x4xf32>) -> tensor<1x512xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<1x512xf8E4M3FN>, tensor<1x4xf32>, tensor<512x512xf8E4M3FN>, tensor<4x4xf32>) -> tensor<1x512xf32>
+  return %c : tensor<1x512xf32>
+}
+
+// 17x256x208 blockwise f8E4M3FN x f8E4M3FN -> bf16, promoted
+func.func @blockwise_m17_k208(%a: tensor<17x208xf8E4M3FN>, %sa: tensor<17x2xf32>, %b: tensor<256x208xf8E4M3FN>, %sb: tensor<2x2xf32>) -> tensor<17x256xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<17x208xf8E4M3FN>, tensor<17x2xf32>, tensor<256x208xf8E4M3FN>, tensor<2x2xf32>) -> tensor<17x256xbf16>
+  return %c : tensor<17x256xbf16>
+}
+
+// 256x512x512 blockwise f8E5M2 x f8E4M3FN -> bf16, promoted
+func.func @blockwise_e5m2_dgrad(%a: tensor<256x512xf8E5M2>, %sa: tensor<256x4xf32>, %b: tensor<512x512xf8E4M3FN>, %sb: tensor<4x4xf32>) -> tensor<256x512xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E5M2>, tensor<256x4xf32>, tensor<512x512xf8E4M3FN>, tensor<4x4xf32>) -> tensor<256x512xbf16>
+  return %c : tensor<256x512xbf16>
+}
+
+// 512x768x1024 blockwise f8E4M3FN x f8E4M3FN -> bf16, fast
+func.func @blockwise_fast(%a: tensor<512x1024xf8E4M3FN>, %sa: tensor<512x8xf32>, %b: tensor<768x1024xf8E4M3FN>, %sb: tensor<6x8xf32>) -> tensor<512x768xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<512x1024xf8E4M3FN>, tensor<512x8xf32>, tensor<768x1024xf8E4M3FN>, tensor<6x8xf32>) -> tensor<512x768xbf16>
+  return %c : tensor<512x768xbf16>
+}
+
+// 512x512x1024 tensorwise f8E4M3FN x f8E4M3FN -> f32, promoted
+func.func @tensorwise_f32(%a: tensor<512x1024xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<512x1024xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<512x512xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<512x1024xf8E4M3FN>, tensor<1x1xf32>, tensor<512x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<512x512xf32>
+  return %c : tensor<512x512xf32>
+}
+
+// 4095x1024x512 tensorwise f8E4M3FN x f8E4M3FN -> bf16, fast
+func.func @tensorwise_fast(%a: tensor<4095x512xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<1024x512xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<4095x1024xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<4095x512xf8E4M3FN>, tensor<1x1xf32>, tensor<1024x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<4095x1024xbf16>
+  return %c : tensor<4095x1024xbf16>
+}
+
+// 256x384x512 tensorwise f8E5M2 x f8E5M2 -> bf16, promoted
+func.func @tensorwise_e5m2(%a: tensor<256x512xf8E5M2>, %sa: tensor<1x1xf32>, %b: tensor<384x512xf8E5M2>, %sb: tensor<1x1xf32>) -> tensor<256x384xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E5M2>, tensor<1x1xf32>, tensor<384x512xf8E5M2>, tensor<1x1xf32>) -> tensor<256x384xbf16>
+  return %c : tensor<256x384xbf16>
+}
+
+// 4095x512x256 rowwise f8E4M3FN x f8E4M3FN -> bf16, promoted
+func.func @rowwise_4095(%a: tensor<4095x256xf8E4M3FN>, %sa: tensor<4095x1xf32>, %b: tensor<512x256xf8E4M3FN>, %sb: tensor<512x1xf32>) -> tensor<4095x512xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x256xf8E4M3FN>, tensor<4095x1xf32>, tensor<512x256xf8E4M3FN>, tensor<512x1xf32>) -> tensor<4095x512xbf16>
+  return %c : tensor<4095x512xbf16>
+}
+
+// 1x1024x2048 rowwise f8E4M3FN x f8E4M3FN -> bf16, promoted
+func.func @rowwise_m1(%a: tensor<1x2048xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<1024x2048xf8E4M3FN>, %sb: tensor<1024x1xf32>) -> tensor<1x1024xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<1x2048xf8E4M3FN>, tensor<1x1xf32>, tensor<1024x2048xf8E4M3FN>, tensor<1024x1xf32>) -> tensor<1x1024xbf16>
+  return %c : tensor<1x1024xbf16>
+}
+
+// 384x512x1024 wgrad f8E5M2 x f8E4M3FN -> f32, promoted
+func.func @wgrad_1x128(%a: tensor<384x1024xf8E5M2>, %sa: tensor<384x8xf32>, %b: tensor<512x1024xf8E4M3FN>, %sb: tensor<512x8xf32>) -> tensor<384x512xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<384x1024xf8E5M2>, tensor<384x8xf32>, tensor<512x1024xf8E4M3FN>, tensor<512x8xf32>) -> tensor<384x512xf32>
+  return %c : tensor<384x512xf32>
+}
+
+// 256x256x512 mxfp8 f8E4M3FN x f8E4M3FN -> bf16, promoted
+func.func @mxfp8_1x32(%a: tensor<256x512xf8E4M3FN>, %sa: tensor<256x16xf8E8M0FNU>, %b: tensor<256x512xf8E4M3FN>, %sb: tensor<256x16xf8E8M0FNU>) -> tensor<256x256xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>, tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>) -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
