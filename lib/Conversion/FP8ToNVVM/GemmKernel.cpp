@@ -520,10 +520,11 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   aElement = aType.getElementType();
   bElement = bType.getElementType();
   resultElement = resultType.getElementType();
-  promotion =
-      op.getAccumulate() == Accumulate::fast ? 0 : op.getPromotionInterval();
+  // `fast` skips promotion only where no scale varies along K; otherwise it
+  // is `promoted` (docs/Numerics.md).
+  promotion = op.getPromotionInterval();
   if (ShapedType::isDynamic(promotion))
-    promotion = kTileK;
+    promotion = op.getAccumulate() == Accumulate::fast ? 0 : kTileK;
   auto describe = [](ScalingAttr scaling, RankedTensorType scaleType) {
     return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
                           scaleType.getDimSize(1),

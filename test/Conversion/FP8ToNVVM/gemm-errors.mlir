@@ -1,0 +1,77 @@
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics --convert-fp8-to-nvvm
+// RUN: not fp8-opt %s -split-input-file --convert-fp8-to-nvvm=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+// SM100: error: 'fp8.scaled_matmul' op convert-fp8-to-nvvm has a scaled_matmul kernel for sm_90a only so far, not sm_100a
+
+// scaled_matmul forms the sm_90a GEMM kernel does not take get a diagnostic
+// at the op. A K-major contraction is fp8-legalize's job:
+func.func @dgrad_not_k_major(%dy: tensor<256x512xf8E4M3FN>, %sdy: tensor<256x4xf32>,
+                             %w: tensor<512x256xf8E4M3FN>, %sw: tensor<4x2xf32>) -> tensor<256x256xbf16> {
+  // expected-error @+1 {{wgmma needs both operands K-major (contracting = [1, 1]); run fp8-legalize{chip=sm_90a} first}}
+  %dx = fp8.scaled_matmul %dy, %sdy, %w, %sw {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 0>}
+      : (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
+         tensor<512x256xf8E4M3FN>, tensor<4x2xf32>) -> tensor<256x256xbf16>
+  return %dx : tensor<256x256xbf16>
+}
+
+// -----
+
+// TMA needs 16-byte row strides.
+func.func @odd_k(%a: tensor<64x40xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                 %b: tensor<64x40xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{K = 40 must be a multiple of 16: TMA needs 16-byte row strides}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x40xf8E4M3FN>, tensor<1x1xf32>,
+         tensor<64x40xf8E4M3FN>, tensor<1x1xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// C is stored two columns at a time.
+func.func @odd_n(%a: tensor<64x64xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                 %b: tensor<60x64xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<64x60xf32> {
+  // expected-error @+1 {{N = 60 must be a multiple of 8}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x64xf8E4M3FN>, tensor<1x1xf32>,
+         tensor<60x64xf8E4M3FN>, tensor<1x1xf32>) -> tensor<64x60xf32>
+  return %c : tensor<64x60xf32>
+}
+
+// -----
+
+// A scale must be constant over a CTA's 128 rows, or per row.
+func.func @rows_of_64(%a: tensor<256x256xf8E4M3FN>, %sa: tensor<4x2xf32>,
+                      %b: tensor<256x256xf8E4M3FN>, %sb: tensor<2x2xf32>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{a_scaling tile [64, 128]: the GEMM kernel takes 1, a multiple of 128 or '*' rows per scale}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [64, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x256xf8E4M3FN>, tensor<4x2xf32>,
+         tensor<256x256xf8E4M3FN>, tensor<2x2xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+
+// -----
+
+// Batched matmuls have no kernel yet.
+func.func @batched(%a: tensor<2x64x64xf8E4M3FN>, %sa: tensor<2x1x1xf32>,
+                   %b: tensor<2x64x64xf8E4M3FN>, %sb: tensor<2x1x1xf32>) -> tensor<2x64x64xf32> {
+  // expected-error @+1 {{convert-fp8-to-nvvm needs static rank-2 operands for a GEMM kernel}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x64x64xf8E4M3FN>, tensor<2x1x1xf32>,
+         tensor<2x64x64xf8E4M3FN>, tensor<2x1x1xf32>) -> tensor<2x64x64xf32>
+  return %c : tensor<2x64x64xf32>
+}

@@ -1,0 +1,82 @@
+// fp8.scaled_matmul on sm_90a: TMA loads into a multi-stage mbarrier ring, a
+// producer warpgroup that gives registers back and two wgmma consumer
+// warpgroups that promote every 128-deep K-block with its scales.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: FileCheck %s < %t/fprop_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=PROMOTE < %t/fprop_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=TENSOR < %t/wgrad_fast_gemm_1.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wgrad_fast_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
+// CHECK: .maxntid 384, 1, 1
+// CHECK: mbarrier.init.shared.b64
+// CHECK: prefetch.tensormap
+// CHECK: bar.sync 0;
+// The producer: wait for a free stage, expect its bytes, two TMA loads.
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK: mov.b32 [[BYTES:%r[0-9]+]], 32768;
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// The consumers: scales loaded before the wait, four K-steps, promotion.
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: ld.global.nc.b32
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: mbarrier.arrive.shared.b64
+// CHECK: st.global.b32
+// Promotion: one FMA per accumulator register (64 per thread) and K-block.
+// PROMOTE-COUNT-64: fma.rn.f32
+// PROMOTE-NOT: fma.rn.f32
+
+// Fast accumulation of tensorwise scales: no promotion, f32 output scaled
+// in the epilogue; e5m2 x e4m3.
+// TENSOR-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e5m2.e4m3
+// TENSOR-NOT: fma.rn.f32
+// TENSOR: st.global.v2.b32
+
+// MANIFEST: "block": [
+// MANIFEST-NEXT: 384,
+// MANIFEST: "flops": 4294967296,
+// MANIFEST: "matmul": {
+// MANIFEST: "accumulate": "promoted",
+// MANIFEST: "stages": 7,
+// MANIFEST-NEXT: "tile": [
+// MANIFEST-NEXT: 128,
+// MANIFEST-NEXT: 128,
+// MANIFEST-NEXT: 128
+// MANIFEST: "role": "tensormap",
+// MANIFEST-NEXT: "swizzle": "128B",
+// MANIFEST-NEXT: "tensor": "a"
+// MANIFEST: "shared_bytes": 230512
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: error
+
+func.func @fprop(%x: tensor<2048x1024xf8E4M3FN>, %sx: tensor<2048x8xf32>,
+                 %w: tensor<1024x1024xf8E4M3FN>, %sw: tensor<8x8xf32>) -> tensor<2048x1024xbf16> {
+  %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2048x1024xf8E4M3FN>, tensor<2048x8xf32>,
+         tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>) -> tensor<2048x1024xbf16>
+  return %y : tensor<2048x1024xbf16>
+}
+
+func.func @wgrad_fast(%dy: tensor<2048x1024xf8E5M2>, %sdy: tensor<1x1xf32>,
+                      %x: tensor<1024x1024xf8E4M3FN>, %sx: tensor<1x1xf32>) -> tensor<2048x1024xf32> {
+  %dw = fp8.scaled_matmul %dy, %sdy, %x, %sx {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<2048x1024xf8E5M2>, tensor<1x1xf32>,
+         tensor<1024x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<2048x1024xf32>
+  return %dw : tensor<2048x1024xf32>
+}
