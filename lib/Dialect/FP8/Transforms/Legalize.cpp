@@ -80,7 +80,8 @@ static Operation *getLater(Operation *a, Operation *b,
 }
 
 namespace {
-/// Rewrites the scaled matmuls of one function for sm_90a.
+/// Makes the operands of scaled matmuls K-major for sm_90a, sharing the
+/// transposes and quantizations it creates between matmuls.
 class KMajorRewriter {
 public:
   explicit KMajorRewriter(Operation *root) : dominance(root) {}
