@@ -169,6 +169,11 @@ private:
   Value loadScale(Value scales, const OperandScaling &scaling, Value row,
                   Value k, int64_t rows);
 
+  /// Sets tileRow and tileCol for linear tile index `tile`.
+  void setTile(Value tile);
+  /// An scf.for over this CTA's tiles carrying `counter`; the builder is
+  /// left in its body with tileRow/tileCol set.
+  scf::ForOp buildTileLoop(Value counter);
   void buildProducer();
   void buildConsumer();
   /// The scale factors of this thread's accumulator elements for the K-slice
@@ -192,7 +197,10 @@ private:
 
   // Kernel values.
   Value aScale, bScale, c, aMap, bMap;
-  Value thread, smemBase, smemAddress, tileRow, tileCol;
+  Value thread, smemBase, smemAddress, firstTile, tileStride;
+  int64_t numTiles = 0;
+  // The current tile's first row and column of C.
+  Value tileRow, tileCol;
   // Consumer values: this thread's two rows (in C) and first column offset.
   Value consumer, row0, row1, laneCol;
 };
@@ -259,11 +267,15 @@ void GemmBuilder::buildProducer() {
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, loc, eq(thread, i32(0)));
   b.setInsertionPointToStart(&leader.getThenRegion().front());
-  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1));
+  scf::ForOp tiles = buildTileLoop(i32(0));
+  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1),
+                                 ValueRange{tiles.getRegionIterArgs()[0]});
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
-  Value stage = rem(kb, config.stages);
-  Value round = div(kb, config.stages);
+  // Stages are used round-robin across tiles: `it` counts K-blocks loaded.
+  Value it = loop.getRegionIterArgs()[0];
+  Value stage = rem(it, config.stages);
+  Value round = div(it, config.stages);
   // A fresh barrier counts as having completed the phase of parity 1, so the
   // first round of waits on "empty" passes at once.
   Value parity = arith::XOrIOp::create(
@@ -287,6 +299,36 @@ void GemmBuilder::buildProducer() {
       b, loc, clusterPtr(bOffset), bMap, ValueRange{kCoord, tileCol}, full,
       ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
       Value());
+  scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1))});
+  b.setInsertionPointAfter(loop);
+  scf::YieldOp::create(b, loc, loop.getResults());
+}
+
+void GemmBuilder::setTile(Value tile) {
+  // Grouped raster order: consecutive tiles take kRasterGroup M tiles for
+  // each N tile, so the B tile they share is read from L2.
+  int64_t tilesM = llvm::divideCeil(m, config.tileM);
+  int64_t tilesN = llvm::divideCeil(n, config.tileN);
+  int64_t groupTiles = kRasterGroup * tilesN;
+  Value group = div(tile, groupTiles);
+  Value firstM = mul(group, i32(kRasterGroup));
+  Value groupRows = minU(sub(i32(tilesM), firstM), i32(kRasterGroup));
+  Value inGroup = rem(tile, groupTiles);
+  Value tileMIndex =
+      add(firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+  Value tileNIndex = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+  tileRow = mul(tileMIndex, i32(config.tileM));
+  tileCol = mul(tileNIndex, i32(config.tileN));
+}
+
+scf::ForOp GemmBuilder::buildTileLoop(Value counter) {
+  // Persistent CTAs: CTA i takes tiles i, i + grid, ...; the producer runs
+  // ahead into the next tile while the consumers store this one.
+  auto tiles = scf::ForOp::create(b, loc, firstTile, i32(numTiles), tileStride,
+                                  ValueRange{counter});
+  b.setInsertionPointToStart(tiles.getBody());
+  setTile(tiles.getInductionVar());
+  return tiles;
 }
 
 void GemmBuilder::loadBlockScales(Value kIndex, SmallVectorImpl<Value> &aScales,
@@ -346,10 +388,13 @@ void GemmBuilder::buildConsumer() {
   Value warp = div(local, kWarpSize);
   Value lane = rem(thread, kWarpSize);
   consumer = sub(div(thread, kWarpgroup), i32(1));
-  row0 = add(add(tileRow, mul(consumer, i32(kMmaM))),
-             add(mul(warp, i32(16)), div(lane, 4)));
+  Value rowInTile =
+      add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
+  Value colInTile = mul(rem(lane, 4), i32(2));
+  scf::ForOp tiles = buildTileLoop(i32(0));
+  row0 = add(tileRow, rowInTile);
   row1 = add(row0, i32(8));
-  laneCol = add(tileCol, mul(rem(lane, 4), i32(2)));
+  laneCol = add(tileCol, colInTile);
 
   auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
   auto wgmmaType = [&](Type t) {
@@ -364,7 +409,7 @@ void GemmBuilder::buildConsumer() {
 
   // Loop state: the promoted sums (or the tensor-core accumulator), then
   // the K-block's scales, loaded one block ahead.
-  SmallVector<Value> init;
+  SmallVector<Value> init = {tiles.getRegionIterArgs()[0]};
   if (fast)
     init.push_back(LLVM::ZeroOp::create(b, loc, accType));
   else
@@ -372,9 +417,10 @@ void GemmBuilder::buildConsumer() {
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
-  SmallVector<Value> state(loop.getRegionIterArgs());
-  Value stage = rem(kb, config.stages);
-  Value parity = arith::AndIOp::create(b, loc, div(kb, config.stages), i32(1));
+  Value it = loop.getRegionIterArgs()[0];
+  SmallVector<Value> state(loop.getRegionIterArgs().drop_front());
+  Value stage = rem(it, config.stages);
+  Value parity = arith::AndIOp::create(b, loc, div(it, config.stages), i32(1));
   Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
                                      mul(consumer, i32(kMmaM * kTileK))));
   Value bBase = add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
@@ -431,18 +477,21 @@ void GemmBuilder::buildConsumer() {
   b.setInsertionPointToStart(&first.getThenRegion().front());
   NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage), Value());
   b.setInsertionPointAfter(first);
-  scf::YieldOp::create(b, loc, state);
+  SmallVector<Value> yielded = {add(it, i32(1))};
+  yielded.append(state);
+  scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
 
   SmallVector<Value> sums;
   if (fast) {
     for (int64_t i = 0; i < numValues; ++i)
       sums.push_back(
-          LLVM::ExtractValueOp::create(b, loc, loop.getResult(0), i));
+          LLVM::ExtractValueOp::create(b, loc, loop.getResult(1), i));
   } else {
-    sums.assign(loop.getResults().begin(), loop.getResults().end());
+    sums.assign(loop.getResults().begin() + 1, loop.getResults().end());
   }
   buildEpilogue(sums);
+  scf::YieldOp::create(b, loc, ValueRange{loop.getResult(0)});
 }
 
 /// Applies the scales that span K (tensorwise, rowwise) and stores this
@@ -451,13 +500,6 @@ void GemmBuilder::buildConsumer() {
 void GemmBuilder::buildEpilogue(ArrayRef<Value> sums) {
   SmallVector<Value> aScales, bScales;
   loadBlockScales(i32(0), aScales, bScales, /*kBlockOnly=*/false);
-  if (promotion == 0) {
-    // Fast accumulation applied no scale yet: all of them are the epilogue's.
-    SmallVector<Value> aBlock, bBlock;
-    loadBlockScales(i32(0), aBlock, bBlock, /*kBlockOnly=*/true);
-    aScales.append(aBlock);
-    bScales.append(bBlock);
-  }
   bool bf16 = resultElement.isBF16();
   Type elementType = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
   auto pairType = VectorType::get({2}, elementType);
@@ -556,8 +598,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
          b.getNamedAttr("box", b.getI64ArrayAttr({rows, kTileK})),
          b.getNamedAttr("swizzle", b.getStringAttr("128B"))});
   };
-  int64_t numTiles =
+  numTiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
+  int64_t gridSize = std::min(numTiles, kNumSMs);
   int64_t scaleBytes = aScaleType.getNumElements() * (aScaling.e8m0 ? 1 : 4) +
                        bScaleType.getNumElements() * (bScaling.e8m0 ? 1 : 4);
   int64_t resultBytes = resultElement.isBF16() ? 2 : 4;
@@ -578,7 +621,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
                "tile", b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
            b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages))}));
   setManifest(
-      b, func, "fp8.scaled_matmul", {numTiles, 1, 1}, config.threads(),
+      b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(),
       {manifestParam(b, "a", "input", aName, {m, k}),
        manifestParam(b, "a_scale", "input",
                      dtypeName(aScaleType.getElementType()),
@@ -604,21 +647,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   bMap = func.getArgument(6);
 
   thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Value block = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  // Grouped raster order: consecutive CTAs take kRasterGroup M tiles for
-  // each N tile, so the B tile they share is read from L2.
-  int64_t tilesM = llvm::divideCeil(m, config.tileM);
-  int64_t tilesN = llvm::divideCeil(n, config.tileN);
-  int64_t groupTiles = kRasterGroup * tilesN;
-  Value group = div(block, groupTiles);
-  Value firstM = mul(group, i32(kRasterGroup));
-  Value groupRows = minU(sub(i32(tilesM), firstM), i32(kRasterGroup));
-  Value inGroup = rem(block, groupTiles);
-  Value tileMIndex =
-      add(firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
-  Value tileNIndex = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-  tileRow = mul(tileMIndex, i32(config.tileM));
-  tileCol = mul(tileNIndex, i32(config.tileN));
+  firstTile = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  // Any grid size works; the manifest's is one CTA per SM.
+  tileStride = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 
   // Shared memory base, aligned up to the swizzle atom.
   auto ptrShared = LLVM::LLVMPointerType::get(ctx, 3);
