@@ -176,6 +176,24 @@ private:
   scf::ForOp buildTileLoop(Value counter);
   void buildProducer();
   void buildConsumer();
+  /// Waits for the stage of K-block counter `it` (if `waitFull`) and queues
+  /// `numSteps` wgmmas from K-step `firstStep` on `acc` as one group.
+  Value issueBlock(Value it, Value acc, bool zeroFirst, int64_t firstStep,
+                   int64_t numSteps, bool waitFull);
+  /// Hands the stage of counter `it` back to the producer.
+  void releaseStage(Value it);
+  /// The K-varying scales of this thread's elements for the K-slice at
+  /// `kIndex` (loaded early, used by promote).
+  struct Scales {
+    SmallVector<Value> a, b;
+  };
+  Scales loadScales(Value kIndex);
+  /// Adds accumulator `acc`, times its scales, to `sums`.
+  void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
+  // The main loops over one tile's K-blocks; each returns the K-block
+  // counter after the tile and leaves the f32 sums in `sums`.
+  Value buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums);
+  Value buildPromotedMainLoop(Value base, SmallVectorImpl<Value> &sums);
   /// The scale factors of this thread's accumulator elements for the K-slice
   /// starting at `k`, from A (two rows) and B (its columns).
   void loadBlockScales(Value k, SmallVectorImpl<Value> &aScales,
@@ -202,7 +220,8 @@ private:
   // The current tile's first row and column of C.
   Value tileRow, tileCol;
   // Consumer values: this thread's two rows (in C) and first column offset.
-  Value consumer, row0, row1, laneCol;
+  Value consumer, lane, row0, row1, laneCol;
+  Type accType;
 };
 } // namespace
 
@@ -377,16 +396,81 @@ Value GemmBuilder::scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
   return factor;
 }
 
+Value GemmBuilder::issueBlock(Value it, Value acc, bool zeroFirst,
+                              int64_t firstStep, int64_t numSteps,
+                              bool waitFull) {
+  Value stage = rem(it, config.stages);
+  if (waitFull) {
+    Value parity =
+        arith::AndIOp::create(b, loc, div(it, config.stages), i32(1));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(stage), parity,
+                                          i32(kWaitTicks));
+  }
+  Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
+                                     mul(consumer, i32(kMmaM * kTileK))));
+  Value bBase =
+      add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
+                           mul(stage, i32(config.tileN * kTileK))));
+  auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
+  auto wgmmaType = [&](Type t) {
+    return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
+                                    : NVVM::WGMMATypes::e5m2;
+  };
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
+    // Advancing along K inside the swizzled row moves the start address:
+    // the hardware applies the swizzle to the full address.
+    Value descA = descriptor(add(aBase, i32(step * kMmaK)));
+    Value descB = descriptor(add(bBase, i32(step * kMmaK)));
+    auto scaleD = (zeroFirst && step == firstStep) ? NVVM::WGMMAScaleOut::zero
+                                                   : NVVM::WGMMAScaleOut::one;
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, accType, acc, descA, descB, shape, wgmmaType(aElement),
+        wgmmaType(bElement), NVVM::WGMMATypes::f32, scaleD,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::MMALayout::col, nullptr);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  return acc;
+}
+
+void GemmBuilder::releaseStage(Value it) {
+  // One arrival per consumer warp: this warp's MMAs are done with the stage.
+  auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  NVVM::MBarrierArriveOp::create(b, loc, Type(),
+                                 emptyBarrier(rem(it, config.stages)), Value());
+  b.setInsertionPointAfter(first);
+}
+
+GemmBuilder::Scales GemmBuilder::loadScales(Value kIndex) {
+  Scales scales;
+  loadBlockScales(kIndex, scales.a, scales.b, /*kBlockOnly=*/true);
+  return scales;
+}
+
+void GemmBuilder::promote(Value acc, const Scales &scales,
+                          MutableArrayRef<Value> sums) {
+  // sums += scales * partial, in f32 FMAs (adds where the scales span K).
+  for (int64_t i = 0, e = sums.size(); i < e; ++i) {
+    Value partial = LLVM::ExtractValueOp::create(b, loc, acc, i);
+    Value factor = scaleFactor(scales.a, scales.b, i);
+    sums[i] =
+        factor
+            ? LLVM::FMAOp::create(b, loc, partial, factor, sums[i]).getResult()
+            : arith::AddFOp::create(b, loc, partial, sums[i]).getResult();
+  }
+}
+
 void GemmBuilder::buildConsumer() {
   NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
                                  NVVM::SetMaxRegisterAction::increase);
   int64_t numValues = config.tileN / 2;
-  auto f32Type = b.getF32Type();
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(numValues, f32Type));
+  accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(numValues, b.getF32Type()));
   Value local = rem(thread, kWarpgroup);
   Value warp = div(local, kWarpSize);
-  Value lane = rem(thread, kWarpSize);
+  lane = rem(thread, kWarpSize);
   consumer = sub(div(thread, kWarpgroup), i32(1));
   Value rowInTile =
       add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
@@ -395,103 +479,100 @@ void GemmBuilder::buildConsumer() {
   row0 = add(tileRow, rowInTile);
   row1 = add(row0, i32(8));
   laneCol = add(tileCol, colInTile);
+  Value base = tiles.getRegionIterArgs()[0];
 
-  auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
-  auto wgmmaType = [&](Type t) {
-    return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
-                                    : NVVM::WGMMATypes::e5m2;
-  };
-  bool fast = promotion == 0;
-  // K-steps (of 32) per promotion: all of a K-block, or fewer for 1x32 and
-  // 1x64 scales.
-  int64_t stepsPerPromotion =
-      fast ? kTileK / kMmaK : std::min(promotion, kTileK) / kMmaK;
-
-  // Loop state: the promoted sums (or the tensor-core accumulator), then
-  // the K-block's scales, loaded one block ahead.
-  SmallVector<Value> init = {tiles.getRegionIterArgs()[0]};
-  if (fast)
-    init.push_back(LLVM::ZeroOp::create(b, loc, accType));
+  SmallVector<Value> sums;
+  Value end;
+  if (promotion == 0)
+    end = buildFastMainLoop(base, sums);
   else
-    init.append(numValues, f32(0.0));
+    end = buildPromotedMainLoop(base, sums);
+  buildEpilogue(sums);
+  scf::YieldOp::create(b, loc, ValueRange{end});
+}
+
+/// One accumulator over all of K: each K-block's MMAs are queued behind the
+/// previous block's, whose stage is released once they are done.
+Value GemmBuilder::buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums) {
+  SmallVector<Value> init = {base, LLVM::ZeroOp::create(b, loc, accType)};
+  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
+  b.setInsertionPointToStart(loop.getBody());
+  Value it = loop.getRegionIterArgs()[0];
+  Value acc = issueBlock(it, loop.getRegionIterArgs()[1], /*zeroFirst=*/false,
+                         0, kTileK / kMmaK, /*waitFull=*/true);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+  auto previous = scf::IfOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                    loop.getInductionVar(), i32(0)));
+  b.setInsertionPointToStart(&previous.getThenRegion().front());
+  releaseStage(sub(it, i32(1)));
+  b.setInsertionPointAfter(previous);
+  scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1)), acc});
+  b.setInsertionPointAfter(loop);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  Value end = loop.getResult(0);
+  releaseStage(sub(end, i32(1)));
+  for (int64_t i = 0, e = config.tileN / 2; i < e; ++i)
+    sums.push_back(LLVM::ExtractValueOp::create(b, loc, loop.getResult(1), i));
+  return end;
+}
+
+/// Promotion: each group of K-steps (a K-block, or less for 1x32 and 1x64
+/// scales) is accumulated alone, waited for and added with its scales. Two
+/// consumer warpgroups share the tensor cores, so one's MMAs run while the
+/// other promotes. A few scales per block are loaded one block ahead, so
+/// their L2 latency never stalls the promotion.
+Value GemmBuilder::buildPromotedMainLoop(Value base,
+                                         SmallVectorImpl<Value> &sums) {
+  int64_t steps = std::min(promotion, kTileK) / kMmaK;
+  bool singlePromotion = steps == kTileK / kMmaK;
+  Scales firstScales = loadScales(i32(0));
+  bool prefetch = singlePromotion &&
+                  firstScales.a.size() + firstScales.b.size() <= 4;
+  SmallVector<Value> init = {base};
+  init.append(config.tileN / 2, f32(0.0));
+  if (prefetch) {
+    init.append(firstScales.a);
+    init.append(firstScales.b);
+  }
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
   Value it = loop.getRegionIterArgs()[0];
-  SmallVector<Value> state(loop.getRegionIterArgs().drop_front());
-  Value stage = rem(it, config.stages);
-  Value parity = arith::AndIOp::create(b, loc, div(it, config.stages), i32(1));
-  Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
-                                     mul(consumer, i32(kMmaM * kTileK))));
-  Value bBase = add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
-                                     mul(stage, i32(config.tileN * kTileK))));
+  auto carried = loop.getRegionIterArgs().drop_front();
+  SmallVector<Value> state(carried.take_front(config.tileN / 2));
   Value kStart = mul(kb, i32(kTileK));
-
-  // Scales of every promotion of this block, loaded before the wait so that
-  // their latency hides behind the TMA and the MMAs.
-  int64_t promotionsPerBlock = kTileK / (stepsPerPromotion * kMmaK);
-  SmallVector<SmallVector<Value>> aScales(promotionsPerBlock),
-      bScales(promotionsPerBlock);
-  if (!fast)
-    for (int64_t p = 0; p < promotionsPerBlock; ++p)
-      loadBlockScales(add(kStart, i32(p * stepsPerPromotion * kMmaK)),
-                      aScales[p], bScales[p], /*kBlockOnly=*/true);
-
-  NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(stage), parity,
-                                        i32(kWaitTicks));
-  Value acc = fast ? state[0] : LLVM::UndefOp::create(b, loc, accType);
-  for (int64_t p = 0; p < promotionsPerBlock; ++p) {
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t s = 0; s < stepsPerPromotion; ++s) {
-      int64_t step = p * stepsPerPromotion + s;
-      // Advancing along K inside the swizzled row moves the start address:
-      // the hardware applies the swizzle to the full address.
-      Value descA = descriptor(add(aBase, i32(step * kMmaK)));
-      Value descB = descriptor(add(bBase, i32(step * kMmaK)));
-      auto scaleD = (!fast && s == 0) ? NVVM::WGMMAScaleOut::zero
-                                      : NVVM::WGMMAScaleOut::one;
-      acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, accType, acc, descA, descB, shape, wgmmaType(aElement),
-          wgmmaType(bElement), NVVM::WGMMATypes::f32, scaleD,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-    }
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (fast)
-      continue;
-    // Promotion: sums += scales * partial, in f32 FMAs.
-    for (int64_t i = 0; i < numValues; ++i) {
-      Value partial = LLVM::ExtractValueOp::create(b, loc, acc, i);
-      Value factor = scaleFactor(aScales[p], bScales[p], i);
-      state[i] =
-          factor ? LLVM::FMAOp::create(b, loc, partial, factor, state[i])
-                       .getResult()
-                 : arith::AddFOp::create(b, loc, partial, state[i]).getResult();
-    }
+  Scales nextScales;
+  if (prefetch) {
+    // Next block's scales (this block's again on the last one).
+    Value nextK = minU(add(kb, i32(1)), i32(numKBlocks - 1));
+    nextScales = loadScales(mul(nextK, i32(kTileK)));
   }
-  if (fast)
-    state[0] = acc;
-  // This warp is done with the stage: one arrival per consumer warp.
-  auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
-  b.setInsertionPointToStart(&first.getThenRegion().front());
-  NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage), Value());
-  b.setInsertionPointAfter(first);
+  Value undef = LLVM::UndefOp::create(b, loc, accType);
+  for (int64_t first = 0; first < kTileK / kMmaK; first += steps) {
+    Scales scales;
+    if (prefetch) {
+      auto values = carried.drop_front(config.tileN / 2);
+      scales.a.assign(values.begin(), values.begin() + firstScales.a.size());
+      scales.b.assign(values.begin() + firstScales.a.size(), values.end());
+    } else {
+      scales = loadScales(add(kStart, i32(first * kMmaK)));
+    }
+    Value acc = issueBlock(it, undef, /*zeroFirst=*/true, first, steps,
+                           /*waitFull=*/first == 0);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    promote(acc, scales, state);
+  }
+  releaseStage(it);
   SmallVector<Value> yielded = {add(it, i32(1))};
   yielded.append(state);
+  yielded.append(nextScales.a);
+  yielded.append(nextScales.b);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
-
-  SmallVector<Value> sums;
-  if (fast) {
-    for (int64_t i = 0; i < numValues; ++i)
-      sums.push_back(
-          LLVM::ExtractValueOp::create(b, loc, loop.getResult(1), i));
-  } else {
-    sums.assign(loop.getResults().begin() + 1, loop.getResults().end());
-  }
-  buildEpilogue(sums);
-  scf::YieldOp::create(b, loc, ValueRange{loop.getResult(0)});
+  sums.assign(loop.getResults().begin() + 1,
+              loop.getResults().begin() + 1 + config.tileN / 2);
+  return loop.getResult(0);
 }
 
 /// Applies the scales that span K (tensorwise, rowwise) and stores this
