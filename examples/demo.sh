@@ -17,6 +17,16 @@ banner "an MLP block under blockwise, with 128-wide Hadamard rotations on Fprop"
   '--fp8-insert-hadamard=size=128 matmuls=fprop' --fp8-derive-scaling \
   --fp8-print-layouts -o /dev/null
 
+banner "the linear layer under blockwise, legalized for sm_90a and emitted as PTX kernels"
+KERNELS=$(mktemp -d)
+"$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
+  --fp8-derive-scaling --fp8-legalize --canonicalize "--fp8-emit=$KERNELS" -o /dev/null
+ls "$KERNELS"
+echo "--- the Fprop GEMM: a TMA load and one wgmma K-step:"
+grep -m1 -E 'cp\.async\.bulk\.tensor' "$KERNELS"/*_gemm_4.ptx | sed 's/^[[:space:]]*//'
+grep -m1 -E 'wgmma\.mma_async' "$KERNELS"/*_gemm_4.ptx | cut -c1-100
+rm -rf "$KERNELS"
+
 banner "the quantized Fprop of the linear layer under blockwise (IR)"
 "$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
   --fp8-derive-scaling --canonicalize | grep -E 'fp8\.(quantize|scaled_matmul|transpose)' | head -3
