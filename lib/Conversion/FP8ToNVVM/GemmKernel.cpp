@@ -57,6 +57,7 @@ static constexpr int64_t kSharedLimit = 227 * 1024;
 /// Register budgets after setmaxnreg: 128 * (40 + 2 * 232) <= 65536.
 static constexpr uint32_t kProducerRegisters = 40;
 static constexpr uint32_t kConsumerRegisters = 232;
+static constexpr int64_t kEntryRegisters = 168;
 /// mbarrier.try_wait suspend-time hint (ns).
 static constexpr int64_t kWaitTicks = 0x989680;
 /// M tiles that consecutive CTAs walk before moving along N (L2 reuse of B).
@@ -686,6 +687,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
       b, loc, name, chip, SmallVector<Type>(7, ptrType), config.threads());
+  // A fixed register count at entry (65536 / 384 threads), without which
+  // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
+  func->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(kEntryRegisters));
   // The dynamic shared memory, declared 1024-aligned for the swizzle.
   {
     OpBuilder::InsertionGuard moduleGuard(b);

@@ -11,6 +11,7 @@
 
 // CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
 // CHECK: .maxntid 384, 1, 1
+// CHECK-NEXT: .maxnreg 168
 // CHECK: mbarrier.init.shared.b64
 // CHECK: prefetch.tensormap
 // CHECK: bar.sync 0;
@@ -56,6 +57,8 @@
 // MANIFEST-NEXT: "tensor": "a"
 // MANIFEST: "shared_bytes": 230512
 
+// ptxas honours setmaxnreg (no C7508) and never serializes the wgmmas (C7514).
+// PTXAS-NOT: C75
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
 
