@@ -1,6 +1,7 @@
 // GEMM kernels checked on the GPU by make check-gpu (check_gemm.py): every
 // scaling the sm_90a kernel takes, both element types, bf16 and f32 output,
-// promoted and fast accumulation, and edge tiles (M = 1, 17, 4095; K = 208).
+// promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208), and
+// the 128 x 256 tiles of fast accumulation on large problems.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -123,5 +124,14 @@ func.func @mxfp8_1x32(%a: tensor<256x512xf8E4M3FN>, %sa: tensor<256x16xf8E8M0FNU
         contracting = array<i64: 1, 1>}
       : (tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>, tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>) -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
+}
+// 8192x2048x256 tensorwise f8E4M3FN x f8E4M3FN -> bf16, fast
+func.func @tensorwise_fast_n256(%a: tensor<8192x256xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<2048x256xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<8192x2048xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<8192x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2048x256xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x2048xbf16>
+  return %c : tensor<8192x2048xbf16>
 }
 
