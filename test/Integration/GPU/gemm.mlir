@@ -1,7 +1,8 @@
 // GEMM kernels checked on the GPU by make check-gpu (check_gemm.py): every
 // scaling the sm_90a kernel takes, both element types, bf16 and f32 output,
 // promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208), and
-// the 128 x 256 tiles of fast accumulation on large problems.
+// the 128 x 256 tiles of fast accumulation and the 128 x 192 tiles of
+// plain promotion (tensorwise, rowwise) on large problems.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -133,5 +134,15 @@ func.func @tensorwise_fast_n256(%a: tensor<8192x256xf8E4M3FN>, %sa: tensor<1x1xf
         contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
       : (tensor<8192x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2048x256xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x2048xbf16>
   return %c : tensor<8192x2048xbf16>
+}
+
+// 4096x1984x256 rowwise f8E4M3FN x f8E4M3FN -> f32, promoted
+func.func @rowwise_n192_f32(%a: tensor<4096x256xf8E4M3FN>, %sa: tensor<4096x1xf32>, %b: tensor<1984x256xf8E4M3FN>, %sb: tensor<1984x1xf32>) -> tensor<4096x1984xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x256xf8E4M3FN>, tensor<4096x1xf32>, tensor<1984x256xf8E4M3FN>, tensor<1984x1xf32>) -> tensor<4096x1984xf32>
+  return %c : tensor<4096x1984xf32>
 }
 
