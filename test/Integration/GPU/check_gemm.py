@@ -32,15 +32,15 @@ with E8M0 code c meaning 2^(c - 127) (255: NaN).
       must satisfy
           |c - ref| <= tol . bound . (1 + u) + u . |ref| + tiny
       where u is the output's rounding (2^-8 bf16, 2^-11 f16, 0 f32), and
-      tiny covers f32 underflow (2^-126 per 32-deep K-step). tol is 2^-10 for
+      tiny covers f32 underflow (2^-126 per 32-deep K-step). tol is 2^-9 for
       "promoted" and 2^-8 for "fast": the f32 reference semantics
       (docs/Numerics.md) would pass a tol of K . 2^-24, but Hopper's FP8
       wgmma does not sum a 128-deep K-block in f32; its accumulator keeps
       about 13 fraction bits and truncates, so each promoted block carries a
       relative error near 2^-13 of its absolute sum, and "fast" keeps that
       accumulator across all of K. On the H200, cuBLASLt (torch._scaled_mm)
-      itself reached 2^-11.2 on a 4095 x 512 x 256 rowwise case and a
-      1x128 x 1x128 one, hence 2^-10. The max of |c - ref| - u|ref| over bound
+      itself reached 2^-10.4 on a 4096 x 1984 x 256 rowwise case (and 2^-11.2
+      on others), hence 2^-9: twice the worst seen. The max of |c - ref| - u|ref| over bound
       is printed as the observed tol, so the tolerance can be tightened
       from measurements (--tol overrides it). A NaN in C where ref is
       finite fails (fp8-run fills outputs with 0xFF bytes, so an element
@@ -103,7 +103,7 @@ OUT_ROUNDING = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 0.0}
 OUT_TINY = {"bf16": 2.0 ** -133, "f16": 2.0 ** -24, "f32": 2.0 ** -149}
 OUT_MAX = {"bf16": 3.3895313892515355e38, "f16": 65504.0,
            "f32": 3.4028234663852886e38}
-TOL = {"promoted": 2.0 ** -10, "fast": 2.0 ** -8}
+TOL = {"promoted": 2.0 ** -9, "fast": 2.0 ** -8}
 
 torch = None
 
@@ -824,7 +824,7 @@ def main():
     ap.add_argument("dumps", nargs="*", help="fp8-run --dump directories")
     ap.add_argument("--tol", type=float, default=None,
                     help="relative tolerance against the absolute-value "
-                    "bound (default 2^-10 promoted, 2^-8 fast)")
+                    "bound (default 2^-9 promoted, 2^-8 fast)")
     ap.add_argument("--device", default=None,
                     help="torch device (default: cuda if available, else cpu)")
     ap.add_argument("--no-scaled-mm", action="store_true",
