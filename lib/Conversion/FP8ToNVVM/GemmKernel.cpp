@@ -52,6 +52,8 @@ static constexpr int64_t kMmaM = 64;
 static constexpr int64_t kTileK = 128;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 static constexpr int64_t kSwizzleAtom = 1024;
+/// The width of a 128-byte swizzled row.
+static constexpr int64_t kSwizzleBytes = 128;
 /// Shared memory one CTA may use on sm_90 (227 KiB).
 static constexpr int64_t kSharedLimit = 227 * 1024;
 /// Register budgets after setmaxnreg: 128 * (40 + 2 * 232) <= 65536.
@@ -66,6 +68,8 @@ static constexpr int64_t kRasterGroup = 8;
 static constexpr int64_t kNumSMs = 132;
 /// Named barriers 1 and 2: the issue turns of consumers 0 and 1.
 static constexpr int64_t kFirstTurnBarrier = 1;
+/// Named barriers 3 and 4: each consumer's epilogue.
+static constexpr int64_t kFirstEpilogueBarrier = 3;
 
 namespace {
 /// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
@@ -75,11 +79,20 @@ struct GemmConfig {
   int64_t stages = 4;
   int64_t consumers = 2;
 
+  // Whether C leaves through shared memory and TMA stores (else by direct
+  // stores from the accumulator layout).
+  bool tmaStore = false;
+
   int64_t stageBytes() const { return (tileM + tileN) * kTileK; }
+  /// One 64-row x 128-byte staging buffer of C per consumer.
+  int64_t epilogueBytes() const {
+    return tmaStore ? consumers * kMmaM * kSwizzleBytes : 0;
+  }
   int64_t barrierBytes() const { return 2 * 8 * stages; }
   int64_t sharedBytes() const {
     // Slack to align the dynamic shared memory to the swizzle atom.
-    return stages * stageBytes() + barrierBytes() + kSwizzleAtom;
+    return stages * stageBytes() + epilogueBytes() + barrierBytes() +
+           kSwizzleAtom;
   }
   int64_t threads() const { return (consumers + 1) * kWarpgroup; }
 };
@@ -117,8 +130,14 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // promotion's FMAs make it slower than 128 x 128 (measured).
   else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * kNumSMs)
     config.tileN = 192;
-  config.stages = std::min<int64_t>(8, (kSharedLimit - kSwizzleAtom - 16 * 8) /
-                                           config.stageBytes());
+  int64_t available = kSharedLimit - kSwizzleAtom - 16 * 8;
+  config.stages = std::min<int64_t>(8, available / config.stageBytes());
+  // TMA stores of C where their staging buffers cost no pipeline stage.
+  GemmConfig staged = config;
+  staged.tmaStore = true;
+  if (std::min<int64_t>(8, (available - staged.epilogueBytes()) /
+                               config.stageBytes()) == config.stages)
+    config.tmaStore = true;
   return config;
 }
 
@@ -220,6 +239,7 @@ private:
   Value scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
                     int64_t element);
   void buildEpilogue(ArrayRef<Value> sums);
+  void buildStoreThroughShared(function_ref<Value(int64_t, int64_t)> pairAt);
 
   OpBuilder &b;
   Location loc;
@@ -233,13 +253,15 @@ private:
   Type aElement, bElement, resultElement;
 
   // Kernel values.
-  Value aScale, bScale, c, aMap, bMap;
+  Value aScale, bScale, c, aMap, bMap, cMap;
   Value thread, smemBase, smemAddress, firstTile, tileStride;
   int64_t numTiles = 0;
   // The current tile's first row and column of C.
   Value tileRow, tileCol;
   // Consumer values: this thread's two rows (in C) and first column offset.
   Value consumer, lane, row0, row1, laneCol;
+  // This thread's first row and column within the tile.
+  Value rowInTile, colInTile;
   Type accType;
 };
 } // namespace
@@ -250,12 +272,13 @@ Value GemmBuilder::sharedPtr(Value offset) {
 }
 
 Value GemmBuilder::fullBarrier(Value stage) {
-  int64_t base = config.stages * config.stageBytes();
+  int64_t base = config.stages * config.stageBytes() + config.epilogueBytes();
   return sharedPtr(add(i32(base), mul(stage, i32(8))));
 }
 
 Value GemmBuilder::emptyBarrier(Value stage) {
-  int64_t base = config.stages * config.stageBytes() + 8 * config.stages;
+  int64_t base = config.stages * config.stageBytes() + config.epilogueBytes() +
+                 8 * config.stages;
   return sharedPtr(add(i32(base), mul(stage, i32(8))));
 }
 
@@ -492,9 +515,9 @@ void GemmBuilder::buildConsumer() {
   Value warp = div(local, kWarpSize);
   lane = rem(thread, kWarpSize);
   consumer = sub(div(thread, kWarpgroup), i32(1));
-  Value rowInTile =
+  rowInTile =
       add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
-  Value colInTile = mul(rem(lane, 4), i32(2));
+  colInTile = mul(rem(lane, 4), i32(2));
   if (orderedTurns()) {
     // Consumer 1 gives consumer 0 the first issue turn.
     auto second = scf::IfOp::create(b, loc, eq(consumer, i32(1)));
@@ -517,6 +540,15 @@ void GemmBuilder::buildConsumer() {
     end = buildPromotedMainLoop(base, sums);
   buildEpilogue(sums);
   scf::YieldOp::create(b, loc, ValueRange{end});
+  b.setInsertionPointAfter(tiles);
+  if (config.tmaStore) {
+    // Shared memory must outlive the last stores' reads.
+    auto last = scf::IfOp::create(b, loc, eq(rem(thread, kWarpgroup), i32(0)));
+    b.setInsertionPointToStart(&last.getThenRegion().front());
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         nullptr);
+    b.setInsertionPointAfter(last);
+  }
 }
 
 /// One accumulator over all of K: each K-block's MMAs are queued behind the
@@ -623,6 +655,29 @@ void GemmBuilder::buildEpilogue(ArrayRef<Value> sums) {
   bool bf16 = resultElement.isBF16();
   Type elementType = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
   auto pairType = VectorType::get({2}, elementType);
+  // Elements 4j + 2 half + {0, 1}: row `half` of the thread's pair, columns
+  // 8j + laneCol + {0, 1}, with the epilogue's scales (A's by row, B's by
+  // column) applied and rounded to the output type.
+  auto pairAt = [&](int64_t j, int64_t half) {
+    SmallVector<Value> pair;
+    for (int64_t e = 0; e < 2; ++e) {
+      Value value = sums[4 * j + 2 * half + e];
+      if (!aScales.empty())
+        value = arith::MulFOp::create(
+            b, loc, value, aScales.size() == 1 ? aScales[0] : aScales[half]);
+      if (!bScales.empty())
+        value = arith::MulFOp::create(b, loc, value,
+                                      bScales.size() == 1 ? bScales[0]
+                                                          : bScales[2 * j + e]);
+      if (bf16)
+        value = arith::TruncFOp::create(b, loc, b.getBF16Type(), value);
+      pair.push_back(value);
+    }
+    return vector::FromElementsOp::create(b, loc, pairType, pair).getResult();
+  };
+  if (config.tmaStore)
+    return buildStoreThroughShared(pairAt);
+
   Value cGlobal = globalPtr(c);
   for (int64_t half = 0; half < 2; ++half) {
     Value row = half ? row1 : row0;
@@ -632,27 +687,7 @@ void GemmBuilder::buildEpilogue(ArrayRef<Value> sums) {
         b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), row), i64(n));
     for (int64_t j = 0; j < config.tileN / 8; ++j) {
       Value col = add(laneCol, i32(8 * j));
-      SmallVector<Value> pair;
-      for (int64_t e = 0; e < 2; ++e) {
-        int64_t element = 4 * j + 2 * half + e;
-        Value value = sums[element];
-        // The epilogue's scales: A's by row, B's by column.
-        Value aValue = aScales.empty()
-                           ? Value()
-                           : (aScales.size() == 1 ? aScales[0] : aScales[half]);
-        Value bValue =
-            bScales.empty()
-                ? Value()
-                : (bScales.size() == 1 ? bScales[0] : bScales[2 * j + e]);
-        if (aValue)
-          value = arith::MulFOp::create(b, loc, value, aValue);
-        if (bValue)
-          value = arith::MulFOp::create(b, loc, value, bValue);
-        if (bf16)
-          value = arith::TruncFOp::create(b, loc, b.getBF16Type(), value);
-        pair.push_back(value);
-      }
-      Value packed = vector::FromElementsOp::create(b, loc, pairType, pair);
+      Value packed = pairAt(j, half);
       // N is even, so a pair is inside the matrix when its first column is.
       auto colInside = scf::IfOp::create(b, loc, ult(col, i32(n)));
       b.setInsertionPointToStart(&colInside.getThenRegion().front());
@@ -666,6 +701,67 @@ void GemmBuilder::buildEpilogue(ArrayRef<Value> sums) {
       b.setInsertionPointAfter(colInside);
     }
     b.setInsertionPointAfter(rowInside);
+  }
+}
+
+/// Each consumer stages its 64 rows of C in 128-byte-wide column chunks
+/// (64 bf16 or 32 f32 columns) in a 128-byte-swizzled buffer (conflict-free
+/// writes from the accumulator layout), and one of its threads stores the
+/// chunk with TMA, which clips rows and columns past the matrix. The buffer
+/// is rewritten once the previous store has read it.
+void GemmBuilder::buildStoreThroughShared(
+    function_ref<Value(int64_t, int64_t)> pairAt) {
+  int64_t outBytes = resultElement.isBF16() ? 2 : 4;
+  int64_t chunkCols = kSwizzleBytes / outBytes;
+  Value local = rem(thread, kWarpgroup);
+  Value leader = eq(local, i32(0));
+  Value barrierId = add(consumer, i32(kFirstEpilogueBarrier));
+  auto consumerBarrier = [&] {
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroup), nullptr,
+                            Value());
+  };
+  int64_t bufferBase = config.stages * config.stageBytes();
+  Value buffer =
+      add(i32(bufferBase), mul(consumer, i32(kMmaM * kSwizzleBytes)));
+  Value rowInGroup = rem(rowInTile, kMmaM);
+  for (int64_t chunk = 0; chunk < config.tileN / chunkCols; ++chunk) {
+    // The previous store (of this tile or the last) has read the buffer.
+    auto wait = scf::IfOp::create(b, loc, leader);
+    b.setInsertionPointToStart(&wait.getThenRegion().front());
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+    b.setInsertionPointAfter(wait);
+    consumerBarrier();
+    for (int64_t jj = 0; jj < chunkCols / 8; ++jj) {
+      int64_t j = chunk * chunkCols / 8 + jj;
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = add(rowInGroup, i32(8 * half));
+        Value colByte = mul(add(i32(8 * jj), colInTile), i32(outBytes));
+        // 128-byte swizzle: the 16-byte chunk index XOR the row (mod 8).
+        Value swizzled = arith::XOrIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, colByte, i32(4)),
+            rem(row, 8));
+        Value offset = add(add(buffer, mul(row, i32(kSwizzleBytes))),
+                           add(arith::ShLIOp::create(b, loc, swizzled, i32(4)),
+                               rem(colByte, 16)));
+        LLVM::StoreOp::create(b, loc, pairAt(j, half), sharedPtr(offset),
+                              2 * outBytes);
+      }
+    }
+    // Generic-proxy writes become visible to the TMA (async proxy).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    consumerBarrier();
+    auto store = scf::IfOp::create(b, loc, leader);
+    b.setInsertionPointToStart(&store.getThenRegion().front());
+    Value colCoord = add(tileCol, i32(chunk * chunkCols));
+    Value rowCoord = add(tileRow, mul(consumer, i32(kMmaM)));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc, cMap, sharedPtr(buffer), ValueRange{colCoord, rowCoord},
+        Value(), NVVM::TMAStoreMode::TILE, Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    b.setInsertionPointAfter(store);
   }
 }
 
@@ -698,7 +794,8 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   OpBuilder::InsertionGuard guard(b);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip, SmallVector<Type>(7, ptrType), config.threads());
+      b, loc, name, chip, SmallVector<Type>(config.tmaStore ? 8 : 7, ptrType),
+      config.threads());
   // A fixed register count at entry (65536 / 384 threads), without which
   // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
   func->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(kEntryRegisters));
@@ -713,12 +810,13 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   }
 
   StringRef aName = dtypeName(aElement), bName = dtypeName(bElement);
-  auto mapParam = [&](StringRef mapName, StringRef tensor, int64_t rows) {
+  auto mapParam = [&](StringRef mapName, StringRef tensor, int64_t rows,
+                      int64_t cols) {
     return b.getDictionaryAttr(
         {b.getNamedAttr("name", b.getStringAttr(mapName)),
          b.getNamedAttr("role", b.getStringAttr("tensormap")),
          b.getNamedAttr("tensor", b.getStringAttr(tensor)),
-         b.getNamedAttr("box", b.getI64ArrayAttr({rows, kTileK})),
+         b.getNamedAttr("box", b.getI64ArrayAttr({rows, cols})),
          b.getNamedAttr("swizzle", b.getStringAttr("128B"))});
   };
   numTiles =
@@ -743,19 +841,23 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
            b.getNamedAttr(
                "tile", b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
            b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages))}));
+  SmallVector<Attribute> params = {
+      manifestParam(b, "a", "input", aName, {m, k}),
+      manifestParam(b, "a_scale", "input",
+                    dtypeName(aScaleType.getElementType()),
+                    aScaleType.getShape()),
+      manifestParam(b, "b", "input", bName, {n, k}),
+      manifestParam(b, "b_scale", "input",
+                    dtypeName(bScaleType.getElementType()),
+                    bScaleType.getShape()),
+      manifestParam(b, "c", "output", dtypeName(resultElement), {m, n}),
+      mapParam("a_map", "a", config.tileM, kTileK),
+      mapParam("b_map", "b", config.tileN, kTileK)};
+  if (config.tmaStore)
+    params.push_back(
+        mapParam("c_map", "c", kMmaM, kSwizzleBytes / resultBytes));
   setManifest(
-      b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(),
-      {manifestParam(b, "a", "input", aName, {m, k}),
-       manifestParam(b, "a_scale", "input",
-                     dtypeName(aScaleType.getElementType()),
-                     aScaleType.getShape()),
-       manifestParam(b, "b", "input", bName, {n, k}),
-       manifestParam(b, "b_scale", "input",
-                     dtypeName(bScaleType.getElementType()),
-                     bScaleType.getShape()),
-       manifestParam(b, "c", "output", dtypeName(resultElement), {m, n}),
-       mapParam("a_map", "a", config.tileM),
-       mapParam("b_map", "b", config.tileN)},
+      b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(), params,
       aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
       {b.getNamedAttr("shared_bytes",
                       b.getI64IntegerAttr(config.sharedBytes())),
@@ -768,6 +870,8 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   c = func.getArgument(4);
   aMap = func.getArgument(5);
   bMap = func.getArgument(6);
+  if (config.tmaStore)
+    cMap = func.getArgument(7);
 
   thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   firstTile = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
