@@ -132,12 +132,12 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
     config.tileN = 192;
   int64_t available = kSharedLimit - kSwizzleAtom - 16 * 8;
   config.stages = std::min<int64_t>(8, available / config.stageBytes());
-  // TMA stores of C where their staging buffers cost no pipeline stage.
-  GemmConfig staged = config;
-  staged.tmaStore = true;
-  if (std::min<int64_t>(8, (available - staged.epilogueBytes()) /
-                               config.stageBytes()) == config.stages)
-    config.tmaStore = true;
+  // C leaves through shared memory and TMA stores, even where its staging
+  // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
+  // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
+  config.tmaStore = true;
+  config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
+                                           config.stageBytes());
   return config;
 }
 

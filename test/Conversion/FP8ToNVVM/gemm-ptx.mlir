@@ -31,7 +31,12 @@
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
-// CHECK: st.global.b32
+// The epilogue: C staged in shared memory, then stored by TMA.
+// CHECK: cp.async.bulk.wait_group.read 0;
+// CHECK: st.shared.b32
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK: cp.async.bulk.commit_group;
 // Promotion: one FMA per accumulator register (64 per thread) and K-block.
 // PROMOTE-COUNT-64: fma.rn.f32
 // PROMOTE-NOT: fma.rn.f32
@@ -40,14 +45,15 @@
 // in the epilogue; e5m2 x e4m3.
 // TENSOR-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e5m2.e4m3
 // TENSOR-NOT: fma.rn.f32
-// TENSOR: st.global.v2.b32
+// TENSOR: st.shared.v2.b32
+// TENSOR: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 384,
 // MANIFEST: "flops": 4294967296,
 // MANIFEST: "matmul": {
 // MANIFEST: "accumulate": "promoted",
-// MANIFEST: "stages": 7,
+// MANIFEST: "stages": 6,
 // MANIFEST-NEXT: "tile": [
 // MANIFEST-NEXT: 128,
 // MANIFEST-NEXT: 128,
@@ -55,7 +61,8 @@
 // MANIFEST: "role": "tensormap",
 // MANIFEST-NEXT: "swizzle": "128B",
 // MANIFEST-NEXT: "tensor": "a"
-// MANIFEST: "shared_bytes": 230512
+// MANIFEST: "name": "c_map",
+// MANIFEST: "shared_bytes": 214112
 
 // ptxas honours setmaxnreg (no C7508) and never serializes the wgmmas (C7514).
 // PTXAS-NOT: C75
