@@ -266,6 +266,10 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
   return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// The most 4096-element steps a single-row tile may take in one CTA (its
+/// chunks stay in registers: 8 x 16 values per thread).
+static constexpr int64_t kMaxBlockSteps = 8;
+
 /// Block tiles: CTA b quantizes tile b; its threads walk the tile in steps
 /// of 256 chunks of 16 elements.
 static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
@@ -452,13 +456,17 @@ static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
   if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
       lanesPerTile <= kWarpSize)
     return buildRowTileKernel(k, name, chip);
-  if (tilesDivide && k.tileRows > 1 &&
+  // A CTA per tile, holding its chunks in registers between the amax and
+  // the casts: also rows of 4096 .. 32768 elements (rowwise [1, *]).
+  int64_t tileSteps = k.tileRows * k.tileCols / (kChunk * kThreadsPerBlock);
+  if (tilesDivide && (k.tileRows > 1 || tileSteps <= kMaxBlockSteps) &&
       (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
     return buildBlockTileKernel(k, name, chip);
   if (k.tileCols == 1 && k.tileRows % 2 == 0 && k.rows % k.tileRows == 0)
     return buildColumnTileKernel(k, name, chip);
   return op->emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
-                         "(c a power of two in 16..512), block tiles whose "
+                         "(c a power of two in 16..512, or a multiple of "
+                         "4096 up to 32768), block tiles whose "
                          "size is a multiple of 4096 elements and column "
                          "tiles [r, 1] (r even), dividing the input, so far; "
                          "got tile ")

@@ -141,3 +141,13 @@ func.func @h64_256_f16(%x: tensor<64x512xf16>) -> tensor<64x512xf16> {
   %h = fp8.hadamard %x {dim = 1 : i64, size = 256 : i64, seed = 123456789 : i64} : tensor<64x512xf16>
   return %h : tensor<64x512xf16>
 }
+func.func @q8192_rowwise(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>
+}
+func.func @q4096x16384_rowwise_e5m2_pow2(%x: tensor<4096x16384xbf16>) -> (tensor<4096x16384xf8E5M2>, tensor<4096x1xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>}
+      : tensor<4096x16384xbf16> -> tensor<4096x16384xf8E5M2>, tensor<4096x1xf32>
+  return %q, %s : tensor<4096x16384xf8E5M2>, tensor<4096x1xf32>
+}
