@@ -23,6 +23,7 @@
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -43,7 +44,10 @@ struct QuantizeKernelBuilder {
   Type inputElement, elementType, scaleElement;
   int64_t rows, cols, tileRows, tileCols;
   bool stochastic = false;
-  Value input, seed, data, scales, amaxOut;
+  // A zero-initialized 16-byte scratch buffer (the tensorwise kernel's
+  // grid-wide amax and arrival counters), last parameter.
+  bool workspace = false;
+  Value input, seed, data, scales, amaxOut, scratch;
 
   QuantizeKernelBuilder(OpBuilder &b, Location loc, RankedTensorType type,
                         ArrayRef<int64_t> tile, QuantizeOp op = {})
@@ -66,11 +70,16 @@ struct QuantizeKernelBuilder {
   gpu::GPUFuncOp createAmax(StringRef name, StringRef chip, int64_t numBlocks) {
     int64_t numElements = rows * cols;
     SmallVector<int64_t> amaxShape = {rows / tileRows, cols / tileCols};
+    SmallVector<Type> arguments = {
+        MemRefType::get({numElements}, inputElement),
+        MemRefType::get({numScales()}, b.getF32Type())};
+    SmallVector<Attribute> params = {
+        manifestParam(b, "input", "input", dtypeName(inputElement),
+                      {rows, cols}),
+        manifestParam(b, "amax", "output", "f32", amaxShape)};
+    addWorkspace(arguments, params);
     gpu::GPUFuncOp func =
-        createKernel(b, loc, name, chip,
-                     {MemRefType::get({numElements}, inputElement),
-                      MemRefType::get({numScales()}, b.getF32Type())},
-                     kThreadsPerBlock);
+        createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
     SmallVector<int64_t> tile = {tileRows == rows ? -1 : tileRows,
                                  tileCols == cols ? -1 : tileCols};
     int64_t bytesMoved =
@@ -81,17 +90,14 @@ struct QuantizeKernelBuilder {
          b.getNamedAttr("grid", b.getI64ArrayAttr({numBlocks, 1, 1})),
          b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
          b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-         b.getNamedAttr(
-             "params",
-             b.getArrayAttr(
-                 {manifestParam(b, "input", "input", dtypeName(inputElement),
-                                {rows, cols}),
-                  manifestParam(b, "amax", "output", "f32", amaxShape)})),
+         b.getNamedAttr("params", b.getArrayAttr(params)),
          b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
          b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))});
     func->setAttr("fp8.manifest", entries);
     input = func.getArgument(0);
     amaxOut = func.getArgument(1);
+    if (workspace)
+      scratch = func.getArgument(2);
     return func;
   }
 
@@ -122,6 +128,7 @@ struct QuantizeKernelBuilder {
     params.push_back(manifestParam(b, "scale", "output",
                                    dtypeName(scaleElement),
                                    {rows / tileRows, cols / tileCols}));
+    addWorkspace(arguments, params);
     gpu::GPUFuncOp func =
         createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
     int64_t scaleBytes =
@@ -144,7 +151,20 @@ struct QuantizeKernelBuilder {
     }
     data = func.getArgument(arg++);
     scales = func.getArgument(arg++);
+    if (workspace)
+      scratch = func.getArgument(arg++);
     return func;
+  }
+
+  /// The scratch parameter: 4 x i32, declared to fp8-run as 2 x i64 (it
+  /// zero-fills parameters of role "workspace" once; the kernel leaves them
+  /// zero again).
+  void addWorkspace(SmallVectorImpl<Type> &arguments,
+                    SmallVectorImpl<Attribute> &params) {
+    if (!workspace)
+      return;
+    arguments.push_back(MemRefType::get({4}, b.getI32Type()));
+    params.push_back(manifestParam(b, "workspace", "workspace", "i64", {2}));
   }
 
   /// The 16 elements at `offset`, in f32, from a 16-byte aligned load.
@@ -444,6 +464,140 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
   return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// The CTAs of the tensorwise kernel: two per SM of an H100 (132), few
+/// enough to be resident together, which the grid-wide barrier needs.
+static constexpr int64_t kTensorwiseBlocks = 264;
+
+/// Tensorwise scaling ([*, *]): one scale from the amax of the whole tensor.
+/// A grid of resident CTAs reduces the amax (warp shuffles, shared memory,
+/// then an integer atomic max on the non-negative f32 bits in a scratch
+/// buffer, where NaN's bits order above inf's), meets at a grid-wide
+/// barrier (an arrival counter), and quantizes with the common scale on a
+/// second pass over the input. The last CTA to read the amax zeroes the
+/// scratch for the next launch.
+static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
+                                              StringRef name, StringRef chip) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  int64_t numChunks = k.rows * k.cols / kChunk;
+  int64_t numBlocks = std::min<int64_t>(
+      kTensorwiseBlocks, llvm::divideCeil(numChunks, kThreadsPerBlock));
+  k.workspace = true;
+  gpu::GPUFuncOp func = k.createAny(name, chip, numBlocks);
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value partials = func.addWorkgroupAttribution(
+      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
+                      workgroup),
+      loc);
+  auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  auto atomic = [&](arith::AtomicRMWKind kind, Value value, int64_t slot) {
+    return memref::AtomicRMWOp::create(b, loc, kind, value, k.scratch,
+                                       ValueRange{idx(slot)})
+        .getResult();
+  };
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value first = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, block, idx(kThreadsPerBlock)),
+      thread);
+  Value stride = idx(numBlocks * kThreadsPerBlock);
+  Value isLeader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, idx(0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+
+  // Pass 1: this thread's chunks, then the CTA's amax.
+  auto scan = scf::ForOp::create(b, loc, first, idx(numChunks), stride,
+                                 ValueRange{zero});
+  b.setInsertionPointToStart(scan.getBody());
+  Value chunkMax = k.maxAbs(k.load(
+      arith::MulIOp::create(b, loc, scan.getInductionVar(), idx(kChunk))));
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{arith::MaximumFOp::create(b, loc, scan.getRegionIterArgs()[0],
+                                           chunkMax)
+                     .getResult()});
+  b.setInsertionPointAfter(scan);
+  Value amax = k.shuffleMax(scan.getResult(0), kWarpSize);
+  Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
+  memref::StoreOp::create(b, loc, amax, partials, warp);
+  gpu::BarrierOp::create(b, loc);
+
+  // The leader publishes the CTA's amax and waits for every CTA.
+  auto publish = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(publish.thenBlock());
+  Value blockMax = zero;
+  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
+    blockMax = arith::MaximumFOp::create(
+        b, loc, blockMax, memref::LoadOp::create(b, loc, partials, idx(w)));
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), blockMax),
+      i32(0x7FFFFFFF));
+  atomic(arith::AtomicRMWKind::maxs, bits, 0);
+  NVVM::MembarOp::create(
+      b, loc,
+      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
+  atomic(arith::AtomicRMWKind::addi, i32(1), 1);
+  auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  {
+    Block *before = b.createBlock(&spin.getBefore());
+    b.setInsertionPointToStart(before);
+    Value arrived = atomic(arith::AtomicRMWKind::addi, i32(0), 1);
+    Value waiting = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          arrived, i32(numBlocks));
+    scf::ConditionOp::create(b, loc, waiting, ValueRange{});
+    Block *after = b.createBlock(&spin.getAfter());
+    b.setInsertionPointToStart(after);
+    scf::YieldOp::create(b, loc);
+  }
+  b.setInsertionPointAfter(spin);
+  NVVM::MembarOp::create(
+      b, loc,
+      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
+  Value total = atomic(arith::AtomicRMWKind::addi, i32(0), 0);
+  memref::StoreOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), total), partials,
+      idx(0));
+  // The last CTA to get here resets the scratch for the next launch.
+  Value done = atomic(arith::AtomicRMWKind::addi, i32(1), 2);
+  auto last =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              done, i32(numBlocks - 1)),
+                        /*withElseRegion=*/false);
+  b.setInsertionPointToStart(last.thenBlock());
+  for (int64_t slot = 0; slot < 3; ++slot)
+    atomic(arith::AtomicRMWKind::assign, i32(0), slot);
+  b.setInsertionPointAfter(publish);
+  gpu::BarrierOp::create(b, loc);
+  amax = memref::LoadOp::create(b, loc, partials, idx(0));
+
+  // Pass 2: quantize with the one scale.
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
+                             k.op.getMargin());
+    auto quantize = scf::ForOp::create(b, loc, first, idx(numChunks), stride);
+    b.setInsertionPointToStart(quantize.getBody());
+    Value offset =
+        arith::MulIOp::create(b, loc, quantize.getInductionVar(), idx(kChunk));
+    k.quantizeAndStore(k.load(offset), scales.quantScale, offset);
+    b.setInsertionPointAfter(quantize);
+  }
+  Value writer = arith::AndIOp::create(
+      b, loc, isLeader,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, block, idx(0)));
+  auto store = scf::IfOp::create(b, loc, writer, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
+  k.storeTile(amax, scales, idx(0));
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
+}
+
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
 /// `op`.
 static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
@@ -452,6 +606,11 @@ static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
                                                    StringRef chip) {
   bool tilesDivide = k.rows % k.tileRows == 0 && k.cols % k.tileCols == 0 &&
                      k.tileCols % kChunk == 0;
+  // One tile over more than a CTA's registers: the whole tensor.
+  if (k.tileRows == k.rows && k.tileCols == k.cols &&
+      (k.rows * k.cols) % kChunk == 0 &&
+      k.rows * k.cols > kMaxBlockSteps * kChunk * kThreadsPerBlock)
+    return buildTensorwiseKernel(k, name, chip);
   int64_t lanesPerTile = k.tileCols / kChunk;
   if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
       lanesPerTile <= kWarpSize)

@@ -151,3 +151,17 @@ func.func @q4096x16384_rowwise_e5m2_pow2(%x: tensor<4096x16384xbf16>) -> (tensor
       : tensor<4096x16384xbf16> -> tensor<4096x16384xf8E5M2>, tensor<4096x1xf32>
   return %q, %s : tensor<4096x16384xf8E5M2>, tensor<4096x1xf32>
 }
+func.func @q8192_tensorwise(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<1x1xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<1x1xf32>
+  return %q, %s : tensor<8192x8192xf8E4M3FN>, tensor<1x1xf32>
+}
+func.func @q1024_tensorwise_sr_e5m2(%x: tensor<1024x3072xf32>, %seed: i64) -> (tensor<1024x3072xf8E5M2>, tensor<1x1xf32>) {
+  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [*, *], scale = f32, round = pow2_ceil>}
+      : tensor<1024x3072xf32> -> tensor<1024x3072xf8E5M2>, tensor<1x1xf32>
+  return %q, %s : tensor<1024x3072xf8E5M2>, tensor<1x1xf32>
+}
+func.func @amax4096_tensorwise(%x: tensor<4096x4096xbf16>) -> tensor<1x1xf32> {
+  %a = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<4096x4096xbf16> -> tensor<1x1xf32>
+  return %a : tensor<1x1xf32>
+}
