@@ -48,6 +48,8 @@ struct QuantizeKernelBuilder {
   // grid-wide amax and arrival counters), last parameter.
   bool workspace = false;
   Value input, seed, data, scales, amaxOut, scratch;
+  // A given amax per tile (delayed scaling), else null.
+  Value givenAmax;
 
   QuantizeKernelBuilder(OpBuilder &b, Location loc, RankedTensorType type,
                         ArrayRef<int64_t> tile, QuantizeOp op = {})
@@ -120,6 +122,11 @@ struct QuantizeKernelBuilder {
       arguments.push_back(MemRefType::get({1}, b.getI64Type()));
       params.push_back(manifestParam(b, "seed", "input", "i64", {1}));
     }
+    if (op.getAmax()) {
+      arguments.push_back(MemRefType::get({numScales()}, b.getF32Type()));
+      params.push_back(manifestParam(b, "amax", "input", "f32",
+                                     {rows / tileRows, cols / tileCols}));
+    }
     arguments.push_back(MemRefType::get({numElements}, b.getI8Type()));
     arguments.push_back(
         MemRefType::get({numScales()}, storageType(scaleElement)));
@@ -140,6 +147,10 @@ struct QuantizeKernelBuilder {
     if (stochastic)
       extra.push_back(
           b.getNamedAttr("rounding", b.getStringAttr("stochastic")));
+    // The checker recomputes the scales: it needs the margin.
+    if (op.getMargin() != 0)
+      extra.push_back(
+          b.getNamedAttr("margin", b.getI64IntegerAttr(op.getMargin())));
     setManifest(b, func, "fp8.quantize", {numBlocks, 1, 1}, kThreadsPerBlock,
                 params, dtypeName(elementType), op.getScaling(), bytesMoved,
                 extra);
@@ -149,6 +160,8 @@ struct QuantizeKernelBuilder {
       Value zero = constIndex(b, loc, 0);
       seed = memref::LoadOp::create(b, loc, func.getArgument(arg++), zero);
     }
+    if (op.getAmax())
+      givenAmax = func.getArgument(arg++);
     data = func.getArgument(arg++);
     scales = func.getArgument(arg++);
     if (workspace)
@@ -226,6 +239,14 @@ struct QuantizeKernelBuilder {
                             /*nontemporal=*/false, llvm::Align(16));
   }
 
+  /// The amax the scales of tile `index` derive from: the given one under
+  /// delayed scaling, else `computed`.
+  Value tileAmax(Value computed, Value index) {
+    if (!givenAmax)
+      return computed;
+    return memref::LoadOp::create(b, loc, givenAmax, index);
+  }
+
   /// Stores a tile's result: its amax, or its scale.
   void storeTile(Value amax, const TileScales &scales, Value index) {
     if (amaxOnly()) {
@@ -262,7 +283,10 @@ static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
   Value offset =
       arith::MulIOp::create(b, loc, safeThread, constIndex(b, loc, kChunk));
   Value values = k.load(offset);
-  Value amax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
+  Value amax =
+      k.tileAmax(k.shuffleMax(k.maxAbs(values), lanesPerTile),
+                 arith::DivUIOp::create(b, loc, safeThread,
+                                        constIndex(b, loc, lanesPerTile)));
   TileScales scales;
   if (!k.amaxOnly())
     scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
@@ -352,6 +376,7 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
     amax = arith::MaximumFOp::create(
         b, loc, amax,
         memref::LoadOp::create(b, loc, partials, constIndex(b, loc, w)));
+  amax = k.tileAmax(amax, block);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
@@ -422,7 +447,9 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
         ValueRange{arith::MaximumFOp::create(
             b, loc, amaxLoop.getRegionIterArgs()[0], magnitude)});
   }
-  Value amax = amaxLoop.getResult(0);
+  Value tileIndex = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, rowBlock, idx(k.cols)), col);
+  Value amax = k.tileAmax(amaxLoop.getResult(0), tileIndex);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
@@ -455,10 +482,7 @@ static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
     memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, bytes, 1),
                             k.data, offsetOf(next));
   }
-  k.storeTile(
-      amax, scales,
-      arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, rowBlock, idx(k.cols)), col));
+  k.storeTile(amax, scales, tileIndex);
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();
@@ -482,7 +506,9 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
   int64_t numChunks = k.rows * k.cols / kChunk;
   int64_t numBlocks = std::min<int64_t>(
       kTensorwiseBlocks, llvm::divideCeil(numChunks, kThreadsPerBlock));
-  k.workspace = true;
+  // A given amax needs no grid-wide reduction.
+  bool reduce = !(k.op && k.op.getAmax());
+  k.workspace = reduce;
   gpu::GPUFuncOp func = k.createAny(name, chip, numBlocks);
   auto workgroup = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -508,72 +534,77 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
   Value isLeader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, idx(0));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value amax;
+  if (!reduce) {
+    amax = k.tileAmax(Value(), idx(0));
+  } else {
+    // Pass 1: this thread's chunks, then the CTA's amax.
+    auto scan = scf::ForOp::create(b, loc, first, idx(numChunks), stride,
+                                   ValueRange{zero});
+    b.setInsertionPointToStart(scan.getBody());
+    Value chunkMax = k.maxAbs(k.load(
+        arith::MulIOp::create(b, loc, scan.getInductionVar(), idx(kChunk))));
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::MaximumFOp::create(
+                       b, loc, scan.getRegionIterArgs()[0], chunkMax)
+                       .getResult()});
+    b.setInsertionPointAfter(scan);
+    amax = k.shuffleMax(scan.getResult(0), kWarpSize);
+    Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
+    memref::StoreOp::create(b, loc, amax, partials, warp);
+    gpu::BarrierOp::create(b, loc);
 
-  // Pass 1: this thread's chunks, then the CTA's amax.
-  auto scan = scf::ForOp::create(b, loc, first, idx(numChunks), stride,
-                                 ValueRange{zero});
-  b.setInsertionPointToStart(scan.getBody());
-  Value chunkMax = k.maxAbs(k.load(
-      arith::MulIOp::create(b, loc, scan.getInductionVar(), idx(kChunk))));
-  scf::YieldOp::create(
-      b, loc,
-      ValueRange{arith::MaximumFOp::create(b, loc, scan.getRegionIterArgs()[0],
-                                           chunkMax)
-                     .getResult()});
-  b.setInsertionPointAfter(scan);
-  Value amax = k.shuffleMax(scan.getResult(0), kWarpSize);
-  Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
-  memref::StoreOp::create(b, loc, amax, partials, warp);
-  gpu::BarrierOp::create(b, loc);
-
-  // The leader publishes the CTA's amax and waits for every CTA.
-  auto publish = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(publish.thenBlock());
-  Value blockMax = zero;
-  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
-    blockMax = arith::MaximumFOp::create(
-        b, loc, blockMax, memref::LoadOp::create(b, loc, partials, idx(w)));
-  Value bits = arith::AndIOp::create(
-      b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), blockMax),
-      i32(0x7FFFFFFF));
-  atomic(arith::AtomicRMWKind::maxs, bits, 0);
-  NVVM::MembarOp::create(
-      b, loc,
-      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
-  atomic(arith::AtomicRMWKind::addi, i32(1), 1);
-  auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
-  {
-    Block *before = b.createBlock(&spin.getBefore());
-    b.setInsertionPointToStart(before);
-    Value arrived = atomic(arith::AtomicRMWKind::addi, i32(0), 1);
-    Value waiting = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          arrived, i32(numBlocks));
-    scf::ConditionOp::create(b, loc, waiting, ValueRange{});
-    Block *after = b.createBlock(&spin.getAfter());
-    b.setInsertionPointToStart(after);
-    scf::YieldOp::create(b, loc);
+    // The leader publishes the CTA's amax and waits for every CTA.
+    auto publish =
+        scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(publish.thenBlock());
+    Value blockMax = zero;
+    for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
+      blockMax = arith::MaximumFOp::create(
+          b, loc, blockMax, memref::LoadOp::create(b, loc, partials, idx(w)));
+    Value bits = arith::AndIOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), blockMax),
+        i32(0x7FFFFFFF));
+    atomic(arith::AtomicRMWKind::maxs, bits, 0);
+    NVVM::MembarOp::create(
+        b, loc,
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
+    atomic(arith::AtomicRMWKind::addi, i32(1), 1);
+    auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    {
+      Block *before = b.createBlock(&spin.getBefore());
+      b.setInsertionPointToStart(before);
+      Value arrived = atomic(arith::AtomicRMWKind::addi, i32(0), 1);
+      Value waiting = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            arrived, i32(numBlocks));
+      scf::ConditionOp::create(b, loc, waiting, ValueRange{});
+      Block *after = b.createBlock(&spin.getAfter());
+      b.setInsertionPointToStart(after);
+      scf::YieldOp::create(b, loc);
+    }
+    b.setInsertionPointAfter(spin);
+    NVVM::MembarOp::create(
+        b, loc,
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
+    Value total = atomic(arith::AtomicRMWKind::addi, i32(0), 0);
+    memref::StoreOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), total),
+        partials, idx(0));
+    // The last CTA to get here resets the scratch for the next launch.
+    Value done = atomic(arith::AtomicRMWKind::addi, i32(1), 2);
+    auto last = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done,
+                              i32(numBlocks - 1)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(last.thenBlock());
+    for (int64_t slot = 0; slot < 3; ++slot)
+      atomic(arith::AtomicRMWKind::assign, i32(0), slot);
+    b.setInsertionPointAfter(publish);
+    gpu::BarrierOp::create(b, loc);
+    amax = memref::LoadOp::create(b, loc, partials, idx(0));
   }
-  b.setInsertionPointAfter(spin);
-  NVVM::MembarOp::create(
-      b, loc,
-      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::GPU));
-  Value total = atomic(arith::AtomicRMWKind::addi, i32(0), 0);
-  memref::StoreOp::create(
-      b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), total), partials,
-      idx(0));
-  // The last CTA to get here resets the scratch for the next launch.
-  Value done = atomic(arith::AtomicRMWKind::addi, i32(1), 2);
-  auto last =
-      scf::IfOp::create(b, loc,
-                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              done, i32(numBlocks - 1)),
-                        /*withElseRegion=*/false);
-  b.setInsertionPointToStart(last.thenBlock());
-  for (int64_t slot = 0; slot < 3; ++slot)
-    atomic(arith::AtomicRMWKind::assign, i32(0), slot);
-  b.setInsertionPointAfter(publish);
-  gpu::BarrierOp::create(b, loc);
-  amax = memref::LoadOp::create(b, loc, partials, idx(0));
 
   // Pass 2: quantize with the one scale.
   TileScales scales;
@@ -649,9 +680,6 @@ FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();
-  if (op.getAmax())
-    return op.emitOpError("convert-fp8-to-nvvm does not take a delayed amax "
-                          "operand yet");
   OpBuilder::InsertionGuard guard(b);
   QuantizeKernelBuilder k(b, op.getLoc(), inputType, op.getScaling().getTile(),
                           op);

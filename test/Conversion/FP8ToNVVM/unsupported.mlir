@@ -21,16 +21,6 @@ func.func @partial_tiles(%x: tensor<64x200xbf16>) {
 
 // -----
 
-// ... a delayed amax operand ...
-func.func @delayed(%x: tensor<64x128xbf16>, %a: tensor<64x1xf32>) {
-  // expected-error @+1 {{convert-fp8-to-nvvm does not take a delayed amax operand yet}}
-  %q, %s = fp8.quantize %x amax(%a : tensor<64x1xf32>) {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
-  return
-}
-
-// -----
-
 // ... and dynamic shapes.
 func.func @dynamic(%x: tensor<?x128xbf16>) {
   // expected-error @+1 {{convert-fp8-to-nvvm needs a static rank-2 input, got 'tensor<?x128xbf16>'}}

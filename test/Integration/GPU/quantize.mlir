@@ -165,3 +165,23 @@ func.func @amax4096_tensorwise(%x: tensor<4096x4096xbf16>) -> tensor<1x1xf32> {
   %a = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<4096x4096xbf16> -> tensor<1x1xf32>
   return %a : tensor<1x1xf32>
 }
+func.func @q1024_delayed_1x128(%x: tensor<1024x2048xbf16>, %a: tensor<1024x16xf32>) -> (tensor<1024x2048xf8E4M3FN>, tensor<1024x16xf32>) {
+  %q, %s = fp8.quantize %x amax(%a : tensor<1024x16xf32>) {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<1024x2048xbf16> -> tensor<1024x2048xf8E4M3FN>, tensor<1024x16xf32>
+  return %q, %s : tensor<1024x2048xf8E4M3FN>, tensor<1024x16xf32>
+}
+func.func @q1024_delayed_128x128(%x: tensor<1024x1024xbf16>, %a: tensor<8x8xf32>) -> (tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>) {
+  %q, %s = fp8.quantize %x amax(%a : tensor<8x8xf32>) {scaling = #fp8.scaling<tile = [128, 128], scale = f32>, margin = 1}
+      : tensor<1024x1024xbf16> -> tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>
+  return %q, %s : tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>
+}
+func.func @q1024_delayed_cols_e5m2(%x: tensor<1024x512xbf16>, %a: tensor<8x512xf32>) -> (tensor<1024x512xf8E5M2>, tensor<8x512xf32>) {
+  %q, %s = fp8.quantize %x amax(%a : tensor<8x512xf32>) {scaling = #fp8.scaling<tile = [128, 1], scale = f32>}
+      : tensor<1024x512xbf16> -> tensor<1024x512xf8E5M2>, tensor<8x512xf32>
+  return %q, %s : tensor<1024x512xf8E5M2>, tensor<8x512xf32>
+}
+func.func @q4096_delayed_tensorwise(%x: tensor<4096x4096xbf16>, %a: tensor<1x1xf32>) -> (tensor<4096x4096xf8E4M3FN>, tensor<1x1xf32>) {
+  %q, %s = fp8.quantize %x amax(%a : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<4096x4096xbf16> -> tensor<4096x4096xf8E4M3FN>, tensor<1x1xf32>
+  return %q, %s : tensor<4096x4096xf8E4M3FN>, tensor<1x1xf32>
+}
