@@ -71,7 +71,7 @@ struct QuantizeKernelBuilder {
   /// The amax kernel: parameters input and amax.
   gpu::GPUFuncOp createAmax(StringRef name, StringRef chip, int64_t numBlocks) {
     int64_t numElements = rows * cols;
-    SmallVector<int64_t> amaxShape = {rows / tileRows, cols / tileCols};
+    SmallVector<int64_t> amaxShape = scaleShape();
     SmallVector<Type> arguments = {
         MemRefType::get({numElements}, inputElement),
         MemRefType::get({numScales()}, b.getF32Type())};
@@ -109,7 +109,12 @@ struct QuantizeKernelBuilder {
                       : create(name, chip, numBlocks);
   }
 
-  int64_t numScales() const { return (rows / tileRows) * (cols / tileCols); }
+  /// Tiles per column and per row; edge tiles may be partial.
+  SmallVector<int64_t> scaleShape() const {
+    return {int64_t(llvm::divideCeil(rows, tileRows)),
+            int64_t(llvm::divideCeil(cols, tileCols))};
+  }
+  int64_t numScales() const { return scaleShape()[0] * scaleShape()[1]; }
 
   /// The kernel with parameters input, [seed], q, scale, and its manifest.
   gpu::GPUFuncOp create(StringRef name, StringRef chip, int64_t numBlocks) {
@@ -124,8 +129,7 @@ struct QuantizeKernelBuilder {
     }
     if (op.getAmax()) {
       arguments.push_back(MemRefType::get({numScales()}, b.getF32Type()));
-      params.push_back(manifestParam(b, "amax", "input", "f32",
-                                     {rows / tileRows, cols / tileCols}));
+      params.push_back(manifestParam(b, "amax", "input", "f32", scaleShape()));
     }
     arguments.push_back(MemRefType::get({numElements}, b.getI8Type()));
     arguments.push_back(
@@ -133,8 +137,7 @@ struct QuantizeKernelBuilder {
     params.push_back(
         manifestParam(b, "q", "output", dtypeName(elementType), {rows, cols}));
     params.push_back(manifestParam(b, "scale", "output",
-                                   dtypeName(scaleElement),
-                                   {rows / tileRows, cols / tileCols}));
+                                   dtypeName(scaleElement), scaleShape()));
     addWorkspace(arguments, params);
     gpu::GPUFuncOp func =
         createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
@@ -629,6 +632,110 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
   return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// Any other tiling, partial edge tiles included (any shape, no alignment):
+/// a CTA per tile, strided scalar loads for the amax (warp shuffles, then
+/// shared memory), the scales, and a second strided pass that quantizes
+/// element by element. Correct everywhere; the shapes above are the fast
+/// paths.
+static gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
+                                               StringRef name, StringRef chip) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  SmallVector<int64_t> tiles = k.scaleShape();
+  gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value partials = func.addWorkgroupAttribution(
+      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
+                      workgroup),
+      loc);
+  auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  Value tile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rowStart =
+      mul(arith::DivUIOp::create(b, loc, tile, idx(tiles[1])), idx(k.tileRows));
+  Value colStart =
+      mul(arith::RemUIOp::create(b, loc, tile, idx(tiles[1])), idx(k.tileCols));
+  // The tile's extent, partial at the bottom and right edges.
+  Value height = arith::MinUIOp::create(
+      b, loc, idx(k.tileRows),
+      arith::SubIOp::create(b, loc, idx(k.rows), rowStart));
+  Value width = arith::MinUIOp::create(
+      b, loc, idx(k.tileCols),
+      arith::SubIOp::create(b, loc, idx(k.cols), colStart));
+  Value count = mul(height, width);
+  auto offsetOf = [&](Value e) {
+    return add(mul(add(rowStart, arith::DivUIOp::create(b, loc, e, width)),
+                   idx(k.cols)),
+               add(colStart, arith::RemUIOp::create(b, loc, e, width)));
+  };
+  auto loadF32 = [&](Value offset) {
+    Value v = memref::LoadOp::create(b, loc, k.input, offset);
+    return k.inputElement.isF32()
+               ? v
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto scan = scf::ForOp::create(b, loc, thread, count, idx(kThreadsPerBlock),
+                                 ValueRange{zero});
+  b.setInsertionPointToStart(scan.getBody());
+  Value magnitude = buildAbs(b, loc, loadF32(offsetOf(scan.getInductionVar())));
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{arith::MaximumFOp::create(b, loc, scan.getRegionIterArgs()[0],
+                                           magnitude)
+                     .getResult()});
+  b.setInsertionPointAfter(scan);
+  Value amax = k.shuffleMax(scan.getResult(0), kWarpSize);
+  Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
+  memref::StoreOp::create(b, loc, amax, partials, warp);
+  gpu::BarrierOp::create(b, loc);
+  amax = zero;
+  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
+    amax = arith::MaximumFOp::create(
+        b, loc, amax, memref::LoadOp::create(b, loc, partials, idx(w)));
+  amax = k.tileAmax(amax, tile);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
+                             k.op.getMargin());
+    auto loop =
+        scf::ForOp::create(b, loc, thread, count, idx(kThreadsPerBlock));
+    b.setInsertionPointToStart(loop.getBody());
+    Value offset = offsetOf(loop.getInductionVar());
+    Value scaled =
+        arith::MulFOp::create(b, loc, loadF32(offset), scales.quantScale);
+    Value byte;
+    if (!k.stochastic) {
+      // cvt converts pairs: the element and a zero, keeping the first byte.
+      byte = vector::ExtractOp::create(
+          b, loc, convertToBytes(b, loc, {scaled, zero}, k.elementType), 0);
+    } else {
+      Value index = arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+      byte = buildStochasticCastBits(b, loc, scaled,
+                                     buildPhiloxRandom32(b, loc, k.seed, index),
+                                     k.elementType);
+    }
+    memref::StoreOp::create(b, loc, byte, k.data, offset);
+    b.setInsertionPointAfter(loop);
+  }
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, idx(0)),
+      /*withElseRegion=*/false);
+  b.setInsertionPointToStart(first.thenBlock());
+  k.storeTile(amax, scales, tile);
+  b.setInsertionPointToEnd(&func.getBody().front());
+  gpu::ReturnOp::create(b, loc);
+  return func->getParentOfType<gpu::GPUModuleOp>();
+}
+
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
 /// `op`.
 static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
@@ -654,14 +761,7 @@ static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
     return buildBlockTileKernel(k, name, chip);
   if (k.tileCols == 1 && k.tileRows % 2 == 0 && k.rows % k.tileRows == 0)
     return buildColumnTileKernel(k, name, chip);
-  return op->emitOpError("convert-fp8-to-nvvm supports row tiles [1, c] "
-                         "(c a power of two in 16..512, or a multiple of "
-                         "4096 up to 32768), block tiles whose "
-                         "size is a multiple of 4096 elements and column "
-                         "tiles [r, 1] (r even), dividing the input, so far; "
-                         "got tile ")
-         << formatTile({k.tileRows, k.tileCols}) << " on "
-         << op->getOperand(0).getType();
+  return buildGenericTileKernel(k, name, chip);
 }
 
 /// Kernels are specialized to static matrices.

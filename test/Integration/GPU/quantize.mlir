@@ -185,3 +185,27 @@ func.func @q4096_delayed_tensorwise(%x: tensor<4096x4096xbf16>, %a: tensor<1x1xf
       : tensor<4096x4096xbf16> -> tensor<4096x4096xf8E4M3FN>, tensor<1x1xf32>
   return %q, %s : tensor<4096x4096xf8E4M3FN>, tensor<1x1xf32>
 }
+func.func @q1000x7168_rowwise(%x: tensor<1000x7168xbf16>) -> (tensor<1000x7168xf8E4M3FN>, tensor<1000x1xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<1000x7168xbf16> -> tensor<1000x7168xf8E4M3FN>, tensor<1000x1xf32>
+  return %q, %s : tensor<1000x7168xf8E4M3FN>, tensor<1000x1xf32>
+}
+func.func @q300x200_partial_1x128(%x: tensor<300x200xbf16>) -> (tensor<300x200xf8E4M3FN>, tensor<300x2xf32>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<300x200xbf16> -> tensor<300x200xf8E4M3FN>, tensor<300x2xf32>
+  return %q, %s : tensor<300x200xf8E4M3FN>, tensor<300x2xf32>
+}
+func.func @q300x200_partial_128x128_e8m0(%x: tensor<300x200xf32>) -> (tensor<300x200xf8E5M2>, tensor<3x2xf8E8M0FNU>) {
+  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [128, 128], scale = f8E8M0FNU, round = pow2_floor>}
+      : tensor<300x200xf32> -> tensor<300x200xf8E5M2>, tensor<3x2xf8E8M0FNU>
+  return %q, %s : tensor<300x200xf8E5M2>, tensor<3x2xf8E8M0FNU>
+}
+func.func @q255x130_partial_cols_sr(%x: tensor<255x130xbf16>, %seed: i64) -> (tensor<255x130xf8E5M2>, tensor<2x130xf32>) {
+  %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [128, 1], scale = f32>}
+      : tensor<255x130xbf16> -> tensor<255x130xf8E5M2>, tensor<2x130xf32>
+  return %q, %s : tensor<255x130xf8E5M2>, tensor<2x130xf32>
+}
+func.func @amax300x200_partial_64x64(%x: tensor<300x200xbf16>) -> tensor<5x4xf32> {
+  %a = fp8.amax %x {tile = #fp8.tile<[64, 64]>} : tensor<300x200xbf16> -> tensor<5x4xf32>
+  return %a : tensor<5x4xf32>
+}
