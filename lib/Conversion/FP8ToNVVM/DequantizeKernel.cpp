@@ -27,10 +27,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
                                                        StringRef name,
                                                        StringRef chip) {
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
-  if (!dataType.hasStaticShape() || dataType.getRank() != 2 ||
-      dataType.getDimSize(1) % kChunk != 0)
-    return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input "
-                          "with rows of a multiple of 16 elements, got ")
+  if (!dataType.hasStaticShape() || dataType.getRank() != 2)
+    return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
+                          "got ")
            << dataType;
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
@@ -46,7 +45,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   Type scaleElement = scaling.getScale();
   Type resultElement = op.getResult().getType().getElementType();
   int64_t numElements = rows * cols;
-  int64_t numThreads = numElements / kChunk;
+  // Elements per thread: 16 (16-byte loads) where rows allow, else 2 or 1.
+  int64_t chunk = cols % kChunk == 0 ? kChunk : (cols % 2 == 0 ? 2 : 1);
+  int64_t numThreads = numElements / chunk;
 
   gpu::GPUFuncOp func = createKernel(
       b, loc, name, chip,
@@ -75,13 +76,13 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifActive.thenBlock());
   Value offset =
-      arith::MulIOp::create(b, loc, thread, constIndex(b, loc, kChunk));
+      arith::MulIOp::create(b, loc, thread, constIndex(b, loc, chunk));
   Value row = arith::DivUIOp::create(b, loc, offset, constIndex(b, loc, cols));
   Value col = arith::RemUIOp::create(b, loc, offset, constIndex(b, loc, cols));
-  // 16 elements never straddle a row, and a tile boundary only between
-  // chunks when the tile width is a multiple of 16; otherwise each element
-  // finds its own scale.
-  bool chunkInOneTile = tileCols % kChunk == 0;
+  // A chunk never straddles a row, and a tile boundary only between chunks
+  // when the tile width is a multiple of the chunk; otherwise each element
+  // finds its own scale (partial edge tiles included).
+  bool chunkInOneTile = tileCols % chunk == 0;
   auto scaleAt = [&](Value column) {
     Value index = arith::AddIOp::create(
         b, loc,
@@ -95,13 +96,22 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
       stored = arith::BitcastOp::create(b, loc, scaleElement, stored);
     return buildScaleToF32(b, loc, stored);
   };
-  Value bytes = vector::LoadOp::create(
-      b, loc, VectorType::get({kChunk}, b.getI8Type()), func.getArgument(0),
-      offset, /*nontemporal=*/false, llvm::Align(16));
+  Value bytes;
+  if (chunk > 1) {
+    bytes = vector::LoadOp::create(
+        b, loc, VectorType::get({chunk}, b.getI8Type()), func.getArgument(0),
+        offset, /*nontemporal=*/false, llvm::Align(chunk));
+  } else {
+    // cvt converts pairs: the byte and a zero.
+    Value byte = memref::LoadOp::create(b, loc, func.getArgument(0), offset);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+    bytes = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, b.getI8Type()), ValueRange{byte, zero});
+  }
   SmallVector<Value> values = convertFromBytes(b, loc, bytes, elementType);
   Value chunkScale = chunkInOneTile ? scaleAt(col) : Value();
   SmallVector<Value> results;
-  for (int64_t i = 0; i < kChunk; ++i) {
+  for (int64_t i = 0; i < chunk; ++i) {
     Value scale = chunkInOneTile ? chunkScale
                                  : scaleAt(arith::AddIOp::create(
                                        b, loc, col, constIndex(b, loc, i)));
@@ -110,10 +120,15 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
       x = arith::TruncFOp::create(b, loc, resultElement, x);
     results.push_back(x);
   }
-  Value out = vector::FromElementsOp::create(
-      b, loc, VectorType::get({kChunk}, resultElement), results);
-  vector::StoreOp::create(b, loc, out, func.getArgument(2), offset,
-                          /*nontemporal=*/false, llvm::Align(16));
+  if (chunk == 1) {
+    memref::StoreOp::create(b, loc, results[0], func.getArgument(2), offset);
+  } else {
+    Value out = vector::FromElementsOp::create(
+        b, loc, VectorType::get({chunk}, resultElement), results);
+    vector::StoreOp::create(
+        b, loc, out, func.getArgument(2), offset, /*nontemporal=*/false,
+        llvm::Align(chunk * resultElement.getIntOrFloatBitWidth() / 8));
+  }
   b.setInsertionPointToEnd(&func.getBody().front());
   gpu::ReturnOp::create(b, loc);
   return func->getParentOfType<gpu::GPUModuleOp>();

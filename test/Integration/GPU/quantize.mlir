@@ -209,3 +209,13 @@ func.func @amax300x200_partial_64x64(%x: tensor<300x200xbf16>) -> tensor<5x4xf32
   %a = fp8.amax %x {tile = #fp8.tile<[64, 64]>} : tensor<300x200xbf16> -> tensor<5x4xf32>
   return %a : tensor<5x4xf32>
 }
+func.func @dq300x200_partial_1x128(%q: tensor<300x200xf8E4M3FN>, %s: tensor<300x2xf32>) -> tensor<300x200xbf16> {
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<300x200xf8E4M3FN>, tensor<300x2xf32> -> tensor<300x200xbf16>
+  return %x : tensor<300x200xbf16>
+}
+func.func @dq255x131_partial_e8m0(%q: tensor<255x131xf8E5M2>, %s: tensor<2x5xf8E8M0FNU>) -> tensor<255x131xf32> {
+  %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [128, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<255x131xf8E5M2>, tensor<2x5xf8E8M0FNU> -> tensor<255x131xf32>
+  return %x : tensor<255x131xf32>
+}
