@@ -2,26 +2,30 @@
 //
 // The Hopper (sm_90a) GEMM of two K-major FP8 operands, C = A * B^T with A
 // stored M x K and B stored N x K (what fp8-legalize makes of every
-// scaled_matmul). One CTA computes a tileM x tileN tile of C with three
-// warpgroups:
+// scaled_matmul). Persistent CTAs, one per SM, walk 128 x N tiles of C
+// (N = 64, 128, 192 or 256 by chooseConfig) with three warpgroups:
 //
 //  - a producer warpgroup, of which one thread issues the TMA loads
 //    (cp.async.bulk.tensor, 128-byte swizzle) of each 128-deep K-block of A
 //    and B into a ring of `stages` shared-memory buffers, each guarded by a
 //    "full" mbarrier (transaction bytes) and an "empty" one (consumers done);
+//    it runs ahead into the next tile while the consumers store this one;
 //  - two consumer warpgroups, each multiplying 64 rows of A with the B tile
-//    by wgmma.mma_async m64nNk32 on shared-memory descriptors.
+//    by wgmma.mma_async m64nNk32 on shared-memory descriptors, then storing
+//    their rows of C through a swizzled shared-memory buffer by TMA.
 //
 // Accumulation follows DESIGN.md section 4: with `promoted`, each K-block
 // (the finer operand's, or 128 when both span K) is accumulated by the tensor
 // cores alone, then multiplied by its scales and added to f32 registers (the
 // tensor cores' FP8 accumulator keeps too few bits for long sums); `fast`
 // keeps one tensor-core accumulator over all of K. Scales that span K are
-// applied once in the epilogue. Scales are read from global memory (L1/L2
-// resident) one K-block ahead of their use.
+// applied once in the epilogue; the others are read from global memory (L2
+// resident) a K-block ahead of their use.
 //
 // Registers: the producer gives its registers back (setmaxnreg.dec) so that
-// the consumers can hold an accumulator and the promoted sums.
+// the consumers can hold an accumulator and the promoted sums; the kernel
+// declares its entry count (.maxnreg), without which ptxas ignores
+// setmaxnreg.
 //
 //===----------------------------------------------------------------------===//
 
