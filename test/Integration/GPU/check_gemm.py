@@ -849,22 +849,8 @@ def main():
         return self_test(args)
     if not args.dumps:
         ap.error("no dump directory given")
-    try:
-        dirs = cq.kernel_dirs(args.dumps)
-        results = [check_dump(d, args) for d in dirs]
-    except (BadInput, OSError, KeyError, ValueError) as e:
-        print("check_gemm: error: %s" % e, file=sys.stderr)
-        return 2
-    checked = [r for r in results if r is not None]
-    failed = sum(1 for r in checked if r)
-    skipped = len(results) - len(checked)
-    print("%d passed, %d failed" % (len(checked) - failed, failed) +
-          (", %d skipped" % skipped if skipped else ""))
-    if not checked:
-        print("check_gemm: no fp8.scaled_matmul kernel in %s" % args.dumps,
-              file=sys.stderr)
-        return 1
-    return 1 if failed else 0
+    return cq.run_checks("check_gemm", "fp8.scaled_matmul kernel", args.dumps,
+                         lambda d: check_dump(d, args))
 
 
 if __name__ == "__main__":

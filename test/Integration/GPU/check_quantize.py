@@ -1655,11 +1655,18 @@ def main():
         return self_test(args)
     if not args.dumps:
         ap.error("no dump directory given")
+    return run_checks("check_quantize", "kernel it checks", args.dumps,
+                      lambda d: check_dump(d, args))
+
+
+def run_checks(tool, what, dumps, check):
+    """Runs `check` (None: skipped, else True on failure) on every kernel
+    directory of `dumps`, prints the tally and returns the exit status: 0
+    all passed, 1 a failure or nothing checked, 2 unreadable input."""
     try:
-        dirs = kernel_dirs(args.dumps)
-        results = [check_dump(d, args) for d in dirs]
+        results = [check(d) for d in kernel_dirs(dumps)]
     except (BadInput, OSError, KeyError, ValueError) as e:
-        print("check_quantize: error: %s" % e, file=sys.stderr)
+        print("%s: error: %s" % (tool, e), file=sys.stderr)
         return 2
     checked = [r for r in results if r is not None]
     failed = sum(1 for r in checked if r)
@@ -1667,8 +1674,7 @@ def main():
     print("%d passed, %d failed" % (len(checked) - failed, failed) +
           (", %d skipped" % skipped if skipped else ""))
     if not checked:
-        print("check_quantize: no kernel it checks in %s" % args.dumps,
-              file=sys.stderr)
+        print("%s: no %s in %s" % (tool, what, dumps), file=sys.stderr)
         return 1
     return 1 if failed else 0
 
