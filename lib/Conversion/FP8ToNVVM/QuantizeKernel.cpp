@@ -214,6 +214,32 @@ struct QuantizeKernelBuilder {
     return value;
   }
 
+  /// Shared memory for ctaMax: a slot per warp, and `extra` more.
+  Value addPartials(gpu::GPUFuncOp func, int64_t extra = 0) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    return func.addWorkgroupAttribution(
+        MemRefType::get({kThreadsPerBlock / kWarpSize + extra}, b.getF32Type(),
+                        nullptr, workgroup),
+        loc);
+  }
+
+  /// The max of every thread's `value`, in every thread: warp shuffles, then
+  /// the warps' partials through shared memory.
+  Value ctaMax(Value value, Value partials, Value thread) {
+    value = shuffleMax(value, kWarpSize);
+    Value warp =
+        arith::DivUIOp::create(b, loc, thread, constIndex(b, loc, kWarpSize));
+    memref::StoreOp::create(b, loc, value, partials, warp);
+    gpu::BarrierOp::create(b, loc);
+    Value max = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
+      max = arith::MaximumFOp::create(
+          b, loc, max,
+          memref::LoadOp::create(b, loc, partials, constIndex(b, loc, w)));
+    return max;
+  }
+
   /// Quantizes the 16 f32 `values` of elements offset..offset+15 with
   /// `quantScale` and stores their bytes.
   void quantizeAndStore(Value values, Value quantScale, Value offset) {
@@ -327,13 +353,7 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
   int64_t steps = tileElements / (kChunk * kThreadsPerBlock);
   int64_t tilesPerRow = k.cols / k.tileCols;
   gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
-  // Shared memory: one partial amax per warp.
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value partials = func.addWorkgroupAttribution(
-      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
-                      workgroup),
-      loc);
+  Value partials = k.addPartials(func);
 
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -368,18 +388,7 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
     offsets.push_back(offset);
     chunks.push_back(values);
   }
-  // Warp, then across the 8 warps through shared memory.
-  amax = k.shuffleMax(amax, kWarpSize);
-  Value warp =
-      arith::DivUIOp::create(b, loc, thread, constIndex(b, loc, kWarpSize));
-  memref::StoreOp::create(b, loc, amax, partials, warp);
-  gpu::BarrierOp::create(b, loc);
-  amax = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
-    amax = arith::MaximumFOp::create(
-        b, loc, amax,
-        memref::LoadOp::create(b, loc, partials, constIndex(b, loc, w)));
-  amax = k.tileAmax(amax, block);
+  amax = k.tileAmax(k.ctaMax(amax, partials, thread), block);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
@@ -643,12 +652,7 @@ static gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
   Location loc = k.loc;
   SmallVector<int64_t> tiles = k.scaleShape();
   gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value partials = func.addWorkgroupAttribution(
-      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
-                      workgroup),
-      loc);
+  Value partials = k.addPartials(func);
   auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
   auto mul = [&](Value x, Value y) {
     return arith::MulIOp::create(b, loc, x, y).getResult();
@@ -692,15 +696,7 @@ static gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
                                            magnitude)
                      .getResult()});
   b.setInsertionPointAfter(scan);
-  Value amax = k.shuffleMax(scan.getResult(0), kWarpSize);
-  Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
-  memref::StoreOp::create(b, loc, amax, partials, warp);
-  gpu::BarrierOp::create(b, loc);
-  amax = zero;
-  for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
-    amax = arith::MaximumFOp::create(
-        b, loc, amax, memref::LoadOp::create(b, loc, partials, idx(w)));
-  amax = k.tileAmax(amax, tile);
+  Value amax = k.tileAmax(k.ctaMax(scan.getResult(0), partials, thread), tile);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = buildTileScales(b, loc, amax, k.elementType, k.op.getScaling(),
