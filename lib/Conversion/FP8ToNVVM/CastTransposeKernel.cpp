@@ -46,6 +46,14 @@ static Value storeScale(OpBuilder &b, Location loc, Value scale) {
   return scale;
 }
 
+bool fp8::fitsCastTransposeKernel(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kTile == 0 &&
+         tensor.getDimSize(1) % kTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
 FailureOr<gpu::GPUModuleOp>
 fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
                               QuantizeOp transposedOp, StringRef name,
@@ -55,8 +63,7 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
   Type inputElement = inputType.getElementType();
   ScalingAttr scaling = rowsOp.getScaling();
   Type elementType = rowsOp.getResult().getType().getElementType();
-  if (rows % kTile != 0 || cols % kTile != 0 ||
-      inputElement.getIntOrFloatBitWidth() != 16)
+  if (!fitsCastTransposeKernel(inputType))
     return rowsOp.emitOpError("the fused quantize+transpose kernel needs a "
                               "16-bit input with both dims multiples of 128");
 

@@ -70,11 +70,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
       numElements * (1 + resultElement.getIntOrFloatBitWidth() / 8) +
           scaleBytes);
 
-  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       thread, constIndex(b, loc, numThreads));
-  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(ifActive.thenBlock());
+  Value thread = buildActiveThread(b, loc, numThreads);
   Value offset =
       arith::MulIOp::create(b, loc, thread, constIndex(b, loc, chunk));
   Value row = arith::DivUIOp::create(b, loc, offset, constIndex(b, loc, cols));

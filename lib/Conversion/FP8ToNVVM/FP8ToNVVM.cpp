@@ -72,12 +72,7 @@ struct ConvertFP8ToNVVMPass
           transposed.getInput().getDefiningOp<linalg::TransposeOp>();
       if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
         continue;
-      // The fused kernel moves 128x128 tiles of a 16-bit input.
-      auto inputType = cast<RankedTensorType>(transpose.getInput().getType());
-      if (!inputType.hasStaticShape() || inputType.getRank() != 2 ||
-          inputType.getDimSize(0) % 128 != 0 ||
-          inputType.getDimSize(1) % 128 != 0 ||
-          inputType.getElementType().getIntOrFloatBitWidth() != 16)
+      if (!fitsCastTransposeKernel(transpose.getInput().getType()))
         continue;
       auto rows = llvm::find_if(quantizations, [&](QuantizeOp candidate) {
         return candidate.getInput() == transpose.getInput() &&

@@ -84,11 +84,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
     if (seed && (philoxRandom32(*seed, j) & 1))
       signWords[j / 32] |= 1u << (j % 32);
 
-  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       thread, constIndex(b, loc, numThreads));
-  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(ifActive.thenBlock());
+  Value thread = buildActiveThread(b, loc, numThreads);
   Value offset =
       arith::MulIOp::create(b, loc, thread, constIndex(b, loc, kChunk));
   // Start of this thread's block, and its first output's position in it.

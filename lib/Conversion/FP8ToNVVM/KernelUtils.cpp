@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -103,6 +104,16 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
   for (NamedAttribute entry : extra)
     list.set(entry.getName(), entry.getValue());
   kernel->setAttr("fp8.manifest", list.getDictionary(b.getContext()));
+}
+
+Value kernels::buildActiveThread(OpBuilder &b, Location loc,
+                                 int64_t numThreads) {
+  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       thread, constIndex(b, loc, numThreads));
+  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  return thread;
 }
 
 Value kernels::buildAbs(OpBuilder &b, Location loc, Value x) {

@@ -51,6 +51,10 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
                  ScalingAttr scaling, int64_t bytesMoved,
                  ArrayRef<NamedAttribute> extra = {});
 
+/// The global thread index of a kernel with `numThreads` working threads;
+/// the builder is left inside the `if` that idles the rest.
+Value buildActiveThread(OpBuilder &b, Location loc, int64_t numThreads);
+
 /// |x| as max(x, -x): NaN-propagating, and no libdevice call.
 Value buildAbs(OpBuilder &b, Location loc, Value x);
 

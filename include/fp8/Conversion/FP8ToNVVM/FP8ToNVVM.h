@@ -12,6 +12,7 @@
 namespace mlir {
 class OpBuilder;
 class OpPassManager;
+class Type;
 namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
@@ -53,6 +54,10 @@ FailureOr<gpu::GPUModuleOp> buildDequantizeKernel(OpBuilder &builder,
                                                   DequantizeOp op,
                                                   StringRef name,
                                                   StringRef chip);
+
+/// Whether the fused quantize+transpose kernel takes an input of `type`:
+/// static, rank 2, 16-bit, both dims multiples of its 128x128 tile.
+bool fitsCastTransposeKernel(Type type);
 
 /// Builds the fused kernel of `rowsOp` (X quantized with 1x128 tiles along
 /// its rows) and `transposedOp` (Xᵀ quantized the same way) from one read of
