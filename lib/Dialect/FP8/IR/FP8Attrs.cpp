@@ -90,6 +90,18 @@ std::string fp8::formatTile(ArrayRef<int64_t> tile) {
   return str;
 }
 
+SmallVector<int64_t> fp8::getMatrixTransposition(int64_t rank) {
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  return perm;
+}
+
+bool fp8::isMatrixTransposition(ArrayRef<int64_t> permutation) {
+  return permutation.size() >= 2 &&
+         permutation ==
+             ArrayRef<int64_t>(getMatrixTransposition(permutation.size()));
+}
+
 std::string fp8::formatShape(ArrayRef<int64_t> shape) {
   std::string str;
   llvm::raw_string_ostream os(str);

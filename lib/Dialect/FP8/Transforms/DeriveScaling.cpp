@@ -94,18 +94,6 @@ static void shareQuantizations(FunctionOpInterface func) {
   }
 }
 
-/// Whether `transpose` swaps the two matrix dims and nothing else.
-static bool isMatrixTranspose(linalg::TransposeOp transpose) {
-  ArrayRef<int64_t> perm = transpose.getPermutation();
-  int64_t rank = perm.size();
-  if (rank < 2)
-    return false;
-  for (int64_t i = 0; i < rank - 2; ++i)
-    if (perm[i] != i)
-      return false;
-  return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
-}
-
 /// Step 3: quantize(transpose(v)) with a symmetric scaling becomes
 /// fp8.transpose(quantize(v)). Random bits depend on element positions, so
 /// only round-to-nearest quantizations commute with the transpose.
@@ -113,7 +101,7 @@ static void transposeSymmetricQuantizations(FunctionOpInterface func) {
   SmallVector<QuantizeOp> candidates;
   func->walk([&](QuantizeOp q) {
     auto transpose = q.getInput().getDefiningOp<linalg::TransposeOp>();
-    if (transpose && isMatrixTranspose(transpose) &&
+    if (transpose && isMatrixTransposition(transpose.getPermutation()) &&
         q.getScaling().isSquare() && !q.getAmax() &&
         q.getRounding() == Rounding::nearest)
       candidates.push_back(q);

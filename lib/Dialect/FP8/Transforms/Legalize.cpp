@@ -23,14 +23,6 @@ namespace mlir::fp8 {
 using namespace mlir;
 using namespace mlir::fp8;
 
-/// The permutation that swaps the two matrix dims of a rank-`rank` tensor
-/// and keeps a leading batch dim.
-static SmallVector<int64_t> getMatrixTransposition(int64_t rank) {
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(perm[rank - 2], perm[rank - 1]);
-  return perm;
-}
-
 /// `type` with its two matrix dims swapped.
 static RankedTensorType getTransposedType(RankedTensorType type) {
   SmallVector<int64_t> shape(type.getShape());
@@ -44,9 +36,7 @@ static bool isMatrixTransposeOf(Operation *op, Value value) {
   auto transpose = dyn_cast<linalg::TransposeOp>(op);
   if (!transpose || transpose.getInput() != value)
     return false;
-  return transpose.getPermutation() ==
-         ArrayRef<int64_t>(getMatrixTransposition(
-             cast<RankedTensorType>(value.getType()).getRank()));
+  return isMatrixTransposition(transpose.getPermutation());
 }
 
 /// An existing matrix transpose of `value` that dominates `op`, if any.

@@ -41,6 +41,12 @@ std::string formatTile(ArrayRef<int64_t> tile);
 /// A shape as `256x?x4`, for diagnostics and tables.
 std::string formatShape(ArrayRef<int64_t> shape);
 
+/// The permutation that swaps the two matrix dims of a rank-`rank` tensor
+/// (the last two) and keeps a leading batch dim.
+SmallVector<int64_t> getMatrixTransposition(int64_t rank);
+/// Whether `permutation` is that one.
+bool isMatrixTransposition(ArrayRef<int64_t> permutation);
+
 /// Whether `type` is an FP8 element type that data may be quantized to.
 bool isFP8DataType(Type type);
 /// The largest finite value of an FP8 element type (448 for e4m3, 57344 for
