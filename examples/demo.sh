@@ -22,10 +22,17 @@ KERNELS=$(mktemp -d)
 "$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
   --fp8-derive-scaling --fp8-legalize --canonicalize "--fp8-emit=$KERNELS" -o /dev/null
 ls "$KERNELS"
+# The Fprop GEMM is the first one the pass numbers.
+FPROP=$(ls "$KERNELS" | sed -n 's/.*_gemm_\([0-9]*\)\.ptx$/\1/p' | sort -n | head -1)
 echo "--- the Fprop GEMM: a TMA load and one wgmma K-step:"
-grep -m1 -E 'cp\.async\.bulk\.tensor' "$KERNELS"/*_gemm_4.ptx | sed 's/^[[:space:]]*//'
-grep -m1 -E 'wgmma\.mma_async' "$KERNELS"/*_gemm_4.ptx | cut -c1-100
+grep -m1 -E 'cp\.async\.bulk\.tensor' "$KERNELS"/*_gemm_$FPROP.ptx | sed 's/^[[:space:]]*//'
+grep -m1 -E 'wgmma\.mma_async' "$KERNELS"/*_gemm_$FPROP.ptx | cut -c1-100
 rm -rf "$KERNELS"
+
+banner "legalized for sm_90a: X's 1x128 scales in the col_major_tma layout the GEMM loads with TMA (IR)"
+"$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
+  --fp8-derive-scaling --fp8-legalize --canonicalize |
+  grep -E 'fp8\.(tma_align_scales|scaled_matmul)' | head -2 | sed 's/^[[:space:]]*//'
 
 banner "the quantized Fprop of the linear layer under blockwise (IR)"
 "$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \

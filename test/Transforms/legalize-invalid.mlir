@@ -71,3 +71,20 @@ func.func @both_operands(%gq: tensor<256x128xf8E4M3FN>, %gs: tensor<2x128xf32>,
       : (tensor<256x128xf8E4M3FN>, tensor<2x128xf32>, tensor<256x64xf8E4M3FN>, tensor<2x64xf32>) -> tensor<128x64xf32>
   return %dw : tensor<128x64xf32>
 }
+
+// -----
+
+// col_major_tma scales of an operand contracted along its rows are made
+// K-major from their row-major form, which only an fp8.tma_align_scales
+// producer gives.
+func.func @rows_contracted_tma_scales_argument(%gq: tensor<256x128xf8E4M3FN>, %gst: tensor<128x4xf32>,
+                                               %xq: tensor<64x256xf8E4M3FN>, %xs: tensor<1x1xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'fp8.scaled_matmul' op operand a is contracted along its rows and must be made K-major for sm_90a wgmma, but its col_major_tma scales do not come from an fp8.tma_align_scales whose row-major input could be transposed with it}}
+  %dw = fp8.scaled_matmul %gq, %gst, %xq, %xs {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [128, 1], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 0, 1>}
+      : (tensor<256x128xf8E4M3FN>, tensor<128x4xf32>, tensor<64x256xf8E4M3FN>, tensor<1x1xf32>) -> tensor<128x64xf32>
+  return %dw : tensor<128x64xf32>
+}

@@ -13,8 +13,11 @@ def FP8LowerToReference : Pass<"fp8-lower-to-reference"> {
   let summary = "lower every fp8 op to linalg/tensor/arith on tensors";
   let description = [{
     Rewrites `fp8.quantize`, `dequantize`, `scaled_matmul`, `amax`,
-    `transpose`, `requantize` and `hadamard` into `linalg`, `tensor`, `arith`
-    and `math` ops on tensors, ready for one-shot bufferization. The result is
+    `transpose`, `requantize`, `tma_align_scales` and `hadamard` into
+    `linalg`, `tensor`, `arith` and `math` ops on tensors, ready for one-shot
+    bufferization. `col_major_tma` scales of a `scaled_matmul` are read back
+    in row-major order (padding dropped, transposed), so a layout never
+    changes a value. The result is
     the project's executable definition of each op (docs/Numerics.md): the GPU
     kernels are checked against it bit for bit.
 

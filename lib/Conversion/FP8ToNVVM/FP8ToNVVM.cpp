@@ -43,7 +43,7 @@ struct ConvertFP8ToNVVMPass
     bool anyKernel = false;
     module.walk([&](Operation *op) {
       anyKernel |= isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp,
-                       HadamardOp, ScaledMatmulOp>(op);
+                       TmaAlignScalesOp, HadamardOp, ScaledMatmulOp>(op);
     });
     if (!anyKernel)
       return;
@@ -110,6 +110,9 @@ struct ConvertFP8ToNVVMPass
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       chip);
+      } else if (auto align = dyn_cast<TmaAlignScalesOp>(op)) {
+        kernel = buildTmaAlignScalesKernel(
+            b, align, kernelName(op, "tma_align_scales"), chip);
       } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
         kernel =
             buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"), chip);

@@ -60,20 +60,21 @@ static constexpr int64_t kSwizzleAtom = 1024;
 static constexpr int64_t kSwizzleBytes = 128;
 /// Shared memory one CTA may use on sm_90 (227 KiB).
 static constexpr int64_t kSharedLimit = 227 * 1024;
-/// Register budgets after setmaxnreg: 128 * (40 + 2 * 232) <= 65536.
-static constexpr uint32_t kProducerRegisters = 40;
-static constexpr uint32_t kConsumerRegisters = 232;
-static constexpr int64_t kEntryRegisters = 168;
+/// The register file one CTA shares out.
+static constexpr int64_t kRegisterFile = 65536;
 /// mbarrier.try_wait suspend-time hint (ns).
 static constexpr int64_t kWaitTicks = 0x989680;
 /// M tiles that consecutive CTAs walk before moving along N (L2 reuse of B).
 static constexpr int64_t kRasterGroup = 8;
 /// SMs of an H100 SXM, for the tile-size heuristic.
 static constexpr int64_t kNumSMs = 132;
-/// Named barriers 1 and 2: the issue turns of consumers 0 and 1.
+/// At most three consumer warpgroups (a 192-row tile).
+static constexpr int64_t kMaxConsumers = 3;
+/// Named barriers 1..3: the issue turns of consumers 0..2.
 static constexpr int64_t kFirstTurnBarrier = 1;
-/// Named barriers 3 and 4: each consumer's epilogue.
-static constexpr int64_t kFirstEpilogueBarrier = 3;
+/// Named barriers 4..6: each consumer's epilogue.
+static constexpr int64_t kFirstEpilogueBarrier =
+    kFirstTurnBarrier + kMaxConsumers;
 
 namespace {
 /// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
@@ -87,28 +88,63 @@ struct GemmConfig {
   // stores from the accumulator layout).
   bool tmaStore = false;
 
-  int64_t stageBytes() const { return (tileM + tileN) * kTileK; }
+  // Bytes of A's (B's) per-row scales that TMA loads with each stage
+  // (col_major_tma layout); 0 where the consumers read them from global.
+  int64_t aScaleBytes = 0, bScaleBytes = 0;
+
+  /// The A and B tiles of one stage.
+  int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
+  /// Everything TMA brings per stage (the full barrier's transaction bytes).
+  int64_t stageBytes() const { return tileBytes() + aScaleBytes + bScaleBytes; }
   /// One 64-row x 128-byte staging buffer of C per consumer.
   int64_t epilogueBytes() const {
     return tmaStore ? consumers * kMmaM * kSwizzleBytes : 0;
   }
   int64_t barrierBytes() const { return 2 * 8 * stages; }
+  // Shared memory: A tiles, B tiles (1024-aligned for the swizzle), C
+  // staging, A scales, B scales, barriers.
+  int64_t epilogueOffset() const { return stages * tileBytes(); }
+  int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
+  int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
+  int64_t barrierOffset() const {
+    return bScaleOffset() + stages * bScaleBytes;
+  }
   int64_t sharedBytes() const {
     // Slack to align the dynamic shared memory to the swizzle atom.
-    return stages * stageBytes() + epilogueBytes() + barrierBytes() +
-           kSwizzleAtom;
+    return barrierOffset() + barrierBytes() + kSwizzleAtom;
   }
   int64_t threads() const { return (consumers + 1) * kWarpgroup; }
+  /// The register count at entry: the file shared out evenly (multiple of 8).
+  int64_t entryRegisters() const {
+    return kRegisterFile / threads() / 8 * 8;
+  }
+  /// After setmaxnreg: the producer keeps few, the consumers take the rest:
+  /// 128 * (40 + 2 * 232) or 128 * (24 + 3 * 160) <= 65536.
+  uint32_t producerRegisters() const { return consumers == 2 ? 40 : 24; }
+  uint32_t consumerRegisters() const {
+    int64_t perConsumer =
+        (kRegisterFile / kWarpgroup - producerRegisters()) / consumers;
+    return std::min<int64_t>(perConsumer / 8 * 8, 232);
+  }
 };
 
 /// How one operand's scales are indexed: the scale of element (i, k), with i
 /// the operand's non-contracted index, is scale[i / rowBlock][k / kBlock]
-/// (a dynamic extent: index 0).
+/// (a dynamic extent: index 0), or scale[k / kBlock][i / rowBlock] where the
+/// layout is col_major_tma (`transposed`).
 struct OperandScaling {
   int64_t rowBlock;
   int64_t kBlock;
-  int64_t scaleCols;
+  /// The scale tensor's row stride (its dim 1, padding included).
+  int64_t stride;
   bool e8m0;
+  bool transposed;
+  /// Whether TMA loads this K-block's scales with the tile: a transposed f32
+  /// scale per row whose K-block is a whole number of the kernel's.
+  bool byTma() const {
+    return transposed && !e8m0 && rowBlock == 1 && !spansK() &&
+           kBlock % kTileK == 0;
+  }
 
   bool spansK() const { return ShapedType::isDynamic(kBlock); }
   bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
@@ -119,12 +155,25 @@ struct OperandScaling {
 /// 128 x 128 tiles would leave most SMs idle (small M); as many pipeline
 /// stages as shared memory holds, at most 8.
 static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
-                               bool kVaryingScales) {
+                               int64_t promotion, const OperandScaling &a,
+                               const OperandScaling &b) {
+  bool kVaryingScales = !ShapedType::isDynamic(promotion);
   GemmConfig config;
   int64_t tiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
   if (tiles < kNumSMs / 2)
     config.tileN = 64;
+  // Per-block scales (blockwise): 192 x 128, three consumer warpgroups of
+  // 64 accumulator and 64 sum registers each. A 128-wide tile keeps one
+  // 128x128 B scale per K-block, and 1.5x the rows per tile cut the L2
+  // traffic per FLOP that bounds 128 x 128. Per-column B scales (1x128 on
+  // both sides) would not fit the registers.
+  else if (kVaryingScales && promotion >= kTileK && b.rowBlock != 1 &&
+           llvm::divideCeil(m, 3 * kMmaM) * llvm::divideCeil(n, 128) >=
+               2 * kNumSMs) {
+    config.consumers = 3;
+    config.tileM = 3 * kMmaM;
+  }
   // Without promotion the accumulator is the only large register set, so a
   // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.
   else if (fast && n % 256 == 0 && tiles / 2 >= 2 * kNumSMs)
@@ -134,6 +183,8 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // promotion's FMAs make it slower than 128 x 128 (measured).
   else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * kNumSMs)
     config.tileN = 192;
+  config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
+  config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
   int64_t available = kSharedLimit - kSwizzleAtom - 16 * 8;
   config.stages = std::min<int64_t>(8, available / config.stageBytes());
   // C leaves through shared memory and TMA stores, even where its staging
@@ -143,6 +194,15 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
                                            config.stageBytes());
   return config;
+}
+
+static OperandScaling describeScaling(ScalingAttr scaling,
+                                      RankedTensorType scaleType,
+                                      ScaleLayout layout) {
+  return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
+                        scaleType.getDimSize(1),
+                        isa<Float8E8M0FNUType>(scaling.getScale()),
+                        layout == ScaleLayout::col_major_tma};
 }
 
 namespace {
@@ -230,6 +290,8 @@ private:
     SmallVector<Value> a, b;
   };
   Scales loadScales(Value kIndex);
+  /// Adds the scales that TMA brought with the stage of counter `it`.
+  void readSharedScales(Value it, Scales &scales);
   /// Adds accumulator `acc`, times its scales, to `sums`.
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
@@ -257,7 +319,7 @@ private:
   Type aElement, bElement, resultElement;
 
   // Kernel values.
-  Value aScale, bScale, c, aMap, bMap, cMap;
+  Value aScale, bScale, c, aMap, bMap, cMap, aScaleMap, bScaleMap;
   Value thread, smemBase, smemAddress, firstTile, tileStride;
   int64_t numTiles = 0;
   // The current tile's first row and column of C.
@@ -276,13 +338,11 @@ Value GemmBuilder::sharedPtr(Value offset) {
 }
 
 Value GemmBuilder::fullBarrier(Value stage) {
-  int64_t base = config.stages * config.stageBytes() + config.epilogueBytes();
-  return sharedPtr(add(i32(base), mul(stage, i32(8))));
+  return sharedPtr(add(i32(config.barrierOffset()), mul(stage, i32(8))));
 }
 
 Value GemmBuilder::emptyBarrier(Value stage) {
-  int64_t base = config.stages * config.stageBytes() + config.epilogueBytes() +
-                 8 * config.stages;
+  int64_t base = config.barrierOffset() + 8 * config.stages;
   return sharedPtr(add(i32(base), mul(stage, i32(8))));
 }
 
@@ -314,7 +374,9 @@ Value GemmBuilder::loadScale(Value scales, const OperandScaling &scaling,
                        ? i32(0)
                        : div(minU(row, i32(rows - 1)), scaling.rowBlock);
   Value scaleCol = scaling.spansK() ? i32(0) : div(kIndex, scaling.kBlock);
-  Value index = add(mul(scaleRow, i32(scaling.scaleCols)), scaleCol);
+  Value index = scaling.transposed
+                    ? add(mul(scaleCol, i32(scaling.stride)), scaleRow)
+                    : add(mul(scaleRow, i32(scaling.stride)), scaleCol);
   Type storage = scaling.e8m0 ? Type(b.getI8Type()) : Type(b.getF32Type());
   Value ptr = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
                                   storage, scales, ValueRange{index});
@@ -328,7 +390,7 @@ Value GemmBuilder::loadScale(Value scales, const OperandScaling &scaling,
 }
 
 void GemmBuilder::buildProducer() {
-  NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, loc, config.producerRegisters(),
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, loc, eq(thread, i32(0)));
   b.setInsertionPointToStart(&leader.getThenRegion().front());
@@ -364,6 +426,23 @@ void GemmBuilder::buildProducer() {
       b, loc, clusterPtr(bOffset), bMap, ValueRange{kCoord, tileCol}, full,
       ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
       Value());
+  // Per-row scales in the col_major_tma layout: the K-block's row of the
+  // transposed scale tensor, at the tile's first row (or column).
+  auto loadScales = [&](const OperandScaling &scaling, Value map,
+                        int64_t regionOffset, int64_t bytes, Value first) {
+    Value scaleK = div(kCoord, scaling.kBlock);
+    Value offset = add(i32(regionOffset), mul(stage, i32(bytes)));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, clusterPtr(offset), map, ValueRange{first, scaleK}, full,
+        ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+        nullptr, Value());
+  };
+  if (config.aScaleBytes)
+    loadScales(aScaling, aScaleMap, config.aScaleOffset(), config.aScaleBytes,
+               tileRow);
+  if (config.bScaleBytes)
+    loadScales(bScaling, bScaleMap, config.bScaleOffset(), config.bScaleBytes,
+               tileCol);
   scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1))});
   b.setInsertionPointAfter(loop);
   scf::YieldOp::create(b, loc, loop.getResults());
@@ -406,12 +485,13 @@ void GemmBuilder::loadBlockScales(Value kIndex, SmallVectorImpl<Value> &aScales,
   };
   aScales.clear();
   bScales.clear();
-  if (wanted(aScaling)) {
+  // Scales that TMA brings with the tile are read by readSharedScales.
+  if (wanted(aScaling) && !(kBlockOnly && config.aScaleBytes)) {
     aScales.push_back(loadScale(aScale, aScaling, row0, kIndex, m));
     if (aScaling.rowBlock == 1)
       aScales.push_back(loadScale(aScale, aScaling, row1, kIndex, m));
   }
-  if (wanted(bScaling)) {
+  if (wanted(bScaling) && !(kBlockOnly && config.bScaleBytes)) {
     if (bScaling.rowBlock == 1) {
       // One scale per column this thread holds: 8j + laneCol + {0, 1}.
       for (int64_t j = 0; j < config.tileN / 8; ++j)
@@ -490,6 +570,37 @@ void GemmBuilder::releaseStage(Value it) {
   b.setInsertionPointAfter(first);
 }
 
+void GemmBuilder::readSharedScales(Value it, Scales &scales) {
+  Value stage = rem(it, config.stages);
+  auto read = [&](int64_t regionOffset, int64_t bytes, Value index,
+                  int64_t width) -> SmallVector<Value> {
+    Value offset = add(add(i32(regionOffset), mul(stage, i32(bytes))),
+                       mul(index, i32(4)));
+    Type type = width == 1 ? Type(b.getF32Type())
+                           : Type(VectorType::get({width}, b.getF32Type()));
+    Value value = LLVM::LoadOp::create(b, loc, type, sharedPtr(offset), 4 * width);
+    if (width == 1)
+      return {value};
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < width; ++e)
+      elements.push_back(vector::ExtractOp::create(b, loc, value, e));
+    return elements;
+  };
+  if (config.aScaleBytes) {
+    // The scales of this thread's two rows.
+    scales.a = read(config.aScaleOffset(), config.aScaleBytes, rowInTile, 1);
+    scales.a.append(read(config.aScaleOffset(), config.aScaleBytes,
+                         add(rowInTile, i32(8)), 1));
+  }
+  if (config.bScaleBytes) {
+    // One scale per column this thread holds: 8j + colInTile + {0, 1}.
+    scales.b.clear();
+    for (int64_t j = 0; j < config.tileN / 8; ++j)
+      scales.b.append(read(config.bScaleOffset(), config.bScaleBytes,
+                           add(colInTile, i32(8 * j)), 2));
+  }
+}
+
 GemmBuilder::Scales GemmBuilder::loadScales(Value kIndex) {
   Scales scales;
   loadBlockScales(kIndex, scales.a, scales.b, /*kBlockOnly=*/true);
@@ -510,7 +621,7 @@ void GemmBuilder::promote(Value acc, const Scales &scales,
 }
 
 void GemmBuilder::buildConsumer() {
-  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, loc, config.consumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
   int64_t numValues = config.tileN / 2;
   accType = LLVM::LLVMStructType::getLiteral(
@@ -523,8 +634,9 @@ void GemmBuilder::buildConsumer() {
       add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
   colInTile = mul(rem(lane, 4), i32(2));
   if (orderedTurns()) {
-    // Consumer 1 gives consumer 0 the first issue turn.
-    auto second = scf::IfOp::create(b, loc, eq(consumer, i32(1)));
+    // The last consumer gives consumer 0 the first issue turn.
+    auto second =
+        scf::IfOp::create(b, loc, eq(consumer, i32(config.consumers - 1)));
     b.setInsertionPointToStart(&second.getThenRegion().front());
     NVVM::BarrierArriveOp::create(b, loc, i32(kFirstTurnBarrier),
                                   i32(2 * kWarpgroup));
@@ -632,9 +744,13 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
     Value acc = issueBlock(it, undef, /*zeroFirst=*/true, first, steps,
                            /*waitFull=*/first == 0);
     if (orderedTurns())
-      NVVM::BarrierArriveOp::create(b, loc,
-                                    sub(i32(kFirstTurnBarrier + 1), consumer),
-                                    i32(2 * kWarpgroup));
+      NVVM::BarrierArriveOp::create(
+          b, loc,
+          add(rem(add(consumer, i32(1)), config.consumers),
+              i32(kFirstTurnBarrier)),
+          i32(2 * kWarpgroup));
+    // Read while the MMAs run; the stage is released after the promotion.
+    readSharedScales(it, scales);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     promote(acc, scales, state);
   }
@@ -724,7 +840,7 @@ void GemmBuilder::buildStoreThroughShared(
     NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroup), nullptr,
                             Value());
   };
-  int64_t bufferBase = config.stages * config.stageBytes();
+  int64_t bufferBase = config.epilogueOffset();
   Value buffer =
       add(i32(bufferBase), mul(consumer, i32(kMmaM * kSwizzleBytes)));
   Value rowInGroup = rem(rowInTile, kMmaM);
@@ -787,22 +903,21 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   promotion = op.getPromotionInterval();
   if (ShapedType::isDynamic(promotion))
     promotion = op.getAccumulate() == Accumulate::fast ? 0 : kTileK;
-  auto describe = [](ScalingAttr scaling, RankedTensorType scaleType) {
-    return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
-                          scaleType.getDimSize(1),
-                          isa<Float8E8M0FNUType>(scaling.getScale())};
-  };
-  aScaling = describe(op.getAScaling(), aScaleType);
-  bScaling = describe(op.getBScaling(), bScaleType);
+  aScaling = describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout());
+  bScaling = describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout());
 
   OpBuilder::InsertionGuard guard(b);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip, SmallVector<Type>(config.tmaStore ? 8 : 7, ptrType),
+      b, loc, name, chip,
+      SmallVector<Type>(7 + config.tmaStore + bool(config.aScaleBytes) +
+                            bool(config.bScaleBytes),
+                        ptrType),
       config.threads());
-  // A fixed register count at entry (65536 / 384 threads), without which
+  // A fixed register count at entry (65536 / threads), without which
   // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
-  func->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(kEntryRegisters));
+  func->setAttr("nvvm.maxnreg",
+               b.getI32IntegerAttr(config.entryRegisters()));
   // The dynamic shared memory, declared 1024-aligned for the swizzle.
   {
     OpBuilder::InsertionGuard moduleGuard(b);
@@ -815,13 +930,13 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
 
   StringRef aName = dtypeName(aElement), bName = dtypeName(bElement);
   auto mapParam = [&](StringRef mapName, StringRef tensor, int64_t rows,
-                      int64_t cols) {
+                      int64_t cols, StringRef swizzle = "128B") {
     return b.getDictionaryAttr(
         {b.getNamedAttr("name", b.getStringAttr(mapName)),
          b.getNamedAttr("role", b.getStringAttr("tensormap")),
          b.getNamedAttr("tensor", b.getStringAttr(tensor)),
          b.getNamedAttr("box", b.getI64ArrayAttr({rows, cols})),
-         b.getNamedAttr("swizzle", b.getStringAttr("128B"))});
+         b.getNamedAttr("swizzle", b.getStringAttr(swizzle))});
   };
   numTiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
@@ -840,6 +955,10 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
                                             op.getAccumulate()))),
            b.getNamedAttr("a_scaling", manifestScaling(b, op.getAScaling())),
            b.getNamedAttr("b_scaling", manifestScaling(b, op.getBScaling())),
+           b.getNamedAttr("a_scale_layout", b.getStringAttr(stringifyScaleLayout(
+                                                op.getAScaleLayout()))),
+           b.getNamedAttr("b_scale_layout", b.getStringAttr(stringifyScaleLayout(
+                                                op.getBScaleLayout()))),
            b.getNamedAttr("out_dtype",
                           b.getStringAttr(dtypeName(resultElement))),
            b.getNamedAttr(
@@ -860,6 +979,11 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   if (config.tmaStore)
     params.push_back(
         mapParam("c_map", "c", kMmaM, kSwizzleBytes / resultBytes));
+  // One K-block's row of a transposed scale tensor per stage.
+  if (config.aScaleBytes)
+    params.push_back(mapParam("a_scale_map", "a_scale", 1, config.tileM, "none"));
+  if (config.bScaleBytes)
+    params.push_back(mapParam("b_scale_map", "b_scale", 1, config.tileN, "none"));
   setManifest(
       b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(), params,
       aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
@@ -874,8 +998,13 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   c = func.getArgument(4);
   aMap = func.getArgument(5);
   bMap = func.getArgument(6);
+  unsigned nextArgument = 7;
   if (config.tmaStore)
-    cMap = func.getArgument(7);
+    cMap = func.getArgument(nextArgument++);
+  if (config.aScaleBytes)
+    aScaleMap = func.getArgument(nextArgument++);
+  if (config.bScaleBytes)
+    bScaleMap = func.getArgument(nextArgument++);
 
   thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   firstTile = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
@@ -902,8 +1031,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
                                  i32(config.consumers * kWarpgroup / kWarpSize),
                                  Value());
   }
-  for (Value map : {aMap, bMap})
-    NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
+  for (Value map : {aMap, bMap, aScaleMap, bScaleMap})
+    if (map)
+      NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
                              /*tensormap=*/true);
   b.setInsertionPointAfter(setup);
   gpu::BarrierOp::create(b, loc);
@@ -959,8 +1089,11 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   }
   bool fast = op.getAccumulate() == Accumulate::fast &&
               ShapedType::isDynamic(op.getPromotionInterval());
-  bool kVaryingScales = !ShapedType::isDynamic(op.getPromotionInterval());
-  GemmConfig config =
-      chooseConfig(aType.getDimSize(0), n, fast, kVaryingScales);
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  GemmConfig config = chooseConfig(
+      aType.getDimSize(0), n, fast, op.getPromotionInterval(),
+      describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout()),
+      describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout()));
   return GemmBuilder(builder, op.getLoc(), op, config).build(name, chip);
 }

@@ -100,19 +100,76 @@ static Value convertToF32(OpBuilder &b, Location loc, Value input) {
       .getResult(0);
 }
 
-/// Pads `input` with zeros at the high end of each dimension to `shape`.
-static Value padWithZeros(OpBuilder &b, Location loc, Value input,
-                          ArrayRef<int64_t> shape) {
+/// A float constant whose bits are all zero: +0.0, or for E8M0, which has
+/// no zero, code 0 (2^-127).
+static Value zeroBits(OpBuilder &b, Location loc, Type elementType) {
+  auto type = cast<FloatType>(elementType);
+  APFloat value(type.getFloatSemantics(), APInt::getZero(type.getWidth()));
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// Pads `input` with `value` at the high end of each dimension to `shape`.
+static Value padWith(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> shape, Value value) {
   auto type = cast<RankedTensorType>(input.getType());
   if (type.getShape() == shape)
     return input;
   SmallVector<OpFoldResult> low(shape.size(), b.getIndexAttr(0)), high;
   for (auto [from, to] : llvm::zip(type.getShape(), shape))
     high.push_back(b.getIndexAttr(to - from));
+  return tensor::PadOp::create(b, loc, type.clone(shape), input, low, high,
+                               value);
+}
+
+/// Pads `input` with zeros at the high end of each dimension to `shape`.
+static Value padWithZeros(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getShape() == shape)
+    return input;
   Value zero =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-  return tensor::PadOp::create(b, loc, type.clone(shape), input, low, high,
-                               zero);
+  return padWith(b, loc, input, shape, zero);
+}
+
+/// The transpose of a rank-2 tensor.
+static Value transposeMatrix(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Value init = emptyTensor(b, loc, {type.getDimSize(1), type.getDimSize(0)},
+                           type.getElementType());
+  return linalg::TransposeOp::create(b, loc, input, init,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+/// The col_major_tma form of a row-major scale matrix [R, C]: rows padded
+/// with zero bits to R' (16 bytes), then transposed to [C, R'].
+static Value buildTmaAlignScales(OpBuilder &b, Location loc, Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  SmallVector<int64_t> aligned =
+      getTmaAlignedScaleShape(type.getShape(), type.getElementType());
+  Value padded = padWith(b, loc, scale, {aligned[1], type.getDimSize(1)},
+                         zeroBits(b, loc, type.getElementType()));
+  return transposeMatrix(b, loc, padded);
+}
+
+/// The row-major [R, C] scales of a matmul operand whose scales `scale` are
+/// laid out as `layout`: col_major_tma scales [C, R'] lose their padding and
+/// are transposed back.
+static Value buildRowMajorScales(OpBuilder &b, Location loc, Value scale,
+                                 ScaleLayout layout, ShapedType data,
+                                 ScalingAttr scaling) {
+  if (layout == ScaleLayout::row_major)
+    return scale;
+  SmallVector<int64_t> rowMajor =
+      getTiledShape(data.getShape(), scaling.getTile());
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowMajor[1]),
+                                     b.getIndexAttr(rowMajor[0])};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  Value unpadded =
+      tensor::ExtractSliceOp::create(b, loc, scale, offsets, sizes, strides);
+  return transposeMatrix(b, loc, unpadded);
 }
 
 /// Splits dimension `dim` of `input` (of extent q * t) into (q, t).
@@ -335,6 +392,16 @@ struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
   }
 };
 
+struct TmaAlignScalesLowering : OpRewritePattern<TmaAlignScalesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TmaAlignScalesOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildTmaAlignScales(rewriter, op.getLoc(), op.getScale()));
+    return success();
+  }
+};
+
 struct AmaxLowering : OpRewritePattern<AmaxOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AmaxOp op,
@@ -408,6 +475,13 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
                   : k;
     chunk = std::min(chunk, k);
     int64_t numChunks = llvm::divideCeil(k, chunk);
+    // The lowering indexes scales in their row-major layout.
+    Value aScale =
+        buildRowMajorScales(rewriter, loc, op.getAScale(), op.getAScaleLayout(),
+                            aType, op.getAScaling());
+    Value bScale = buildRowMajorScales(
+        rewriter, loc, op.getBScale(), op.getBScaleLayout(),
+        cast<ShapedType>(op.getB().getType()), op.getBScaling());
 
     // Operands in f32, K padded to whole chunks and split into (chunk, pos).
     auto prepare = [&](Value operand, int64_t contractDim) {
@@ -493,7 +567,7 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
     SmallVector<AffineMap> sumMaps = {
         AffineMap::get(sumLoops, 0, partialExprs, ctx)};
     if (!epilogueScales) {
-      sumInputs.append({op.getAScale(), op.getBScale()});
+      sumInputs.append({aScale, bScale});
       sumMaps.append({scaleMap(op.getAScaling(), da, m, sumLoops),
                       scaleMap(op.getBScaling(), db, n, sumLoops)});
     }
@@ -526,7 +600,7 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
       SmallVector<AffineMap> maps = {id};
       if (epilogueScales) {
         // No chunk loop here; the K index of a `*` tile is the constant 0.
-        inputs.append({op.getAScale(), op.getBScale()});
+        inputs.append({aScale, bScale});
         maps.append({scaleMap(op.getAScaling(), da, m, rank),
                      scaleMap(op.getBScaling(), db, n, rank)});
       }
@@ -709,8 +783,8 @@ struct FP8LowerToReferencePass
 } // namespace
 
 void fp8::populateFP8ToReferencePatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<AmaxLowering, DequantizeLowering, HadamardLowering, QuantizeLowering,
-           RequantizeLowering, ScaledMatmulLowering, TransposeLowering>(
-          patterns.getContext());
+  patterns.add<AmaxLowering, DequantizeLowering, HadamardLowering,
+               QuantizeLowering, RequantizeLowering, ScaledMatmulLowering,
+               TmaAlignScalesLowering, TransposeLowering>(
+      patterns.getContext());
 }

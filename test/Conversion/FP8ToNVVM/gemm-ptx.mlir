@@ -8,6 +8,10 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wgrad_fast_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: FileCheck %s --check-prefix=TMASCALE < %t/fprop_tma_scales_gemm_2.ptx
+// RUN: grep -c fma.rn.f32 %t/fprop_tma_scales_gemm_2.ptx | FileCheck %s --check-prefix=TMAFMA
+// RUN: FileCheck %s --check-prefix=TMAMANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_tma_scales_gemm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
 // CHECK: .maxntid 384, 1, 1
@@ -64,6 +68,47 @@
 // MANIFEST: "name": "c_map",
 // MANIFEST: "shared_bytes": 214112
 
+// Blockwise with A's scales in the col_major_tma layout (what fp8-legalize
+// makes), on a problem large enough for 192 x 128 tiles: three consumer
+// warpgroups, and a third TMA load per stage brings the 192 A scales of the
+// K-block (768 bytes) into shared memory, where the consumers read them.
+// TMASCALE: .maxntid 512, 1, 1
+// TMASCALE-NEXT: .maxnreg 128
+// TMASCALE: setmaxnreg.dec.sync.aligned.u32 24;
+// TMASCALE: mov.b32 [[BYTES:%r[0-9]+]], 41728;
+// TMASCALE: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
+// TMASCALE-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMASCALE: setmaxnreg.inc.sync.aligned.u32 160;
+// TMASCALE: mbarrier.try_wait.parity.shared.b64
+// TMASCALE-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// TMASCALE: ld.shared.b32
+// TMASCALE: ld.shared.b32
+// TMASCALE: wgmma.wait_group.sync.aligned 0;
+// One promotion FMA per accumulator register, wherever LLVM placed them.
+// TMAFMA: {{^}}64{{$}}
+
+// TMAMANIFEST: "a_scale_layout": "col_major_tma",
+// TMAMANIFEST: "stages": 4,
+// TMAMANIFEST-NEXT: "tile": [
+// TMAMANIFEST-NEXT: 192,
+// TMAMANIFEST-NEXT: 128,
+// TMAMANIFEST-NEXT: 128
+// TMAMANIFEST: "name": "fprop_tma_scales_gemm_2",
+// TMAMANIFEST: "name": "a_scale",
+// TMAMANIFEST: "shape": [
+// TMAMANIFEST-NEXT: 8,
+// TMAMANIFEST-NEXT: 4096
+// TMAMANIFEST: "name": "c_map",
+// TMAMANIFEST: "box": [
+// TMAMANIFEST-NEXT: 1,
+// TMAMANIFEST-NEXT: 192
+// TMAMANIFEST-NEXT: ],
+// TMAMANIFEST-NEXT: "name": "a_scale_map",
+// TMAMANIFEST-NEXT: "role": "tensormap",
+// TMAMANIFEST-NEXT: "swizzle": "none",
+// TMAMANIFEST-NEXT: "tensor": "a_scale"
+// TMAMANIFEST: "shared_bytes": 192576
+
 // ptxas honours setmaxnreg (no C7508) and never serializes the wgmmas (C7514).
 // PTXAS-NOT: C75
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
@@ -89,4 +134,16 @@ func.func @wgrad_fast(%dy: tensor<2048x1024xf8E5M2>, %sdy: tensor<1x1xf32>,
       : (tensor<2048x1024xf8E5M2>, tensor<1x1xf32>,
          tensor<1024x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<2048x1024xf32>
   return %dw : tensor<2048x1024xf32>
+}
+
+func.func @fprop_tma_scales(%x: tensor<4096x1024xf8E4M3FN>, %sx: tensor<8x4096xf32>,
+                            %w: tensor<2048x1024xf8E4M3FN>, %sw: tensor<16x8xf32>) -> tensor<4096x2048xbf16> {
+  %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x1024xf8E4M3FN>, tensor<8x4096xf32>,
+         tensor<2048x1024xf8E4M3FN>, tensor<16x8xf32>) -> tensor<4096x2048xbf16>
+  return %y : tensor<4096x2048xbf16>
 }

@@ -8,3 +8,21 @@ func.func @dynamic(%x: tensor<?x128xbf16>) {
       : tensor<?x128xbf16> -> tensor<?x128xf8E4M3FN>, tensor<?x1xf32>
   return
 }
+
+// -----
+
+// The scale-alignment kernel is specialized to static shapes too.
+func.func @tma_align_dynamic(%s: tensor<?x4xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm needs a static, non-empty scale matrix, got 'tensor<?x4xf32>' -> 'tensor<4x?xf32>'}}
+  %t = fp8.tma_align_scales %s : tensor<?x4xf32> -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+// An empty scale matrix would launch an empty grid.
+func.func @tma_align_empty(%s: tensor<0x4xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm needs a static, non-empty scale matrix, got 'tensor<0x4xf32>' -> 'tensor<4x0xf32>'}}
+  %t = fp8.tma_align_scales %s : tensor<0x4xf32> -> tensor<4x0xf32>
+  return
+}

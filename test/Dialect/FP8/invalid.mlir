@@ -304,6 +304,150 @@ func.func @matmul_batch_mismatch(%a: tensor<2x4x64xf8E4M3FN>, %sa: tensor<2x1x1x
 
 // -----
 
+// col_major_tma scales are the row-major 250x4 transposed with each row
+// padded to 16 bytes (252 f32): the row-major shape is wrong here.
+func.func @matmul_tma_scale_shape(%a: tensor<250x512xf8E4M3FN>, %sa: tensor<250x4xf32>,
+                                  %b: tensor<64x512xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects a_scale of shape 4x252 for data 250x512, tile [1, 128] and a_scale_layout col_major_tma (the row-major 250x4 scales transposed, rows padded to 16 bytes), got 250x4}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<250x512xf8E4M3FN>, tensor<250x4xf32>, tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<250x64xf32>
+  return
+}
+
+// -----
+
+// The padding is part of the layout: 4x250 (unpadded) is not 4x252.
+func.func @matmul_tma_scale_unpadded(%a: tensor<250x512xf8E4M3FN>, %sa: tensor<4x250xf32>,
+                                     %b: tensor<64x512xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects a_scale of shape 4x252 for data 250x512, tile [1, 128] and a_scale_layout col_major_tma (the row-major 250x4 scales transposed, rows padded to 16 bytes), got 4x250}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<250x512xf8E4M3FN>, tensor<4x250xf32>, tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<250x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_tma_scale_batched(%a: tensor<2x64x512xf8E4M3FN>, %sa: tensor<2x1x1xf32>,
+                                    %b: tensor<2x64x512xf8E4M3FN>, %sb: tensor<2x64x4xf32>) {
+  // expected-error @+1 {{b_scale_layout col_major_tma needs a rank-2 operand (no batch dim), got rank 3}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scale_layout = #fp8.scale_layout<col_major_tma>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2x64x512xf8E4M3FN>, tensor<2x1x1xf32>, tensor<2x64x512xf8E4M3FN>, tensor<2x64x4xf32>) -> tensor<2x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_tma_scale_type(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<4x64xf8E8M0FNU>,
+                                 %b: tensor<64x512xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{a_scale element type 'f8E8M0FNU' does not match the scaling's 'f32'}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x512xf8E4M3FN>, tensor<4x64xf8E8M0FNU>, tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_tma_scale_rank(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<1x4x64xf32>,
+                                 %b: tensor<64x512xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  // expected-error @+1 {{expects a_scale of rank 2, got rank 3}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x512xf8E4M3FN>, tensor<1x4x64xf32>, tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_unknown_scale_layout(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<64x4xf32>,
+                                       %b: tensor<64x512xf8E4M3FN>, %sb: tensor<1x1xf32>) {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        // expected-error @+2 {{expected ::mlir::fp8::ScaleLayout to be one of: row_major, col_major_tma}}
+        // expected-error @+1 {{failed to parse FP8_ScaleLayoutAttr parameter 'value'}}
+        a_scale_layout = #fp8.scale_layout<col_major>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x512xf8E4M3FN>, tensor<64x4xf32>, tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tma_align_scales
+//===----------------------------------------------------------------------===//
+
+// 250 f32 rows pad to 252 (16 bytes), and the result is the transpose.
+func.func @tma_align_shape(%s: tensor<250x4xf32>) {
+  // expected-error @+1 {{expects result of shape 4x252 (the transpose of 250x4, rows padded to 16 bytes), got 4x250}}
+  %t = fp8.tma_align_scales %s : tensor<250x4xf32> -> tensor<4x250xf32>
+  return
+}
+
+// -----
+
+// E8M0 scales are one byte: rows pad to 16 elements.
+func.func @tma_align_shape_e8m0(%s: tensor<20x3xf8E8M0FNU>) {
+  // expected-error @+1 {{expects result of shape 3x32 (the transpose of 20x3, rows padded to 16 bytes), got 3x20}}
+  %t = fp8.tma_align_scales %s : tensor<20x3xf8E8M0FNU> -> tensor<3x20xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @tma_align_element_type(%s: tensor<8x4xf32>) {
+  // expected-error @+1 {{result element type 'f8E8M0FNU' differs from the scale's 'f32'}}
+  %t = fp8.tma_align_scales %s : tensor<8x4xf32> -> tensor<4x16xf8E8M0FNU>
+  return
+}
+
+// -----
+
+// With a dynamic row count the padded extent is unknown, but a static one
+// must still fill whole 16-byte units.
+func.func @tma_align_dynamic_rows(%s: tensor<?x4xf32>) {
+  // expected-error @+1 {{expects result rows of a multiple of 16 bytes (4 elements of 'f32'), got 10}}
+  %t = fp8.tma_align_scales %s : tensor<?x4xf32> -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @tma_align_rank(%s: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{operand #0 must be 2D tensor of 32-bit float or f8E8M0FNU type values}}
+  %t = fp8.tma_align_scales %s : tensor<2x8x4xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @tma_align_bf16(%s: tensor<8x4xbf16>) {
+  // expected-error @+1 {{operand #0 must be 2D tensor of 32-bit float or f8E8M0FNU type values}}
+  %t = fp8.tma_align_scales %s : tensor<8x4xbf16> -> tensor<4x8xbf16>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // amax
 //===----------------------------------------------------------------------===//

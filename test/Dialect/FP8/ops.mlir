@@ -25,6 +25,55 @@ func.func @fprop_blockwise(%x: tensor<256x512xbf16> {fp8.role = "activation"},
   return %y : tensor<256x1024xbf16>
 }
 
+// Scales in the layout a Hopper GEMM loads with TMA: tma_align_scales
+// transposes them and pads each row to 16 bytes (250 f32 rows to 252, 3 E8M0
+// rows to 16, a dynamic row count stays dynamic), its result is named
+// %tma_scale, and a scaled_matmul reads them with a_scale_layout /
+// b_scale_layout = col_major_tma; a row_major layout, the default, is not
+// printed.
+// CHECK-LABEL: func.func @tma_aligned_scales
+func.func @tma_aligned_scales(%a: tensor<250x512xf8E4M3FN>, %sa: tensor<250x4xf32>,
+                              %b: tensor<64x512xf8E4M3FN>, %sb: tensor<64x4xf32>,
+                              %e: tensor<3x20xf8E8M0FNU>, %d: tensor<?x4xf32>)
+    -> (tensor<250x64xf32>, tensor<250x64xbf16>, tensor<20x16xf8E8M0FNU>, tensor<4x?xf32>) {
+  // CHECK: %[[SAT:.*]] = fp8.tma_align_scales %{{.*}} : tensor<250x4xf32> -> tensor<4x252xf32>
+  %sat = fp8.tma_align_scales %sa : tensor<250x4xf32> -> tensor<4x252xf32>
+  // CHECK: %[[SBT:.*]] = fp8.tma_align_scales %{{.*}} : tensor<64x4xf32> -> tensor<4x64xf32>
+  %sbt = fp8.tma_align_scales %sb : tensor<64x4xf32> -> tensor<4x64xf32>
+  // CHECK: fp8.scaled_matmul %{{.*}}, %[[SAT]], %{{.*}}, %[[SBT]] {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scale_layout = #fp8.scale_layout<col_major_tma>, b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, contracting = array<i64: 1, 1>} : (tensor<250x512xf8E4M3FN>, tensor<4x252xf32>, tensor<64x512xf8E4M3FN>, tensor<4x64xf32>) -> tensor<250x64xf32>
+  %c = fp8.scaled_matmul %a, %sat, %b, %sbt {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scale_layout = #fp8.scale_layout<col_major_tma>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<250x512xf8E4M3FN>, tensor<4x252xf32>,
+         tensor<64x512xf8E4M3FN>, tensor<4x64xf32>) -> tensor<250x64xf32>
+  // CHECK: fp8.scaled_matmul %{{.*}}, %[[SAT]], %{{.*}}, %{{.*}} {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scaling = #fp8.scaling<tile = [*, *], scale = f32>, contracting = array<i64: 1, 1>}
+  %sw = arith.constant dense<1.0> : tensor<1x1xf32>
+  %y = fp8.scaled_matmul %a, %sat, %b, %sw {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scale_layout = #fp8.scale_layout<row_major>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<250x512xf8E4M3FN>, tensor<4x252xf32>,
+         tensor<64x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<250x64xbf16>
+  // CHECK: fp8.tma_align_scales %{{.*}} : tensor<3x20xf8E8M0FNU> -> tensor<20x16xf8E8M0FNU>
+  %et = fp8.tma_align_scales %e : tensor<3x20xf8E8M0FNU> -> tensor<20x16xf8E8M0FNU>
+  // CHECK: fp8.tma_align_scales %{{.*}} : tensor<?x4xf32> -> tensor<4x?xf32>
+  %dt = fp8.tma_align_scales %d : tensor<?x4xf32> -> tensor<4x?xf32>
+  return %c, %y, %et, %dt : tensor<250x64xf32>, tensor<250x64xbf16>, tensor<20x16xf8E8M0FNU>, tensor<4x?xf32>
+}
+
+// The result of tma_align_scales is named after what it holds.
+// CHECK-LABEL: func.func @tma_scale_name
+// CHECK: %tma_scale = fp8.tma_align_scales
+func.func @tma_scale_name(%s: tensor<8x2xf32>) -> tensor<2x8xf32> {
+  %t = fp8.tma_align_scales %s : tensor<8x2xf32> -> tensor<2x8xf32>
+  return %t : tensor<2x8xf32>
+}
+
 // Dgrad reuses the square-tiled weight through a lossless transpose of data
 // and scales; the gradient is e5m2 with fast accumulation.
 // CHECK-LABEL: func.func @dgrad_transposed_weight

@@ -4,7 +4,12 @@
 // (blockwise W) are transposed in FP8 as they are; others (128x1, rowwise
 // [*, 1], MXFP8 32x1) are quantized again from the transposed bf16 source
 // with the transposed tile, which puts the same elements under each scale.
-// Each run prints one checksum per result (Y, dX, dW).
+// Blockwise 1x128 scales are moreover read in the col_major_tma layout (the
+// four fp8.tma_align_scales below). Each run prints one checksum per result
+// (Y, dX, dW).
+// RUN: fp8-opt %S/../../../examples/linear_fwd_bwd.mlir --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-legalize | FileCheck %s --check-prefix=TMA
+// TMA-COUNT-4: fp8.tma_align_scales
+// TMA-NOT: fp8.tma_align_scales
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.blockwise
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.blockwise.legal
 // RUN: diff %t.blockwise %t.blockwise.legal

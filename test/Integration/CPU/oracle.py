@@ -854,6 +854,41 @@ def scaled_matmul_():
 
 
 
+def tma_align(s, per_row):
+    """The col_major_tma layout of scales s [R][C]: out[j][i] = s[i][j], R
+    padded with zeros to a multiple of per_row (16 bytes: 4 f32, 16 E8M0)."""
+    rows = len(s)
+    padded = -(-rows // per_row) * per_row
+    return [[s[i][j] if i < rows else 0 for i in range(padded)]
+            for j in range(len(s[0]))]
+
+
+@test
+def tma_align_scales():
+    s = [[0.5, 1.0, 1.5], [2.0, -0.0, 3.0], [3.5, 4.0, 4.5], [5.0, 5.5, 6.0],
+         [6.5, 7.0, 7.5]]
+    print_bits([[float(v) for v in r] for r in tma_align(s, 4)])
+    print_i32(tma_align([[1, 2], [127, 254], [255, 100]], 16))
+    # The matmuls take scales in storage order; the layout is a data move,
+    # so each result is printed twice (row-major, then col_major_tma).
+    X, W = Scaling([1, 128]), Scaling([128, 128])
+    qx, sx = quantize(pattern(5, 256, 1, 128), E4M3, X)
+    qw, sw = quantize(pattern(3, 256, 128, 128), E4M3, W)
+    y = scaled_matmul(qx, sx, E4M3, X, qw, sw, E4M3, W, (1, 1))
+    print_bits(y)
+    print_bits(y)
+    qg, sg = quantize(pattern(3, 256, 1, 128), E5M2, X)
+    d = scaled_matmul(qx, sx, E4M3, X, qg, sg, E5M2, X, (1, 1))
+    print_bits(d)
+    print_bits(d)
+    MX = Scaling([1, 32], "e8m0", "pow2_ceil")
+    qm, sm = quantize(pattern(5, 256, 1, 128), E4M3, MX)
+    qn, sn = quantize(pattern(3, 256, 1, 128), E4M3, MX)
+    m = scaled_matmul(qm, sm, E4M3, MX, qn, sn, E4M3, MX, (1, 1))
+    print_bits(m)
+    print_bits(m)
+
+
 @test
 def stochastic_rounding():
     amax4, amax5 = [[448.0]], [[57344.0]]

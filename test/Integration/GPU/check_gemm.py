@@ -124,12 +124,48 @@ class Gemm:
     description."""
 
     def __init__(self, a, a_scale, a_scaling, b, b_scale, b_scaling, c,
-                 accumulate):
+                 accumulate, a_scale_layout="row_major",
+                 b_scale_layout="row_major"):
         self.a, self.a_scale, self.a_scaling = a, a_scale, a_scaling
         self.b, self.b_scale, self.b_scaling = b, b_scale, b_scaling
         self.c, self.accumulate = c, accumulate
+        self.a_scale_layout, self.b_scale_layout = a_scale_layout, \
+            b_scale_layout
         self.m, self.k = a.shape
         self.n = b.shape[0]
+
+
+SCALE_LAYOUTS = ("row_major", "col_major_tma")
+
+
+def tma_aligned_shape(row_major_shape, dtype):
+    """The col_major_tma shape of a [R, C] scale: [C, R rounded up to 16
+    bytes]."""
+    r, c = row_major_shape
+    per16 = 16 // cq.SIZES[dtype]
+    return [c, (r + per16 - 1) // per16 * per16]
+
+
+def check_scale_layout_param(sp, scaling, rows, cols, layout):
+    """Like cq._check_scale_param, for either layout."""
+    if layout == "row_major":
+        return cq._check_scale_param(sp, scaling, rows, cols)
+    want = tma_aligned_shape(cq._tile_grid([rows, cols], scaling["tile"]),
+                             sp["dtype"])
+    if sp["shape"] != want:
+        raise BadInput("%s has shape %s; the col_major_tma layout of tile %s "
+                       "of a %s matrix gives %s" %
+                       (sp["name"], sp["shape"], scaling["tile"],
+                        [rows, cols], want))
+    cq._check_scale_dtype(sp, scaling)
+
+
+def scale_as_row_major(scale, layout, rows):
+    """A loaded scale tensor in row-major order: a col_major_tma one is
+    transposed back and its padding dropped."""
+    if layout == "row_major":
+        return scale
+    return scale[:, :rows].t().contiguous()
 
 
 def _check_scaling(sc, what):
@@ -188,10 +224,17 @@ def describe_gemm(entry, raw):
     if et is not None and et != qs[0]["dtype"]:
         raise BadInput("element_type %s but %s is %s" %
                        (et, qs[0]["name"], qs[0]["dtype"]))
-    cq._check_scale_param(scales[0], mm["a_scaling"], M, K)
-    cq._check_scale_param(scales[1], mm["b_scaling"], N, K)
+    layouts = [mm.get("a_scale_layout", "row_major"),
+               mm.get("b_scale_layout", "row_major")]
+    for which, layout in zip("ab", layouts):
+        if layout not in SCALE_LAYOUTS:
+            raise BadInput("matmul.%s_scale_layout %r (expected one of %s)" %
+                           (which, layout, ", ".join(SCALE_LAYOUTS)))
+    check_scale_layout_param(scales[0], mm["a_scaling"], M, K, layouts[0])
+    check_scale_layout_param(scales[1], mm["b_scaling"], N, K, layouts[1])
     return Gemm(raw(qs[0]), raw(scales[0]), mm["a_scaling"], raw(qs[1]),
-                raw(scales[1]), mm["b_scaling"], raw(outputs[0]), accumulate)
+                raw(scales[1]), mm["b_scaling"], raw(outputs[0]), accumulate,
+                *layouts)
 
 
 def describe_kernel(dump_dir):
@@ -463,7 +506,10 @@ def check_gemm(g, args, tol=None):
     """Prints the checks of one Gemm; returns the number of failures."""
     dev = args.device
     a, b = cq.load_tensor(g.a, dev), cq.load_tensor(g.b, dev)
-    sa, sb = cq.load_tensor(g.a_scale, dev), cq.load_tensor(g.b_scale, dev)
+    sa = scale_as_row_major(cq.load_tensor(g.a_scale, dev), g.a_scale_layout,
+                            cq._tile_grid([g.m, g.k], g.a_scaling["tile"])[0])
+    sb = scale_as_row_major(cq.load_tensor(g.b_scale, dev), g.b_scale_layout,
+                            cq._tile_grid([g.n, g.k], g.b_scaling["tile"])[0])
     c = c_to_f64(cq.load_tensor(g.c, dev))
     tol = tol if tol is not None else (args.tol if args.tol is not None
                                        else TOL[g.accumulate])
@@ -765,6 +811,20 @@ def self_test_dump(args, rng):
             json.dump(meta, f)
         if [check_dump(x, sub) for x in cq.kernel_dirs([top])] != [0]:
             print("self-test: the dump of the oracle's result failed")
+            failures += 1
+        # The same A scales in the col_major_tma layout (transposed, rows
+        # padded to 16 bytes with garbage the kernel never uses).
+        padded = torch.full((2, (M + 3) // 4 * 4), 1e30, dtype=torch.float32,
+                            device=sa.device)
+        padded[:, :M] = sa.t()
+        write_param(d, "a_scale", padded)
+        entry["params"][1]["shape"] = list(padded.shape)
+        entry["matmul"]["a_scale_layout"] = "col_major_tma"
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        if check_dump(d, sub) != 0:
+            print("self-test: the col_major_tma dump of the oracle's result "
+                  "failed")
             failures += 1
         # Far outside any allowance: |C| is a fraction of the bound.
         c[M // 2, 3] = 4 * c.float().abs().max() + 1

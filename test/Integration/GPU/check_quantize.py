@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the quantization, dequantization, amax, transpose and Hadamard
-kernels fp8-run ran, bit for bit, two ways.
+"""Checks the quantization, dequantization, amax, transpose, Hadamard and
+scale-alignment kernels fp8-run ran, bit for bit, two ways.
 
     check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
                       [--no-torch] [--max-report K]
@@ -14,8 +14,8 @@ each parameter, raw little-endian.
 Every kernel with a real-valued (bf16/f16/f32) input and fp8 outputs is
 checked, unless its op names more than a quantization (dequantize,
 requantize, hadamard, matmul), and so is every "fp8.dequantize",
-"fp8.amax", "fp8.transpose" and "fp8.hadamard" kernel; the others are
-listed as skipped.
+"fp8.amax", "fp8.transpose", "fp8.hadamard" and "fp8.tma_align_scales"
+kernel; the others are listed as skipped.
 Each fp8 output and its scale are recomputed from the dumped input by two
 independent references (DESIGN.md section 4):
 
@@ -86,10 +86,22 @@ is PyTorch: the signed matrix from torch_rand32 and popcount parities, and
 n vectorized f32 adds in order j = 0 .. n-1 (not a matmul, whose order
 differs), times fl32(1/sqrt(n)), then .to(dtype). NaN matches any NaN.
 
+Scale alignment ("op": "fp8.tma_align_scales"): one input scale (f32 or
+e8m0, [R, C]) and one output of its dtype, [C, R'] with R' = R rounded up
+to 16 bytes (a multiple of 4 for f32, 16 for e8m0): out[j][i] = scale[i][j]
+for i < R, and all-zero bits (f32 +0.0, e8m0 code 0) for R <= i < R'. A
+pure data move, compared exactly, NaN payloads included; an unwritten
+padding element (fp8-run fills outputs with 0xFF) fails. (a) is
+oracle.transpose plus the zero padding on sampled 32 x 32 tiles of out (the
+last tile column, which holds the padding, always among them), (b) is
+PyTorch: zeros, then scale.t() copied into the first R columns, on every
+element.
+
 Comparison is exact on the bits, with one exception: NaN. A NaN fp8 code
 matches any NaN code (e4m3: 0x7F or 0xFF; e5m2: exponent all ones, mantissa
 non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value, or f32
-amax) matches any NaN of its type (transposes excepted: they move bits): the hardware writes NaN without its sign (0x7F, and a
+amax) matches any NaN of its type (transposes and scale alignments
+excepted: they move bits): the hardware writes NaN without its sign (0x7F, and a
 canonical NaN from arithmetic) while torch and the oracle keep it (0xFF for
 -NaN), and DESIGN.md section 4 only says NaN stays NaN. Such NaN-sign or
 payload differences are counted and printed, not failed. E8M0 NaN is the one
@@ -102,9 +114,11 @@ of small tensors with edge values, for every scaling rule, with nearest and
 stochastic rounding, for dequantization (every fp8 and E8M0 code, f32
 scales 0, inf, NaN, subnormal; f32, bf16 and f16 outputs), for amax (bf16,
 f16 and f32 inputs with NaN, inf, -0 and subnormals, every tile shape), for
-transposition (every byte, f32 NaN payloads) and for Hadamard rotations
+transposition (every byte, f32 NaN payloads), for Hadamard rotations
 (bf16, f16 and f32, sizes 1 .. 256, with and without seeds, NaN, inf - inf,
-f32 overflow, -0, subnormals); run it once on a new torch or GPU.
+f32 overflow, -0, subnormals) and for scale alignment (f32 bits with NaN
+payloads and -0, every e8m0 code; row counts on, below and above a multiple
+of 16 bytes); run it once on a new torch or GPU.
 """
 
 import argparse
@@ -221,6 +235,14 @@ class Transpose:
 
     def __init__(self, name, src, out, tile):
         self.name, self.src, self.out, self.tile = name, src, out, tile
+
+
+class TmaAlign:
+    """One scale alignment: out[j][i] = src[i][j] for i < R, zero bits for
+    R <= i < R' (the rows of out padded to 16 bytes)."""
+
+    def __init__(self, name, src, out):
+        self.name, self.src, self.out = name, src, out
 
 
 class Hadamard:
@@ -353,6 +375,30 @@ def describe_transpose(entry, inputs, outputs, raw):
         Transpose(stp["name"], raw(sp), raw(stp), [32, 32])]
 
 
+def tma_aligned_rows(rows, dtype):
+    """The row count R' of the col_major_tma layout of R rows of `dtype`
+    scales: R rounded up to 16 bytes."""
+    per_row = 16 // SIZES[dtype]
+    return -(-rows // per_row) * per_row
+
+
+def describe_tma_align(entry, inputs, outputs, raw):
+    """fp8.tma_align_scales: (info, [TmaAlign]) from one f32/e8m0 input
+    [R, C] and one output of its dtype [C, R'], R' = R padded to 16 bytes."""
+    sp, op = _expect_params("tma_align_scales", inputs, outputs, [
+        ("input", ("f32", "e8m0"), "f32/e8m0"),
+        ("output", ("f32", "e8m0"), "f32/e8m0")])
+    R, C = sp["shape"]
+    want = [C, tma_aligned_rows(R, sp["dtype"])]
+    if op["dtype"] != sp["dtype"] or op["shape"] != want:
+        raise BadInput("tma_align_scales: %s is %s %s; the aligned %s (%s %s) "
+                       "is %s %s" % (op["name"], op["dtype"], op["shape"],
+                                     sp["name"], sp["dtype"], sp["shape"],
+                                     sp["dtype"], want))
+    src = raw(sp)
+    return dict(kind="tma_align", x=src), [TmaAlign(op["name"], src, raw(op))]
+
+
 def describe_hadamard(entry, inputs, outputs, raw):
     """fp8.hadamard: (info, [Hadamard]) from one bf16/f16/f32 input and one
     output of its dtype and shape, the entry's "dim" (1), "size" (a power of
@@ -384,14 +430,16 @@ def describe_hadamard(entry, inputs, outputs, raw):
 # Ops that are not quantizations, by "op".
 DESCRIBE = {"fp8.dequantize": describe_dequantize, "fp8.amax": describe_amax,
             "fp8.transpose": describe_transpose,
-            "fp8.hadamard": describe_hadamard}
+            "fp8.hadamard": describe_hadamard,
+            "fp8.tma_align_scales": describe_tma_align}
 
 
 def describe_kernel(dump_dir):
     """Returns ((info, outputs), None): info a dict (kind "quantize",
-    "dequantize", "amax" or "transpose", x the input, ...), outputs a list of
-    Output, Dequant, Amax or Transpose; (None, reason) for kernels it does
-    not check; raises BadInput."""
+    "dequantize", "amax", "transpose", "hadamard" or "tma_align", x the
+    input, ...), outputs a list of Output, Dequant, Amax, Transpose,
+    Hadamard or TmaAlign; (None, reason) for kernels it does not check;
+    raises BadInput."""
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
     entry = meta["entry"]
@@ -753,6 +801,34 @@ def oracle_check_transpose(t, budget, rng):
     return res
 
 
+def oracle_check_tma_align(t, budget, rng):
+    """oracle.transpose of sampled 32 x 32 tiles of out's source, and zero
+    bits where out's tile reaches into the padding: res.expected holds the
+    expected bits of out, res.q_mismatch the mismatches as (position in out,
+    got, expected)."""
+    R, C = t.src.shape
+    _, RP = t.out.shape
+    nr, nc = -(-C // 32), -(-RP // 32)
+    res = OracleResult()
+    for tj, ti in sample_tiles(nr, nc, 32 * 32, budget, rng):
+        j0, j1 = tj * 32, min((tj + 1) * 32, C)
+        i0, i1 = ti * 32, min((ti + 1) * 32, RP)
+        inside = range(i0, min(i1, R))
+        # Row j - j0 of the transposed block is scale[inside, j].
+        want = oracle.transpose([t.src.row_bits(i, j0, j1) for i in inside])
+        if not inside:
+            want = [[] for _ in range(j0, j1)]
+        res.tiles += 1
+        for j, wrow in zip(range(j0, j1), want):
+            wrow = list(wrow) + [0] * (i1 - i0 - len(wrow))
+            for i, g, w in zip(range(i0, i1), t.out.row_bits(j, i0, i1), wrow):
+                res.expected[(j, i)] = w
+                if g != w:
+                    res.q_mismatch.append(((j, i), g, w))
+                res.elements += 1
+    return res
+
+
 def oracle_check_hadamard(h, budget, rng):
     """oracle.hadamard_rows on sampled blocks (1 x n) of x, about n * n
     multiply-adds each, up to 8 * budget in all: res.expected holds the
@@ -1058,6 +1134,23 @@ def torch_check_transpose(t, device, max_report):
                          nan_any=False)
 
 
+def torch_tma_align(src, padded_rows):
+    """The col_major_tma layout of a 2-D tensor src [R, C]: zeros [C, R'],
+    then src.t() in the first R columns (a copy: every bit moves)."""
+    out = torch.zeros((src.shape[1], padded_rows), dtype=src.dtype,
+                      device=src.device)
+    out[:, :src.shape[0]] = src.t()
+    return out
+
+
+def torch_check_tma_align(t, device, max_report):
+    """torch_tma_align against the dumped output, every element's bits
+    exactly."""
+    want = torch_tma_align(load_tensor(t.src, device), t.out.shape[1])
+    return torch_compare(load_tensor(t.out, device), want, max_report,
+                         nan_any=False)
+
+
 def torch_check_hadamard(h, device, max_report):
     """torch_hadamard against the dumped output on every element."""
     want = torch_hadamard(load_tensor(h.x, device).float(), h.n, h.seed,
@@ -1177,6 +1270,16 @@ def show_transpose_mismatches(label, rows, t):
                fmt_any(want, t.out.dtype), src, j, i))
 
 
+def show_tma_align_mismatches(label, rows, t):
+    src = os.path.basename(t.src.path)[:-4]
+    R = t.src.shape[0]
+    for (j, i), got, want in rows:
+        print("    %s [%d, %d]: gpu %s, expected %s = %s" %
+              (label, j, i, fmt_any(got, t.out.dtype),
+               fmt_any(want, t.out.dtype),
+               "%s[%d, %d]" % (src, i, j) if i < R else "padding"))
+
+
 def show_hadamard_mismatches(label, rows, h):
     src = os.path.basename(h.x.path)[:-4]
     for (i, j), got, want, c0 in rows:
@@ -1280,6 +1383,22 @@ def check_transpose_output(info, t, args, rng):
         lambda x, y: x == y, args)
 
 
+def check_tma_align_output(info, t, args, rng):
+    """Prints the comparison of one scale alignment; returns the number of
+    failures."""
+    R, C = t.src.shape
+    print("  %s = tma_align_scales(%s %s) [%d, %d], bit for bit" %
+          (t.name, os.path.basename(t.src.path)[:-4], t.src.dtype,
+           t.out.shape[0], t.out.shape[1]))
+    return report_checks(
+        lambda: torch_check_tma_align(t, args.device, args.max_report),
+        "%d elements" % math.prod(t.out.shape),
+        lambda: oracle_check_tma_align(t, args.oracle_elements, rng),
+        math.prod(t.out.shape),
+        lambda rows: show_tma_align_mismatches(t.name, rows, t),
+        lambda x, y: x == y, args)
+
+
 def check_hadamard_output(info, h, args, rng):
     """Prints the comparison of one Hadamard rotation; returns the number of
     failures."""
@@ -1366,7 +1485,8 @@ def check_dump(path, args):
     check = {"quantize": check_output, "dequantize": check_dequant_output,
              "amax": check_amax_output,
              "transpose": check_transpose_output,
-             "hadamard": check_hadamard_output}[info["kind"]]
+             "hadamard": check_hadamard_output,
+             "tma_align": check_tma_align_output}[info["kind"]]
     failures = 0
     for out in outs:
         failures += check(info, out, args, rng)
@@ -1447,7 +1567,7 @@ def self_test(args):
             failures += bad
     count = 2 * len(cases)
     for test in (self_test_dequantize, self_test_amax, self_test_transpose,
-                 self_test_hadamard):
+                 self_test_hadamard, self_test_tma_align):
         n, bad = test(args)
         count += n
         failures += bad
@@ -1569,6 +1689,45 @@ def self_test_transpose(args):
             print("self-test transpose %s: %d mismatches" % (dtype, bad))
         cases += 1
         failures += bad
+    return cases, failures
+
+
+def self_test_tma_align(args):
+    """torch_tma_align against oracle.tma_align on every element: f32 bits
+    (random, NaN payloads of both signs, -0, inf) and every e8m0 code, with
+    row counts on, below and above a multiple of 16 bytes. Returns (cases,
+    mismatches)."""
+    rng = random.Random(6)
+    cases = failures = 0
+    for dtype, tdtype, rows_list in (
+            ("f32", torch.float32, (1, 3, 4, 5, 130)),
+            ("e8m0", torch.uint8, (1, 15, 16, 17, 40))):
+        for R in rows_list:
+            C = 7
+            if dtype == "f32":
+                m = [[rng.getrandbits(32) for _ in range(C)] for _ in range(R)]
+                specials = (0x7F800001, 0xFFC12345, 0x80000000, 0x7F800000)
+            else:
+                m = [[(i * C + j) % 256 for j in range(C)] for i in range(R)]
+                specials = (0xFF, 0x00)
+            for n, b in enumerate(specials):
+                m[n % R][n % C] = b
+            t = torch.tensor([[v - (1 << 32) if v >> 31 else v for v in r]
+                              for r in m], dtype=torch.int64)
+            t = t.to(torch.uint8 if tdtype is torch.uint8 else torch.int32)
+            t = t.view(tdtype).to(args.device)
+            padded = tma_aligned_rows(R, dtype)
+            got = torch_bits(torch_tma_align(t, padded)).cpu().tolist()
+            want = oracle.tma_align(m, 16 // SIZES[dtype])
+            bad = (len(got) != len(want) or
+                   any(len(rg) != len(rw) for rg, rw in zip(got, want)) or
+                   sum(g != w for rg, rw in zip(got, want)
+                       for g, w in zip(rg, rw)))
+            if bad:
+                print("self-test tma_align_scales %s %d rows: %d mismatches"
+                      % (dtype, R, bad))
+            cases += 1
+            failures += bad
     return cases, failures
 
 

@@ -1,8 +1,11 @@
 // GEMM kernels checked on the GPU by make check-gpu (check_gemm.py): every
 // scaling the sm_90a kernel takes, both element types, bf16 and f32 output,
-// promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208), and
-// the 128 x 256 tiles of fast accumulation and the 128 x 192 tiles of
-// plain promotion (tensorwise, rowwise) on large problems.
+// promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208), the
+// 128 x 256 tiles of fast accumulation, the 128 x 192 tiles of plain
+// promotion (tensorwise, rowwise) and the 192 x 128 tiles of blockwise
+// scales (three consumer warpgroups) on large problems; every 1x128 case
+// again (`_tma`) with its scales in the col_major_tma layout that
+// fp8-legalize makes, which TMA loads with each K-block.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -146,3 +149,139 @@ func.func @rowwise_n192_f32(%a: tensor<4096x256xf8E4M3FN>, %sa: tensor<4096x1xf3
   return %c : tensor<4096x1984xf32>
 }
 
+
+// 4095x2048x512 blockwise f8E4M3FN x f8E4M3FN -> bf16, promoted: 192 x 128
+// tiles (three consumer warpgroups), a partial last row of tiles
+func.func @blockwise_192rows(%a: tensor<4095x512xf8E4M3FN>, %sa: tensor<4095x4xf32>, %b: tensor<2048x512xf8E4M3FN>, %sb: tensor<16x4xf32>) -> tensor<4095x2048xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x512xf8E4M3FN>, tensor<4095x4xf32>, tensor<2048x512xf8E4M3FN>, tensor<16x4xf32>) -> tensor<4095x2048xbf16>
+  return %c : tensor<4095x2048xbf16>
+}
+
+// 2000x4096x256 wgrad f8E5M2 x f8E4M3FN -> f32, promoted: per-column B
+// scales keep 128 x 128 tiles on a problem large enough for 192 x 128
+func.func @wgrad_large(%a: tensor<2000x256xf8E5M2>, %sa: tensor<2000x2xf32>, %b: tensor<4096x256xf8E4M3FN>, %sb: tensor<4096x2xf32>) -> tensor<2000x4096xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2000x256xf8E5M2>, tensor<2000x2xf32>, tensor<4096x256xf8E4M3FN>, tensor<4096x2xf32>) -> tensor<2000x4096xf32>
+  return %c : tensor<2000x4096xf32>
+}
+
+// 4095x1920x384 blockwise f8E4M3FN x f8E5M2 -> f32, promoted: 192 x 128
+// tiles, an odd number of column tiles (15)
+func.func @blockwise_192rows_n1920_f32(%a: tensor<4095x384xf8E4M3FN>, %sa: tensor<4095x3xf32>, %b: tensor<1920x384xf8E5M2>, %sb: tensor<15x3xf32>) -> tensor<4095x1920xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x384xf8E4M3FN>, tensor<4095x3xf32>, tensor<1920x384xf8E5M2>, tensor<15x3xf32>) -> tensor<4095x1920xf32>
+  return %c : tensor<4095x1920xf32>
+}
+
+// 4095x1024x1024 blockwise f8E4M3FN x f8E4M3FN -> bf16, promoted; col_major_tma scales
+func.func @blockwise_4095_tma(%a: tensor<4095x1024xf8E4M3FN>, %sa: tensor<8x4096xf32>, %b: tensor<1024x1024xf8E4M3FN>, %sb: tensor<8x8xf32>) -> tensor<4095x1024xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x1024xf8E4M3FN>, tensor<8x4096xf32>, tensor<1024x1024xf8E4M3FN>, tensor<8x8xf32>) -> tensor<4095x1024xbf16>
+  return %c : tensor<4095x1024xbf16>
+}
+
+// 1x512x512 blockwise f8E4M3FN x f8E4M3FN -> f32, promoted; col_major_tma scales
+func.func @blockwise_m1_f32_tma(%a: tensor<1x512xf8E4M3FN>, %sa: tensor<4x4xf32>, %b: tensor<512x512xf8E4M3FN>, %sb: tensor<4x4xf32>) -> tensor<1x512xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<1x512xf8E4M3FN>, tensor<4x4xf32>, tensor<512x512xf8E4M3FN>, tensor<4x4xf32>) -> tensor<1x512xf32>
+  return %c : tensor<1x512xf32>
+}
+
+// 17x256x208 blockwise f8E4M3FN x f8E4M3FN -> bf16, promoted; col_major_tma scales
+func.func @blockwise_m17_k208_tma(%a: tensor<17x208xf8E4M3FN>, %sa: tensor<2x20xf32>, %b: tensor<256x208xf8E4M3FN>, %sb: tensor<2x2xf32>) -> tensor<17x256xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<17x208xf8E4M3FN>, tensor<2x20xf32>, tensor<256x208xf8E4M3FN>, tensor<2x2xf32>) -> tensor<17x256xbf16>
+  return %c : tensor<17x256xbf16>
+}
+
+// 256x512x512 blockwise f8E5M2 x f8E4M3FN -> bf16, promoted; col_major_tma scales
+func.func @blockwise_e5m2_dgrad_tma(%a: tensor<256x512xf8E5M2>, %sa: tensor<4x256xf32>, %b: tensor<512x512xf8E4M3FN>, %sb: tensor<4x4xf32>) -> tensor<256x512xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E5M2>, tensor<4x256xf32>, tensor<512x512xf8E4M3FN>, tensor<4x4xf32>) -> tensor<256x512xbf16>
+  return %c : tensor<256x512xbf16>
+}
+
+// 512x768x1024 blockwise f8E4M3FN x f8E4M3FN -> bf16, fast; col_major_tma scales
+func.func @blockwise_fast_tma(%a: tensor<512x1024xf8E4M3FN>, %sa: tensor<8x512xf32>, %b: tensor<768x1024xf8E4M3FN>, %sb: tensor<6x8xf32>) -> tensor<512x768xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<512x1024xf8E4M3FN>, tensor<8x512xf32>, tensor<768x1024xf8E4M3FN>, tensor<6x8xf32>) -> tensor<512x768xbf16>
+  return %c : tensor<512x768xbf16>
+}
+
+// 384x512x1024 wgrad f8E5M2 x f8E4M3FN -> f32, promoted; col_major_tma scales
+func.func @wgrad_1x128_tma(%a: tensor<384x1024xf8E5M2>, %sa: tensor<8x384xf32>, %b: tensor<512x1024xf8E4M3FN>, %sb: tensor<8x512xf32>) -> tensor<384x512xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scale_layout = #fp8.scale_layout<col_major_tma>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<384x1024xf8E5M2>, tensor<8x384xf32>, tensor<512x1024xf8E4M3FN>, tensor<8x512xf32>) -> tensor<384x512xf32>
+  return %c : tensor<384x512xf32>
+}
+
+// tiles (three consumer warpgroups), a partial last row of tiles; col_major_tma scales
+func.func @blockwise_192rows_tma(%a: tensor<4095x512xf8E4M3FN>, %sa: tensor<4x4096xf32>, %b: tensor<2048x512xf8E4M3FN>, %sb: tensor<16x4xf32>) -> tensor<4095x2048xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x512xf8E4M3FN>, tensor<4x4096xf32>, tensor<2048x512xf8E4M3FN>, tensor<16x4xf32>) -> tensor<4095x2048xbf16>
+  return %c : tensor<4095x2048xbf16>
+}
+
+// 2000x4096x256 wgrad f8E5M2 x f8E4M3FN -> f32, promoted: 192 x 128 tiles
+// with per-column B scales; col_major_tma scales
+func.func @wgrad_large_tma(%a: tensor<2000x256xf8E5M2>, %sa: tensor<2x2000xf32>, %b: tensor<4096x256xf8E4M3FN>, %sb: tensor<2x4096xf32>) -> tensor<2000x4096xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scale_layout = #fp8.scale_layout<col_major_tma>,
+        b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2000x256xf8E5M2>, tensor<2x2000xf32>, tensor<4096x256xf8E4M3FN>, tensor<2x4096xf32>) -> tensor<2000x4096xf32>
+  return %c : tensor<2000x4096xf32>
+}
+
+// 4095x1920x384 blockwise f8E4M3FN x f8E5M2 -> f32, promoted: 192 x 128
+// tiles, an odd number of column tiles (15); col_major_tma scales
+func.func @blockwise_192rows_n1920_f32_tma(%a: tensor<4095x384xf8E4M3FN>, %sa: tensor<3x4096xf32>, %b: tensor<1920x384xf8E5M2>, %sb: tensor<15x3xf32>) -> tensor<4095x1920xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x384xf8E4M3FN>, tensor<3x4096xf32>, tensor<1920x384xf8E5M2>, tensor<15x3xf32>) -> tensor<4095x1920xf32>
+  return %c : tensor<4095x1920xf32>
+}

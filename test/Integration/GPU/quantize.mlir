@@ -1,5 +1,7 @@
 // Kernels for the GPU tests and benchmarks (make check-gpu, bench/): bf16 ->
-// e4m3 quantization in the row-tiled scalings the GPU path supports.
+// e4m3 quantization in the row-tiled scalings the GPU path supports, and
+// the other non-GEMM kernels (dequantize, amax, transpose, Hadamard, scale
+// alignment into the col_major_tma layout).
 func.func @q8192_1x128(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
       : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
@@ -218,4 +220,20 @@ func.func @dq255x131_partial_e8m0(%q: tensor<255x131xf8E5M2>, %s: tensor<2x5xf8E
   %x = fp8.dequantize %q, %s {scaling = #fp8.scaling<tile = [128, 32], scale = f8E8M0FNU, round = pow2_ceil>}
       : tensor<255x131xf8E5M2>, tensor<2x5xf8E8M0FNU> -> tensor<255x131xf32>
   return %x : tensor<255x131xf32>
+}
+func.func @tma8192x64(%s: tensor<8192x64xf32>) -> tensor<64x8192xf32> {
+  %t = fp8.tma_align_scales %s : tensor<8192x64xf32> -> tensor<64x8192xf32>
+  return %t : tensor<64x8192xf32>
+}
+func.func @tma4095x56_pad(%s: tensor<4095x56xf32>) -> tensor<56x4096xf32> {
+  %t = fp8.tma_align_scales %s : tensor<4095x56xf32> -> tensor<56x4096xf32>
+  return %t : tensor<56x4096xf32>
+}
+func.func @tma250x3_pad(%s: tensor<250x3xf32>) -> tensor<3x252xf32> {
+  %t = fp8.tma_align_scales %s : tensor<250x3xf32> -> tensor<3x252xf32>
+  return %t : tensor<3x252xf32>
+}
+func.func @tma300x7_e8m0_pad(%s: tensor<300x7xf8E8M0FNU>) -> tensor<7x304xf8E8M0FNU> {
+  %t = fp8.tma_align_scales %s : tensor<300x7xf8E8M0FNU> -> tensor<7x304xf8E8M0FNU>
+  return %t : tensor<7x304xf8E8M0FNU>
 }

@@ -22,6 +22,7 @@ class DequantizeOp;
 class HadamardOp;
 class QuantizeOp;
 class ScaledMatmulOp;
+class TmaAlignScalesOp;
 class TransposeOp;
 
 /// Builds a kernel computing `op` into a new gpu.module named `name` at the
@@ -42,6 +43,13 @@ FailureOr<gpu::GPUModuleOp> buildHadamardKernel(OpBuilder &builder,
 FailureOr<gpu::GPUModuleOp> buildTransposeKernel(OpBuilder &builder,
                                                  TransposeOp op, StringRef name,
                                                  StringRef chip);
+
+/// Builds a kernel writing the col_major_tma layout of `op`'s scales
+/// (transposed, rows padded with zero bits to 16 bytes), any static shape.
+FailureOr<gpu::GPUModuleOp> buildTmaAlignScalesKernel(OpBuilder &builder,
+                                                      TmaAlignScalesOp op,
+                                                      StringRef name,
+                                                      StringRef chip);
 
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the
 /// quantization kernels, without the quantization).

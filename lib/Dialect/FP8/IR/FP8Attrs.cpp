@@ -284,6 +284,18 @@ SmallVector<int64_t> fp8::getTiledShape(ArrayRef<int64_t> dataShape,
 }
 
 SmallVector<int64_t>
+fp8::getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
+                             Type elementType) {
+  assert(rowMajorShape.size() == 2 && "a matrix of scales");
+  int64_t rows = rowMajorShape[0], cols = rowMajorShape[1];
+  int64_t perRow =
+      kTmaStrideAlignment / (elementType.getIntOrFloatBitWidth() / 8);
+  if (ShapedType::isDynamic(rows))
+    return {cols, ShapedType::kDynamic};
+  return {cols, static_cast<int64_t>(llvm::alignTo(rows, perRow))};
+}
+
+SmallVector<int64_t>
 ScalingAttr::getScaleShape(ArrayRef<int64_t> dataShape) const {
   return getTiledShape(dataShape, getTile());
 }

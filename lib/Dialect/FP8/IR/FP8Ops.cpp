@@ -53,6 +53,43 @@ static LogicalResult verifyScales(Operation *op, StringRef what,
   return verifyTiledShape(op, what, data, scale, scaling.getTile());
 }
 
+/// Checks the scale tensor of a scaled_matmul operand in layout `layout`:
+/// row_major as verifyScales; col_major_tma (matrices only) against the
+/// transposed, padded form of the row-major shape.
+static LogicalResult verifyOperandScales(Operation *op, StringRef what,
+                                         ShapedType data, ShapedType scale,
+                                         ScalingAttr scaling,
+                                         ScaleLayout layout) {
+  if (layout == ScaleLayout::row_major)
+    return verifyScales(op, what, data, scale, scaling);
+  if (data.getRank() != 2)
+    return op->emitOpError()
+           << what << "_layout " << stringifyScaleLayout(layout)
+           << " needs a rank-2 operand (no batch dim), got rank "
+           << data.getRank();
+  if (scale.getElementType() != scaling.getScale())
+    return op->emitOpError()
+           << what << " element type " << scale.getElementType()
+           << " does not match the scaling's " << scaling.getScale();
+  if (scale.getRank() != 2)
+    return op->emitOpError()
+           << "expects " << what << " of rank 2, got rank " << scale.getRank();
+  SmallVector<int64_t> rowMajor =
+      getTiledShape(data.getShape(), scaling.getTile());
+  SmallVector<int64_t> expected =
+      getTmaAlignedScaleShape(rowMajor, scale.getElementType());
+  if (failed(verifyCompatibleShape(expected, scale.getShape())))
+    return op->emitOpError()
+           << "expects " << what << " of shape " << formatShape(expected)
+           << " for data " << formatShape(data.getShape()) << ", tile "
+           << formatTile(scaling.getTile()) << " and " << what << "_layout "
+           << stringifyScaleLayout(layout) << " (the row-major "
+           << formatShape(rowMajor)
+           << " scales transposed, rows padded to 16 bytes), got "
+           << formatShape(scale.getShape());
+  return success();
+}
+
 static LogicalResult verifySameShape(Operation *op, StringRef what,
                                      ShapedType expected, ShapedType actual) {
   if (failed(verifyCompatibleShape(expected, actual)))
@@ -155,10 +192,10 @@ LogicalResult ScaledMatmulOp::verify() {
     return emitOpError() << "contracted dims differ: " << kA << " (a dim " << da
                          << ") vs " << kB << " (b dim " << db << ")";
 
-  if (failed(verifyScales(*this, "a_scale", a, getAScale().getType(),
-                          getAScaling())) ||
-      failed(verifyScales(*this, "b_scale", b, getBScale().getType(),
-                          getBScaling())))
+  if (failed(verifyOperandScales(*this, "a_scale", a, getAScale().getType(),
+                                 getAScaling(), getAScaleLayout())) ||
+      failed(verifyOperandScales(*this, "b_scale", b, getBScale().getType(),
+                                 getBScaling(), getBScaleLayout())))
     return failure();
   if (failed(verifyContractedTile(*this, "a_scaling", getAScaling(), da)) ||
       failed(verifyContractedTile(*this, "b_scaling", getBScaling(), db)))
@@ -192,6 +229,50 @@ int64_t ScaledMatmulOp::getPromotionInterval() {
   if (ShapedType::isDynamic(kBlockB))
     return kBlockA;
   return std::min(kBlockA, kBlockB);
+}
+
+//===----------------------------------------------------------------------===//
+// TmaAlignScalesOp
+//===----------------------------------------------------------------------===//
+
+void TmaAlignScalesOp::build(OpBuilder &builder, OperationState &state,
+                             Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  build(builder, state,
+        type.clone(
+            getTmaAlignedScaleShape(type.getShape(), type.getElementType())),
+        scale);
+}
+
+void TmaAlignScalesOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "tma_scale");
+}
+
+LogicalResult TmaAlignScalesOp::verify() {
+  auto scale = cast<ShapedType>(getScale().getType());
+  auto result = cast<ShapedType>(getResult().getType());
+  Type element = scale.getElementType();
+  if (result.getElementType() != element)
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the scale's " << element;
+  SmallVector<int64_t> expected =
+      getTmaAlignedScaleShape(scale.getShape(), element);
+  if (failed(verifyCompatibleShape(expected, result.getShape())))
+    return emitOpError() << "expects result of shape " << formatShape(expected)
+                         << " (the transpose of "
+                         << formatShape(scale.getShape())
+                         << ", rows padded to 16 bytes), got "
+                         << formatShape(result.getShape());
+  // Where the scale's row count is dynamic, a static padded extent must
+  // still fill whole 16-byte units.
+  int64_t perRow = kTmaStrideAlignment / (element.getIntOrFloatBitWidth() / 8);
+  int64_t padded = result.getDimSize(1);
+  if (!ShapedType::isDynamic(padded) && padded % perRow != 0)
+    return emitOpError() << "expects result rows of a multiple of 16 bytes ("
+                         << perRow << " elements of " << element << "), got "
+                         << padded;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,11 @@
 // rows is transposed. FP8 data and scales transpose together exactly only
 // where the scaling is symmetric; any other operand is quantized again from
 // its transposed high-precision source with the transposed tile, which puts
-// the same elements under one scale and so gives the same values. Blackwell's
+// the same elements under one scale and so gives the same values. Then the
+// f32 scales of 1x128 (1 x 128k) operands go through fp8.tma_align_scales
+// into the col_major_tma layout: a DeepGEMM-style kernel loads one K-block's
+// scales of 128 consecutive rows with one TMA copy beside the K-block's data,
+// which needs them contiguous and each row 16-byte aligned. Blackwell's
 // tcgen05 reads either major and scales 1x32 blocks natively.
 //
 //===----------------------------------------------------------------------===//
@@ -102,6 +106,16 @@ static Value getScale(ScaledMatmulOp mm, unsigned side) {
 static ScalingAttr getScaling(ScaledMatmulOp mm, unsigned side) {
   return side == 0 ? mm.getAScaling() : mm.getBScaling();
 }
+static ScaleLayout getScaleLayout(ScaledMatmulOp mm, unsigned side) {
+  return side == 0 ? mm.getAScaleLayout() : mm.getBScaleLayout();
+}
+static void setScaleLayout(ScaledMatmulOp mm, unsigned side,
+                           ScaleLayout layout) {
+  if (side == 0)
+    mm.setAScaleLayout(layout);
+  else
+    mm.setBScaleLayout(layout);
+}
 
 /// The quantize whose results are exactly `data` and `scale`, if any.
 static QuantizeOp getQuantization(Value data, Value scale) {
@@ -134,10 +148,39 @@ bool KMajorRewriter::check(ScaledMatmulOp mm, unsigned side) {
   return false;
 }
 
+/// Puts the scales of operand `side` of `mm` back in row_major layout where
+/// they are col_major_tma, by reading through the fp8.tma_align_scales that
+/// made them (the values are the same); false, after an error, if they
+/// have no such producer.
+static bool restoreRowMajorScales(ScaledMatmulOp mm, unsigned side) {
+  if (getScaleLayout(mm, side) == ScaleLayout::row_major)
+    return true;
+  Value scale = getScale(mm, side);
+  auto align = scale.getDefiningOp<TmaAlignScalesOp>();
+  if (!align) {
+    mm.emitOpError() << "operand " << (side == 0 ? "a" : "b")
+                     << " is contracted along its rows and must be made "
+                        "K-major for sm_90a wgmma, but its col_major_tma "
+                        "scales do not come from an fp8.tma_align_scales "
+                        "whose row-major input could be transposed with it";
+    return false;
+  }
+  mm->setOperand(2 * side + 1, align.getScale());
+  setScaleLayout(mm, side, ScaleLayout::row_major);
+  if (align->use_empty())
+    align->erase();
+  return true;
+}
+
 bool KMajorRewriter::rewrite(ScaledMatmulOp mm) {
   ArrayRef<int64_t> contracting = mm.getContracting();
   if (contracting[0] == 1 && contracting[1] == 1)
     return true;
+  // A K-major copy is made from row-major scales; col_major_tma ones are
+  // aligned again afterwards.
+  for (unsigned side = 0; side < 2; ++side)
+    if (contracting[side] != 1 && !restoreRowMajorScales(mm, side))
+      return false;
   // Check both operands first so that a failing matmul stays as it was.
   bool okA = check(mm, 0), okB = check(mm, 1);
   if (!okA || !okB)
@@ -249,6 +292,40 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
   return requantized;
 }
 
+/// The K-tile of the sm_90a GEMM: it loads the scales of one K-block of this
+/// many elements per pipeline stage.
+static constexpr int64_t kGemmTileK = 128;
+
+/// Whether a Hopper GEMM loads the scales of operand `side` of `mm` with
+/// TMA: a K-major matrix with one f32 scale per row and K-block of a
+/// multiple of kGemmTileK, still in row_major layout. 128x128
+/// weights (one scale for 128 rows), rowwise and tensorwise scales (one per
+/// row or tensor, loaded once) and E8M0 block scales are read as they are.
+static bool needsTmaAlignedScales(ScaledMatmulOp mm, unsigned side) {
+  if (getScaleLayout(mm, side) != ScaleLayout::row_major ||
+      mm.getContracting()[side] != 1 ||
+      cast<ShapedType>(getData(mm, side).getType()).getRank() != 2)
+    return false;
+  ScalingAttr scaling = getScaling(mm, side);
+  int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
+  return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
+         kBlock % kGemmTileK == 0 && scaling.getScale().isF32();
+}
+
+/// The fp8.tma_align_scales of `scale` that `mm` can read: one that already
+/// dominates it, else a new one right after the scale's producer, where any
+/// later matmul reading the same scales shares it.
+static Value getTmaAlignedScales(Value scale, ScaledMatmulOp mm,
+                                 DominanceInfo &dominance) {
+  for (Operation *user : scale.getUsers())
+    if (auto align = dyn_cast<TmaAlignScalesOp>(user))
+      if (dominance.properlyDominates(align.getOperation(), mm))
+        return align.getResult();
+  OpBuilder b(mm.getContext());
+  b.setInsertionPointAfterValue(scale);
+  return TmaAlignScalesOp::create(b, scale.getLoc(), scale).getResult();
+}
+
 namespace {
 struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
   using Base::Base;
@@ -271,7 +348,17 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
     for (ScaledMatmulOp mm : matmuls)
       failed |= !rewriter.rewrite(mm);
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+    DominanceInfo dominance(module);
+    for (ScaledMatmulOp mm : matmuls) {
+      for (unsigned side = 0; side < 2; ++side) {
+        if (!needsTmaAlignedScales(mm, side))
+          continue;
+        mm->setOperand(2 * side + 1,
+                       getTmaAlignedScales(getScale(mm, side), mm, dominance));
+        setScaleLayout(mm, side, ScaleLayout::col_major_tma);
+      }
+    }
   }
 };
 } // namespace

@@ -36,6 +36,18 @@ inline constexpr int64_t kMinKBlock = 32;
 SmallVector<int64_t> getTiledShape(ArrayRef<int64_t> dataShape,
                                    ArrayRef<int64_t> tile);
 
+/// TMA (cp.async.bulk.tensor) needs every row stride of a global tensor to be
+/// a multiple of this many bytes.
+inline constexpr int64_t kTmaStrideAlignment = 16;
+
+/// The shape of the `col_major_tma` form (ScaleLayout::col_major_tma) of a
+/// rank-2 scale tensor of `elementType` (f32 or f8E8M0FNU) whose row-major
+/// shape is `rowMajorShape` = [R, C]: its transpose [C, R], with R rounded up
+/// so that a row fills a multiple of kTmaStrideAlignment bytes (4 f32, 16
+/// E8M0). A dynamic extent stays dynamic.
+SmallVector<int64_t> getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
+                                             Type elementType);
+
 /// A tile as `[1, *]`, for diagnostics and tables.
 std::string formatTile(ArrayRef<int64_t> tile);
 /// A shape as `256x?x4`, for diagnostics and tables.

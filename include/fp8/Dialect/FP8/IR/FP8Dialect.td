@@ -30,10 +30,12 @@ def FP8_Dialect : Dialect {
 
     * Ops whose semantics involve FP8 scales: quantization, dequantization,
       per-tile amax, lossless transposes of scaled tensors, conversion between
-      scaling formats, scaled matrix multiplication, and the Hadamard rotation
-      used to flatten outliers before quantizing.
-    * Attributes describing scale layouts (`#fp8.scaling`) and training
-      policies (`#fp8.recipe`, `#fp8.policy`).
+      scaling formats, scaled matrix multiplication, the memory layouts of
+      scale tensors that GEMM kernels load (`fp8.tma_align_scales`), and the
+      Hadamard rotation used to flatten outliers before quantizing.
+    * Attributes describing scale layouts (`#fp8.scaling`,
+      `#fp8.scale_layout`) and training policies (`#fp8.recipe`,
+      `#fp8.policy`).
 
     ## What does not go here?
 

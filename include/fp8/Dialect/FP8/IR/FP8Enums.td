@@ -42,6 +42,19 @@ def FP8_Accumulate : I32EnumAttr<"Accumulate",
   let genSpecializedAttr = 0;
 }
 
+def FP8_ScaleLayout : I32EnumAttr<"ScaleLayout",
+    "how a matmul operand's scale tensor is laid out in memory", [
+      // scale[i / r][k / c]: the operand's own storage order.
+      I32EnumAttrCase<"row_major", 0>,
+      // The transpose of row_major, each of its rows padded with zeros to a
+      // multiple of 16 bytes (TMA's global stride alignment): a Hopper GEMM
+      // loads one K-block's scales of consecutive rows with one TMA copy.
+      I32EnumAttrCase<"col_major_tma", 1>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_AmaxAlgo : I32EnumAttr<"AmaxAlgo",
     "how delayed scaling reduces its amax history", [
       I32EnumAttrCase<"max", 0>,
@@ -75,6 +88,9 @@ def FP8_RoundingAttr : EnumAttr<FP8_Dialect, FP8_Rounding, "rounding"> {
   let assemblyFormat = "`<` $value `>`";
 }
 def FP8_AccumulateAttr : EnumAttr<FP8_Dialect, FP8_Accumulate, "accumulate"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def FP8_ScaleLayoutAttr : EnumAttr<FP8_Dialect, FP8_ScaleLayout, "scale_layout"> {
   let assemblyFormat = "`<` $value `>`";
 }
 

@@ -119,6 +119,14 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     `C += sa * sb * partial`; `fast` accumulates across blocks in the tensor
     core's own precision.
 
+    `a_scale_layout` and `b_scale_layout` say how each scale tensor is laid
+    out: `row_major` (the default), `scale[i / r][k / c]` in the operand's
+    storage order, or `col_major_tma`, the transpose of that with each row
+    padded with zeros to 16 bytes, as `fp8.tma_align_scales` makes it (a
+    Hopper GEMM then loads one K-block's scales for consecutive rows with
+    TMA). The layout changes where scales are stored, never their values;
+    `col_major_tma` is for matrices (no batch dimension).
+
     ```mlir
     // Fprop: Y = X * W^T with DeepSeek-V3 blockwise scales.
     %y = fp8.scaled_matmul %x, %sx, %w, %sw {
@@ -126,6 +134,15 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
           b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
           contracting = array<i64: 1, 1>}
         : (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
+           tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>) -> tensor<256x1024xbf16>
+    // The same with X's scales transposed and padded for TMA.
+    %sxt = fp8.tma_align_scales %sx : tensor<256x4xf32> -> tensor<4x256xf32>
+    %y2 = fp8.scaled_matmul %x, %sxt, %w, %sw {
+          a_scale_layout = #fp8.scale_layout<col_major_tma>,
+          a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+          b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+          contracting = array<i64: 1, 1>}
+        : (tensor<256x512xf8E4M3FN>, tensor<4x256xf32>,
            tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>) -> tensor<256x1024xbf16>
     ```
   }];
@@ -137,7 +154,9 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<2>]>:$contracting,
     FP8_ScalingAttr:$a_scaling,
     FP8_ScalingAttr:$b_scaling,
-    DefaultValuedAttr<FP8_AccumulateAttr, "::mlir::fp8::Accumulate::promoted">:$accumulate
+    DefaultValuedAttr<FP8_AccumulateAttr, "::mlir::fp8::Accumulate::promoted">:$accumulate,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$a_scale_layout,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$b_scale_layout
   );
   let results = (outs FP8_MatmulResultTensor:$result);
   let assemblyFormat = [{
@@ -151,6 +170,42 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     /// operands' K-blocks, or kDynamic when both span the whole K.
     int64_t getPromotionInterval();
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// tma_align_scales
+//===----------------------------------------------------------------------===//
+
+def FP8_TmaAlignScalesOp : FP8_Op<"tma_align_scales", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "transpose a scale matrix and pad its rows to 16 bytes for TMA";
+  let description = [{
+    Returns the `col_major_tma` layout of a row-major `R x C` scale matrix:
+    `result[j][i] = scale[i][j]`, of shape `C x R'` where `R'` is `R` rounded
+    up to a whole number of 16 bytes (TMA's global stride alignment): a
+    multiple of 4 for f32 scales, of 16 for f8E8M0FNU ones. The padding
+    holds zero bits (f32 `+0.0`; E8M0 code 0, which is 2^-127 since E8M0 has
+    no zero), and no matmul reads it. The element type is kept.
+
+    For a 1x128-scaled operand of an sm_90a GEMM, one K-block's scales of
+    consecutive rows are then contiguous, and the kernel loads them with TMA
+    together with the K-block's data; `fp8-legalize{chip=sm_90a}` inserts
+    this op and sets the matmul's `a_scale_layout` / `b_scale_layout` to
+    `col_major_tma`.
+
+    ```mlir
+    // 250 rows of 1x128 scales over K = 512: 4 K-blocks of 252 (250 rounded
+    // up to 4 f32 = 16 bytes) scales each.
+    %t = fp8.tma_align_scales %s : tensor<250x4xf32> -> tensor<4x252xf32>
+    ```
+  }];
+  let arguments = (ins TensorRankOf<[F32, F8E8M0FNU], [2]>:$scale);
+  let results = (outs TensorRankOf<[F32, F8E8M0FNU], [2]>:$result);
+  let assemblyFormat = "$scale attr-dict `:` type($scale) `->` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    // The result type from the scale's: getTmaAlignedScaleShape.
+    OpBuilder<(ins "::mlir::Value":$scale)>
+  ];
 }
 
 //===----------------------------------------------------------------------===//

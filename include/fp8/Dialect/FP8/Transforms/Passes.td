@@ -115,6 +115,18 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     other ops use it. Anything else is an error. MXFP8 (1x32 tiles, E8M0
     scales) is left as it is: the kernel promotes every 32 elements.
 
+    Then, on `sm_90a`, every matrix operand (rank 2) scaled per row and
+    K-block (tile `[1, 128k]`, f32 scales: DeepSeek-V3's 1x128 activations
+    and gradients, both sides of a 1x128 x 1x128 Wgrad) gets its scales
+    through `fp8.tma_align_scales`, and the matmul's `a_scale_layout` /
+    `b_scale_layout` becomes `col_major_tma`: transposed, each row padded to
+    16 bytes, so that the GEMM loads one K-block's scales of consecutive rows
+    with TMA. One such op per scale value is shared by every matmul that
+    reads it. 128x128 tiles, rowwise (`[1, *]`), tensorwise and E8M0 scales
+    stay `row_major`, and so does an operand already `col_major_tma` (the
+    pass is idempotent). An operand contracted along its rows whose scales
+    are `col_major_tma` is first read through its `fp8.tma_align_scales`.
+
     `sm_100a` (Blackwell): `tcgen05` reads either major and scales 1x32
     blocks with E8M0 natively: nothing changes.
   }];
