@@ -158,6 +158,11 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
                                int64_t promotion, const OperandScaling &a,
                                const OperandScaling &b) {
   bool kVaryingScales = !ShapedType::isDynamic(promotion);
+  // A tile must not straddle two row blocks of B's scales: the kernel keeps
+  // one B scale per tile unless B's are per column.
+  auto bFits = [&](int64_t tileN) {
+    return b.spansRows() || b.rowBlock == 1 || b.rowBlock % tileN == 0;
+  };
   GemmConfig config;
   int64_t tiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
@@ -176,12 +181,13 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   }
   // Without promotion the accumulator is the only large register set, so a
   // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.
-  else if (fast && n % 256 == 0 && tiles / 2 >= 2 * kNumSMs)
+  else if (fast && n % 256 == 0 && tiles / 2 >= 2 * kNumSMs && bFits(256))
     config.tileN = 256;
   // Promotion by plain adds (no scale varies along K): 128 x 192, with 96
   // accumulator and 96 sum registers per thread. With per-block scales the
   // promotion's FMAs make it slower than 128 x 128 (measured).
-  else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * kNumSMs)
+  else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * kNumSMs &&
+           bFits(192))
     config.tileN = 192;
   config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;

@@ -285,3 +285,48 @@ func.func @blockwise_192rows_n1920_f32_tma(%a: tensor<4095x384xf8E4M3FN>, %sa: t
       : (tensor<4095x384xf8E4M3FN>, tensor<3x4096xf32>, tensor<1920x384xf8E5M2>, tensor<15x3xf32>) -> tensor<4095x1920xf32>
   return %c : tensor<4095x1920xf32>
 }
+
+// 4095x1984x512 blockwise -> bf16: wide enough for 192-column tiles, which
+// straddle B's 128x128 scale blocks (odd tiles at column 64), and N not a
+// multiple of 128 (a partial last scale block)
+func.func @blockwise_n1984(%a: tensor<4095x512xf8E4M3FN>, %sa: tensor<4095x4xf32>, %b: tensor<1984x512xf8E4M3FN>, %sb: tensor<16x4xf32>) -> tensor<4095x1984xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x512xf8E4M3FN>, tensor<4095x4xf32>, tensor<1984x512xf8E4M3FN>, tensor<16x4xf32>) -> tensor<4095x1984xbf16>
+  return %c : tensor<4095x1984xbf16>
+}
+
+// The same -> f32 with col_major_tma A scales
+func.func @blockwise_n1984_tma_f32(%a: tensor<4095x512xf8E4M3FN>, %sa: tensor<4x4096xf32>, %b: tensor<1984x512xf8E4M3FN>, %sb: tensor<16x4xf32>) -> tensor<4095x1984xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4095x512xf8E4M3FN>, tensor<4x4096xf32>, tensor<1984x512xf8E4M3FN>, tensor<16x4xf32>) -> tensor<4095x1984xf32>
+  return %c : tensor<4095x1984xf32>
+}
+
+// 4096x2048x256 tensorwise A, B one scale per 128 rows over all of K,
+// promoted -> bf16: large enough for 128 x 192 tiles, which would straddle
+// B's scale blocks, so the kernel keeps 128 x 128
+func.func @b_row_blocks(%a: tensor<4096x256xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<2048x256xf8E4M3FN>, %sb: tensor<16x1xf32>) -> tensor<4096x2048xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2048x256xf8E4M3FN>, tensor<16x1xf32>) -> tensor<4096x2048xbf16>
+  return %c : tensor<4096x2048xbf16>
+}
+
+// 8192x2048x256 the same, fast: not 128 x 256 either
+func.func @b_row_blocks_fast(%a: tensor<8192x256xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<2048x256xf8E4M3FN>, %sb: tensor<16x1xf32>) -> tensor<8192x2048xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<8192x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2048x256xf8E4M3FN>, tensor<16x1xf32>) -> tensor<8192x2048xbf16>
+  return %c : tensor<8192x2048xbf16>
+}
