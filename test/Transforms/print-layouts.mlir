@@ -5,6 +5,7 @@
 // RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=rowwise --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=ROWWISE
 // RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=rowwise_gw_hp --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=ROWWISEGWHP
 // RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=BLOCKWISE
+// RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-legalize --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=BLOCKWISE-SM90
 // RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=MXFP8
 // RUN: fp8-opt %s --fp8-quantize-matmuls=recipe=mxfp8_ocp --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=MXFP8OCP
 
@@ -85,6 +86,19 @@ func.func @linear_fwd_bwd(%x: tensor<256x512xbf16> {fp8.role = "activation"},
 // BLOCKWISE-NEXT: 2  wgrad  a  gradient    arg2     256x1024xf8E4M3FN    dim 0    [128, 1]    2x1024xf32         exact       requantized
 // BLOCKWISE-NEXT: 2  wgrad  b  activation  arg0     256x512xf8E4M3FN     dim 0    [128, 1]    2x512xf32          exact       requantized
 // BLOCKWISE-NEXT: 5 quantizations (3 fresh, 2 requantized), 1 reused, 0 transposed
+
+// After fp8-legalize{chip=sm_90a}: every operand K-major (W transposed for
+// Dgrad, dY and X requantized transposed for Wgrad) and the 1x128 scales in
+// the col_major_tma layout ("tma": transposed, rows padded to 16 bytes).
+// BLOCKWISE-SM90: fp8 layouts of @linear_fwd_bwd under #fp8.recipe<blockwise>
+// BLOCKWISE-SM90-NEXT: #  matmul op role        source    storage              contract tile        scales             round       decision
+// BLOCKWISE-SM90-NEXT: 0  fprop  a  activation  arg0      256x512xf8E4M3FN     dim 1    [1, 128]    4x256xf32 tma      exact       fresh
+// BLOCKWISE-SM90-NEXT: 0  fprop  b  weight      arg1      1024x512xf8E4M3FN    dim 1    [128, 128]  8x4xf32            exact       fresh
+// BLOCKWISE-SM90-NEXT: 1  dgrad  a  gradient    arg2      256x1024xf8E4M3FN    dim 1    [1, 128]    8x256xf32 tma      exact       fresh
+// BLOCKWISE-SM90-NEXT: 1  dgrad  b  weight      arg1      512x1024xf8E4M3FN    dim 1    [128, 128]  4x8xf32            exact       transposed
+// BLOCKWISE-SM90-NEXT: 2  wgrad  a  gradient    arg2^T    1024x256xf8E4M3FN    dim 1    [1, 128]    2x1024xf32 tma     exact       requantized
+// BLOCKWISE-SM90-NEXT: 2  wgrad  b  activation  arg0^T    512x256xf8E4M3FN     dim 1    [1, 128]    2x512xf32 tma      exact       requantized
+// BLOCKWISE-SM90-NEXT: 5 quantizations (3 fresh, 2 requantized), 0 reused, 1 transposed
 
 // MXFP8: fp8 layouts of @linear_fwd_bwd under #fp8.recipe<mxfp8>
 // MXFP8-NEXT: #  matmul op role        source   storage              contract tile        scales             round       decision

@@ -36,6 +36,8 @@ struct OperandLayout {
   SmallVector<int64_t> tile;
   SmallVector<int64_t> scaleShape;
   Type scaleType, elementType;
+  // Scales in the col_major_tma layout (transposed, rows padded).
+  bool tmaScales = false;
   ScaleRound round;
   StringRef decision;
 };
@@ -85,6 +87,9 @@ static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
       auto scaleType = cast<RankedTensorType>(scale.getType());
       layout.scaleShape = llvm::to_vector(scaleType.getShape());
       layout.scaleType = scaleType.getElementType();
+      layout.tmaScales = (side == 0 ? mm.getAScaleLayout()
+                                    : mm.getBScaleLayout()) ==
+                         ScaleLayout::col_major_tma;
 
       bool transposed = false;
       if (auto t = data.getDefiningOp<TransposeOp>()) {
@@ -140,7 +145,8 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
                         formatShape(l.shape) + "x" + elementType,
                         llvm::formatv("dim {0}", l.contractingDim),
                         formatTile(l.tile),
-                        formatShape(l.scaleShape) + "x" + scaleType,
+                        formatShape(l.scaleShape) + "x" + scaleType +
+                            (l.tmaScales ? " tma" : ""),
                         stringifyScaleRound(l.round), l.decision);
   }
   // Quantize ops actually executed: one per distinct quantization.
