@@ -53,7 +53,8 @@ static constexpr int64_t kMmaK = 32;
 static constexpr int64_t kMmaM = 64;
 /// A K-block in shared memory: 128 FP8 bytes per row, exactly the span of the
 /// 128-byte swizzle, so one TMA box row is one swizzle row.
-static constexpr int64_t kTileK = 128;
+static constexpr int64_t kTileK = kHopperGemmTileK;
+static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 static constexpr int64_t kSwizzleAtom = 1024;
 /// The width of a 128-byte swizzled row.
@@ -139,12 +140,10 @@ struct OperandScaling {
   int64_t stride;
   bool e8m0;
   bool transposed;
-  /// Whether TMA loads this K-block's scales with the tile: a transposed f32
-  /// scale per row whose K-block is a whole number of the kernel's.
-  bool byTma() const {
-    return transposed && !e8m0 && rowBlock == 1 && !spansK() &&
-           kBlock % kTileK == 0;
-  }
+  /// Whether TMA loads this K-block's scales with the tile: scales
+  /// hasTmaLoadableScales accepts, in the col_major_tma layout.
+  bool tmaLoadable;
+  bool byTma() const { return transposed && tmaLoadable; }
 
   bool spansK() const { return ShapedType::isDynamic(kBlock); }
   bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
@@ -213,7 +212,8 @@ static OperandScaling describeScaling(ScalingAttr scaling,
   return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
                         scaleType.getDimSize(1),
                         isa<Float8E8M0FNUType>(scaling.getScale()),
-                        layout == ScaleLayout::col_major_tma};
+                        layout == ScaleLayout::col_major_tma,
+                        hasTmaLoadableScales(scaling)};
 }
 
 namespace {

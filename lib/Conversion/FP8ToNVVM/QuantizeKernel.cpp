@@ -522,12 +522,10 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
   bool reduce = !(k.op && k.op.getAmax());
   k.workspace = reduce;
   gpu::GPUFuncOp func = k.createAny(name, chip, numBlocks);
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value partials = func.addWorkgroupAttribution(
-      MemRefType::get({kThreadsPerBlock / kWarpSize}, b.getF32Type(), nullptr,
-                      workgroup),
-      loc);
+  // The warps' partial maxima, then one slot through which the leader hands
+  // the global amax to its CTA.
+  Value partials = k.addPartials(func, /*extra=*/1);
+  int64_t broadcastSlot = kThreadsPerBlock / kWarpSize;
   auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
   auto i32 = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
@@ -562,19 +560,12 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
                        b, loc, scan.getRegionIterArgs()[0], chunkMax)
                        .getResult()});
     b.setInsertionPointAfter(scan);
-    amax = k.shuffleMax(scan.getResult(0), kWarpSize);
-    Value warp = arith::DivUIOp::create(b, loc, thread, idx(kWarpSize));
-    memref::StoreOp::create(b, loc, amax, partials, warp);
-    gpu::BarrierOp::create(b, loc);
+    Value blockMax = k.ctaMax(scan.getResult(0), partials, thread);
 
     // The leader publishes the CTA's amax and waits for every CTA.
     auto publish =
         scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
     b.setInsertionPointToStart(publish.thenBlock());
-    Value blockMax = zero;
-    for (int64_t w = 0; w < kThreadsPerBlock / kWarpSize; ++w)
-      blockMax = arith::MaximumFOp::create(
-          b, loc, blockMax, memref::LoadOp::create(b, loc, partials, idx(w)));
     Value bits = arith::AndIOp::create(
         b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), blockMax),
         i32(0x7FFFFFFF));
@@ -602,7 +593,7 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
     Value total = atomic(arith::AtomicRMWKind::addi, i32(0), 0);
     memref::StoreOp::create(
         b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), total),
-        partials, idx(0));
+        partials, idx(broadcastSlot));
     // The last CTA to get here resets the scratch for the next launch.
     Value done = atomic(arith::AtomicRMWKind::addi, i32(1), 2);
     auto last = scf::IfOp::create(
@@ -615,7 +606,7 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
       atomic(arith::AtomicRMWKind::assign, i32(0), slot);
     b.setInsertionPointAfter(publish);
     gpu::BarrierOp::create(b, loc);
-    amax = memref::LoadOp::create(b, loc, partials, idx(0));
+    amax = memref::LoadOp::create(b, loc, partials, idx(broadcastSlot));
   }
 
   // Pass 2: quantize with the one scale.

@@ -900,11 +900,7 @@ def main():
         print("check_gemm: PyTorch is not installed; it needs PyTorch (on "
               "the GPU machine: pip install torch)", file=sys.stderr)
         return 2
-    if args.device is None:
-        args.device = "cuda" if torch.cuda.is_available() else "cpu"
-    print("torch %s on %s" % (torch.__version__, args.device if
-                              args.device == "cpu" else
-                              torch.cuda.get_device_name(args.device)))
+    cq.choose_device(torch, args)
     if args.self_test:
         return self_test(args)
     if not args.dumps:

@@ -1802,11 +1802,7 @@ def main():
             print("check_quantize: PyTorch is not installed; --no-torch "
                   "checks against the oracle alone", file=sys.stderr)
             return 2
-        if args.device is None:
-            args.device = "cuda" if torch.cuda.is_available() else "cpu"
-        print("torch %s on %s" % (torch.__version__, args.device if
-                                  args.device == "cpu" else
-                                  torch.cuda.get_device_name(args.device)))
+        choose_device(torch, args)
     if args.self_test:
         if torch is None:
             print("check_quantize: --self-test needs PyTorch", file=sys.stderr)
@@ -1816,6 +1812,16 @@ def main():
         ap.error("no dump directory given")
     return run_checks("check_quantize", "kernel it checks", args.dumps,
                       lambda d: check_dump(d, args))
+
+
+def choose_device(torch_module, args):
+    """args.device, or CUDA where there is one (else the CPU), printed with
+    the torch version."""
+    if args.device is None:
+        args.device = "cuda" if torch_module.cuda.is_available() else "cpu"
+    print("torch %s on %s" % (torch_module.__version__, args.device if
+                              args.device == "cpu" else
+                              torch_module.cuda.get_device_name(args.device)))
 
 
 def run_checks(tool, what, dumps, check):

@@ -295,6 +295,12 @@ fp8::getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
   return {cols, static_cast<int64_t>(llvm::alignTo(rows, perRow))};
 }
 
+bool fp8::hasTmaLoadableScales(ScalingAttr scaling) {
+  int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
+  return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
+         kBlock % kHopperGemmTileK == 0 && scaling.getScale().isF32();
+}
+
 SmallVector<int64_t>
 ScalingAttr::getScaleShape(ArrayRef<int64_t> dataShape) const {
   return getTiledShape(dataShape, getTile());

@@ -292,24 +292,16 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
   return requantized;
 }
 
-/// The K-tile of the sm_90a GEMM: it loads the scales of one K-block of this
-/// many elements per pipeline stage.
-static constexpr int64_t kGemmTileK = 128;
-
 /// Whether a Hopper GEMM loads the scales of operand `side` of `mm` with
-/// TMA: a K-major matrix with one f32 scale per row and K-block of a
-/// multiple of kGemmTileK, still in row_major layout. 128x128
+/// TMA (hasTmaLoadableScales, on a K-major matrix) and they are still in
+/// row_major layout. 128x128
 /// weights (one scale for 128 rows), rowwise and tensorwise scales (one per
 /// row or tensor, loaded once) and E8M0 block scales are read as they are.
 static bool needsTmaAlignedScales(ScaledMatmulOp mm, unsigned side) {
-  if (getScaleLayout(mm, side) != ScaleLayout::row_major ||
-      mm.getContracting()[side] != 1 ||
-      cast<ShapedType>(getData(mm, side).getType()).getRank() != 2)
-    return false;
-  ScalingAttr scaling = getScaling(mm, side);
-  int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
-  return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
-         kBlock % kGemmTileK == 0 && scaling.getScale().isF32();
+  return getScaleLayout(mm, side) == ScaleLayout::row_major &&
+         mm.getContracting()[side] == 1 &&
+         cast<ShapedType>(getData(mm, side).getType()).getRank() == 2 &&
+         hasTmaLoadableScales(getScaling(mm, side));
 }
 
 /// The fp8.tma_align_scales of `scale` that `mm` can read: one that already

@@ -70,4 +70,17 @@ double getFP8MaxValue(Type type);
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Attrs.h.inc"
 
+namespace mlir::fp8 {
+/// The K-block of the sm_90a GEMM: one pipeline stage holds this many
+/// elements of K of each operand.
+inline constexpr int64_t kHopperGemmTileK = 128;
+
+/// Whether the sm_90a GEMM loads the scales of a K-major operand scaled by
+/// `scaling` with TMA, beside each K-block, once they are in the
+/// col_major_tma layout: one f32 scale per row and per K-block of a multiple
+/// of kHopperGemmTileK (DeepSeek-V3's 1x128). fp8-legalize{chip=sm_90a}
+/// puts exactly these in that layout.
+bool hasTmaLoadableScales(ScalingAttr scaling);
+} // namespace mlir::fp8
+
 #endif // FP8_DIALECT_FP8_IR_FP8DIALECT_H
