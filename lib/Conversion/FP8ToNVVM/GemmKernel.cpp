@@ -269,7 +269,10 @@ private:
   }
   Value fullBarrier(Value stage);
   Value emptyBarrier(Value stage);
-  Value descriptor(Value address);
+  /// The descriptor's low word for a tile at shared address `address`.
+  Value descriptorLow(Value address);
+  /// The full descriptor from its low word (the high word is constant).
+  Value descriptor(Value low);
 
   // Global memory.
   Value globalPtr(Value pointer);
@@ -357,19 +360,24 @@ Value GemmBuilder::emptyBarrier(Value stage) {
   return sharedPtr(add(i32(base), mul(stage, i32(8))));
 }
 
-/// The wgmma shared-memory matrix descriptor of a K-major tile at shared
-/// address `address` (i32) with 128-byte swizzle: start address >> 4 in bits
-/// 0-13, leading byte offset 16 (unused by K-major swizzled tiles) in 16-29,
-/// stride byte offset 1024 (eight 128-byte rows) in 32-45, swizzle mode 1
-/// (128 B) in 62-63.
-Value GemmBuilder::descriptor(Value address) {
+/// The wgmma shared-memory matrix descriptor of a K-major tile with 128-byte
+/// swizzle: start address >> 4 in bits 0-13, leading byte offset 16 (unused
+/// by K-major swizzled tiles) in 16-29, stride byte offset 1024 (eight
+/// 128-byte rows) in 32-45, swizzle mode 1 (128 B) in 62-63. The low word
+/// is computed once per stage: a K-step inside the swizzled row adds
+/// step * 32 / 16 to it, which never carries out of the 14-bit field
+/// (shared addresses stay below 2^18).
+Value GemmBuilder::descriptorLow(Value address) {
   Value start = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)), i32(0x3FFF));
-  uint64_t fixed = (uint64_t(1) << 16) | (uint64_t(kSwizzleAtom >> 4) << 32) |
-                   (uint64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, i32(1 << 16));
+}
+
+Value GemmBuilder::descriptor(Value low) {
+  uint64_t high = (uint64_t(kSwizzleAtom >> 4) << 32) | (uint64_t(1) << 62);
   return arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), start),
-      i64(int64_t(fixed)));
+      b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), low),
+      i64(int64_t(high)));
 }
 
 Value GemmBuilder::globalPtr(Value pointer) {
@@ -554,12 +562,13 @@ Value GemmBuilder::issueBlock(Value it, Value acc, bool zeroFirst,
     return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
                                     : NVVM::WGMMATypes::e5m2;
   };
+  Value lowA = descriptorLow(aBase), lowB = descriptorLow(bBase);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
     // Advancing along K inside the swizzled row moves the start address:
     // the hardware applies the swizzle to the full address.
-    Value descA = descriptor(add(aBase, i32(step * kMmaK)));
-    Value descB = descriptor(add(bBase, i32(step * kMmaK)));
+    Value descA = descriptor(add(lowA, i32(step * kMmaK >> 4)));
+    Value descB = descriptor(add(lowB, i32(step * kMmaK >> 4)));
     auto scaleD = (zeroFirst && step == firstStep) ? NVVM::WGMMAScaleOut::zero
                                                    : NVVM::WGMMAScaleOut::one;
     acc = NVVM::WgmmaMmaAsyncOp::create(
