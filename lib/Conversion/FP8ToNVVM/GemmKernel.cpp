@@ -165,7 +165,9 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   GemmConfig config;
   int64_t tiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
-  if (tiles < kNumSMs / 2)
+  // Promotion within a K-block (1x32, 1x64 scales) reads a scale per column
+  // for every step; with 128 columns they and the sums spill (K = 512).
+  if (tiles < kNumSMs / 2 || (kVaryingScales && promotion < kTileK))
     config.tileN = 64;
   // Per-block scales (blockwise): 192 x 128, three consumer warpgroups of
   // 64 accumulator and 64 sum registers each. A 128-wide tile keeps one
@@ -292,20 +294,29 @@ private:
   bool orderedTurns() const {
     return promotion >= kTileK && (!aScaling.spansK() || !bScaling.spansK());
   }
-  /// Waits for the stage of K-block counter `it` (if `waitFull`) and queues
-  /// `numSteps` wgmmas from K-step `firstStep` on `acc` as one group.
-  Value issueBlock(Value it, Value acc, bool zeroFirst, int64_t firstStep,
-                   int64_t numSteps, bool waitFull);
-  /// Hands the stage of counter `it` back to the producer.
-  void releaseStage(Value it);
+  /// What a consumer needs to issue the MMAs of K-block counter `it`: its
+  /// stage, the full barrier's parity, and the stage's A and B descriptor
+  /// low words.
+  struct StageState {
+    Value stage, parity, lowA, lowB;
+  };
+  StageState stageState(Value it);
+  /// Waits until TMA has filled `state`'s stage.
+  void waitForStage(const StageState &state);
+  /// Waits for `state`'s stage (if `waitFull`) and queues `numSteps` wgmmas
+  /// from K-step `firstStep` on `acc` as one group.
+  Value issueBlock(const StageState &state, Value acc, bool zeroFirst,
+                   int64_t firstStep, int64_t numSteps, bool waitFull);
+  /// Hands `stage` back to the producer.
+  void releaseStage(Value stage);
   /// The K-varying scales of this thread's elements for the K-slice at
   /// `kIndex` (loaded early, used by promote).
   struct Scales {
     SmallVector<Value> a, b;
   };
   Scales loadScales(Value kIndex);
-  /// Adds the scales that TMA brought with the stage of counter `it`.
-  void readSharedScales(Value it, Scales &scales);
+  /// Adds the scales that TMA brought with `stage`.
+  void readSharedScales(Value stage, Scales &scales);
   /// Adds accumulator `acc`, times its scales, to `sums`.
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
@@ -378,6 +389,20 @@ Value GemmBuilder::descriptor(Value low) {
   return arith::OrIOp::create(
       b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), low),
       i64(int64_t(high)));
+}
+
+/// Asks LLVM not to unroll `loop`: unrolled, a short K loop (K = 384 on
+/// 192 x 128 tiles) overlaps its blocks' accumulators and spills. The
+/// attribute is llvm.br's own `loop_annotation`: scf-to-cf forwards it to
+/// the loop's latch branch, and the translation makes it !llvm.loop.
+static void keepRolled(scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {},
+                                          {}, {}, {}, {}, {});
+  loop->setAttr("loop_annotation",
+                LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, unroll, {}, {},
+                                              {}, {}, {}, {}, {}, {}, {}, {},
+                                              {}));
 }
 
 Value GemmBuilder::globalPtr(Value pointer) {
@@ -543,26 +568,32 @@ Value GemmBuilder::scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
   return factor;
 }
 
-Value GemmBuilder::issueBlock(Value it, Value acc, bool zeroFirst,
-                              int64_t firstStep, int64_t numSteps,
-                              bool waitFull) {
+GemmBuilder::StageState GemmBuilder::stageState(Value it) {
   Value stage = rem(it, config.stages);
-  if (waitFull) {
-    Value parity =
-        arith::AndIOp::create(b, loc, div(it, config.stages), i32(1));
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(stage), parity,
-                                          i32(kWaitTicks));
-  }
   Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
                                      mul(consumer, i32(kMmaM * kTileK))));
   Value bBase = add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
                                      mul(stage, i32(config.tileN * kTileK))));
+  return {stage, arith::AndIOp::create(b, loc, div(it, config.stages), i32(1)),
+          descriptorLow(aBase), descriptorLow(bBase)};
+}
+
+void GemmBuilder::waitForStage(const StageState &state) {
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBarrier(state.stage),
+                                        state.parity, i32(kWaitTicks));
+}
+
+Value GemmBuilder::issueBlock(const StageState &state, Value acc,
+                              bool zeroFirst, int64_t firstStep,
+                              int64_t numSteps, bool waitFull) {
+  if (waitFull)
+    waitForStage(state);
   auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
   auto wgmmaType = [&](Type t) {
     return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
                                     : NVVM::WGMMATypes::e5m2;
   };
-  Value lowA = descriptorLow(aBase), lowB = descriptorLow(bBase);
+  Value lowA = state.lowA, lowB = state.lowB;
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
     // Advancing along K inside the swizzled row moves the start address:
@@ -581,17 +612,16 @@ Value GemmBuilder::issueBlock(Value it, Value acc, bool zeroFirst,
   return acc;
 }
 
-void GemmBuilder::releaseStage(Value it) {
+void GemmBuilder::releaseStage(Value stage) {
   // One arrival per consumer warp: this warp's MMAs are done with the stage.
   auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
   b.setInsertionPointToStart(&first.getThenRegion().front());
   NVVM::MBarrierArriveOp::create(b, loc, Type(),
-                                 emptyBarrier(rem(it, config.stages)), Value());
+                                 emptyBarrier(stage), Value());
   b.setInsertionPointAfter(first);
 }
 
-void GemmBuilder::readSharedScales(Value it, Scales &scales) {
-  Value stage = rem(it, config.stages);
+void GemmBuilder::readSharedScales(Value stage, Scales &scales) {
   auto read = [&](int64_t regionOffset, int64_t bytes, Value index,
                   int64_t width) -> SmallVector<Value> {
     Value offset = add(add(i32(regionOffset), mul(stage, i32(bytes))),
@@ -694,21 +724,22 @@ Value GemmBuilder::buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums) {
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
   b.setInsertionPointToStart(loop.getBody());
   Value it = loop.getRegionIterArgs()[0];
-  Value acc = issueBlock(it, loop.getRegionIterArgs()[1], /*zeroFirst=*/false,
-                         0, kTileK / kMmaK, /*waitFull=*/true);
+  Value acc = issueBlock(stageState(it), loop.getRegionIterArgs()[1],
+                         /*zeroFirst=*/false, 0, kTileK / kMmaK,
+                         /*waitFull=*/true);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
   auto previous =
       scf::IfOp::create(b, loc,
                         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                               loop.getInductionVar(), i32(0)));
   b.setInsertionPointToStart(&previous.getThenRegion().front());
-  releaseStage(sub(it, i32(1)));
+  releaseStage(rem(sub(it, i32(1)), config.stages));
   b.setInsertionPointAfter(previous);
   scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1)), acc});
   b.setInsertionPointAfter(loop);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   Value end = loop.getResult(0);
-  releaseStage(sub(end, i32(1)));
+  releaseStage(rem(sub(end, i32(1)), config.stages));
   for (int64_t i = 0, e = config.tileN / 2; i < e; ++i)
     sums.push_back(LLVM::ExtractValueOp::create(b, loc, loop.getResult(1), i));
   return end;
@@ -733,11 +764,13 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
     init.append(firstScales.b);
   }
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
+  keepRolled(loop);
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
   Value it = loop.getRegionIterArgs()[0];
   auto carried = loop.getRegionIterArgs().drop_front();
   SmallVector<Value> state(carried.take_front(config.tileN / 2));
+  StageState current = stageState(it);
   Value kStart = mul(kb, i32(kTileK));
   Scales nextScales;
   if (prefetch) {
@@ -755,14 +788,18 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
     } else {
       scales = loadScales(add(kStart, i32(first * kMmaK)));
     }
+    // The stage's data first, then the turn: a consumer that waits for its
+    // turn has its operands ready when it comes.
+    if (first == 0)
+      waitForStage(current);
     // Issue turns alternate between the consumers, so that one's MMAs run
     // while the other promotes instead of both promoting at once.
     if (orderedTurns())
       NVVM::BarrierOp::create(b, loc, Type(),
                               add(consumer, i32(kFirstTurnBarrier)),
                               i32(2 * kWarpgroup), nullptr, Value());
-    Value acc = issueBlock(it, undef, /*zeroFirst=*/true, first, steps,
-                           /*waitFull=*/first == 0);
+    Value acc = issueBlock(current, undef, /*zeroFirst=*/true, first, steps,
+                           /*waitFull=*/false);
     if (orderedTurns())
       NVVM::BarrierArriveOp::create(
           b, loc,
@@ -770,11 +807,11 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
               i32(kFirstTurnBarrier)),
           i32(2 * kWarpgroup));
     // Read while the MMAs run; the stage is released after the promotion.
-    readSharedScales(it, scales);
+    readSharedScales(current.stage, scales);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     promote(acc, scales, state);
   }
-  releaseStage(it);
+  releaseStage(current.stage);
   SmallVector<Value> yielded = {add(it, i32(1))};
   yielded.append(state);
   yielded.append(nextScales.a);
@@ -925,7 +962,6 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     promotion = op.getAccumulate() == Accumulate::fast ? 0 : kTileK;
   aScaling = describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout());
   bScaling = describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout());
-
   OpBuilder::InsertionGuard guard(b);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
@@ -1004,6 +1040,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     params.push_back(mapParam("a_scale_map", "a_scale", 1, config.tileM, "none"));
   if (config.bScaleBytes)
     params.push_back(mapParam("b_scale_map", "b_scale", 1, config.tileN, "none"));
+
   setManifest(
       b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(), params,
       aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
@@ -1025,6 +1062,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     aScaleMap = func.getArgument(nextArgument++);
   if (config.bScaleBytes)
     bScaleMap = func.getArgument(nextArgument++);
+
 
   thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   firstTile = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));

@@ -5,7 +5,8 @@
 // promotion (tensorwise, rowwise) and the 192 x 128 tiles of blockwise
 // scales (three consumer warpgroups) on large problems; every 1x128 case
 // again (`_tma`) with its scales in the col_major_tma layout that
-// fp8-legalize makes, which TMA loads with each K-block.
+// fp8-legalize makes, which TMA loads with each K-block; and partial last
+// rounds of the persistent tile loop for each tile shape.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -329,4 +330,63 @@ func.func @b_row_blocks_fast(%a: tensor<8192x256xf8E4M3FN>, %sa: tensor<1x1xf32>
         contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
       : (tensor<8192x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2048x256xf8E4M3FN>, tensor<16x1xf32>) -> tensor<8192x2048xbf16>
   return %c : tensor<8192x2048xbf16>
+}
+
+// Partial last rounds of the persistent tile loop (CTAs with one tile more
+// than others), after full rounds on all 132 SMs.
+// 4096x1664x1024 blockwise -> bf16: 286 tiles of 192 x 128 (22 in the last
+// round), partial last row of tiles; col_major_tma
+func.func @partial_round_blockwise_tma(%a: tensor<4096x1024xf8E4M3FN>, %sa: tensor<8x4096xf32>, %b: tensor<1664x1024xf8E4M3FN>, %sb: tensor<13x8xf32>) -> tensor<4096x1664xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x1024xf8E4M3FN>, tensor<8x4096xf32>, tensor<1664x1024xf8E4M3FN>, tensor<13x8xf32>) -> tensor<4096x1664xbf16>
+  return %c : tensor<4096x1664xbf16>
+}
+
+// 4032x1664x1024 blockwise e4m3 x e5m2 -> f32: 273 tiles of 192 x 128, a
+// partial last round; row-major scales read from global memory
+func.func @partial_round_blockwise_f32(%a: tensor<4032x1024xf8E4M3FN>, %sa: tensor<4032x8xf32>, %b: tensor<1664x1024xf8E5M2>, %sb: tensor<13x8xf32>) -> tensor<4032x1664xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4032x1024xf8E4M3FN>, tensor<4032x8xf32>, tensor<1664x1024xf8E5M2>, tensor<13x8xf32>) -> tensor<4032x1664xf32>
+  return %c : tensor<4032x1664xf32>
+}
+
+// 2100x1024x1024 tensorwise -> f32, promoted: 136 tiles of 128 x 128, a
+// partial last round, partial last row of tiles
+func.func @partial_round_tensorwise_f32(%a: tensor<2100x1024xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<1024x1024xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<2100x1024xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2100x1024xf8E4M3FN>, tensor<1x1xf32>, tensor<1024x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<2100x1024xf32>
+  return %c : tensor<2100x1024xf32>
+}
+
+// 8192x2304x512 tensorwise -> bf16, fast: 576 tiles of 128 x 256, a
+// partial last round
+func.func @partial_round_tensorwise_fast_n256(%a: tensor<8192x512xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<2304x512xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<8192x2304xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        accumulate = #fp8.accumulate<fast>,
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<8192x512xf8E4M3FN>, tensor<1x1xf32>, tensor<2304x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x2304xbf16>
+  return %c : tensor<8192x2304xbf16>
+}
+
+// 2100x1024x512 mxfp8 -> bf16: 272 tiles of 128 x 64 (with 128 x 128 tiles
+// the per-column scales of promotion every 32 spilled), a partial last round
+func.func @partial_round_mxfp8(%a: tensor<2100x512xf8E4M3FN>, %sa: tensor<2100x16xf8E8M0FNU>, %b: tensor<1024x512xf8E4M3FN>, %sb: tensor<1024x16xf8E8M0FNU>) -> tensor<2100x1024xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<2100x512xf8E4M3FN>, tensor<2100x16xf8E8M0FNU>, tensor<1024x512xf8E4M3FN>, tensor<1024x16xf8E8M0FNU>) -> tensor<2100x1024xbf16>
+  return %c : tensor<2100x1024xbf16>
 }
