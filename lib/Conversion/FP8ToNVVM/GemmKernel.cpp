@@ -55,6 +55,8 @@ static constexpr int64_t kMmaM = 64;
 /// 128-byte swizzle, so one TMA box row is one swizzle row.
 static constexpr int64_t kTileK = kHopperGemmTileK;
 static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
+/// The alignment of a TMA load's shared-memory destination.
+static constexpr int64_t kTmaAlignment = 128;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 static constexpr int64_t kSwizzleAtom = 1024;
 /// The width of a 128-byte swizzled row.
@@ -92,11 +94,26 @@ struct GemmConfig {
   // Bytes of A's (B's) per-row scales that TMA loads with each stage
   // (col_major_tma layout); 0 where the consumers read them from global.
   int64_t aScaleBytes = 0, bScaleBytes = 0;
+  // Whether B's scales are one per tile and K-block (blocks of 128k rows):
+  // a bulk copy brings the aligned 16 bytes of scales that hold the
+  // K-block's with each stage.
+  bool bScalePerTile = false;
+  /// Whether B's scales come by TMA with a tensor map (per-row scales).
+  bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
 
   /// The A and B tiles of one stage.
   int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
   /// Everything TMA brings per stage (the full barrier's transaction bytes).
   int64_t stageBytes() const { return tileBytes() + aScaleBytes + bScaleBytes; }
+  /// Shared memory per stage for B's scales: a TMA destination is 128-byte
+  /// aligned.
+  int64_t bScaleStride() const {
+    return bScalePerTile ? kTmaAlignment : bScaleBytes;
+  }
+  /// The shared memory of one stage.
+  int64_t stageSharedBytes() const {
+    return tileBytes() + aScaleBytes + bScaleStride();
+  }
   /// One 64-row x 128-byte staging buffer of C per consumer.
   int64_t epilogueBytes() const {
     return tmaStore ? consumers * kMmaM * kSwizzleBytes : 0;
@@ -108,7 +125,7 @@ struct GemmConfig {
   int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
   int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
   int64_t barrierOffset() const {
-    return bScaleOffset() + stages * bScaleBytes;
+    return bScaleOffset() + stages * bScaleStride();
   }
   int64_t sharedBytes() const {
     // Slack to align the dynamic shared memory to the swizzle atom.
@@ -144,6 +161,13 @@ struct OperandScaling {
   /// hasTmaLoadableScales accepts, in the col_major_tma layout.
   bool tmaLoadable;
   bool byTma() const { return transposed && tmaLoadable; }
+  /// Whether a bulk copy can bring the one scale of a tile and K-block from
+  /// the row-major scales (B's 128x128 blocks): f32, a K-block per kernel
+  /// K-block or coarser, rows 16-byte aligned as the copy needs.
+  bool blockByTma() const {
+    return !transposed && !e8m0 && !spansRows() && rowBlock % kTileK == 0 &&
+           !spansK() && kBlock % kTileK == 0 && (stride * 4) % 16 == 0;
+  }
 
   bool spansK() const { return ShapedType::isDynamic(kBlock); }
   bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
@@ -192,14 +216,20 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
     config.tileN = 192;
   config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
+  // Per-tile B scales that vary along K: the producer's TMA brings them with
+  // the stage instead of a global load per consumer thread and K-block.
+  if (kVaryingScales && b.blockByTma()) {
+    config.bScalePerTile = true;
+    config.bScaleBytes = 16;
+  }
   int64_t available = kSharedLimit - kSwizzleAtom - 16 * 8;
-  config.stages = std::min<int64_t>(8, available / config.stageBytes());
+  config.stages = std::min<int64_t>(8, available / config.stageSharedBytes());
   // C leaves through shared memory and TMA stores, even where its staging
   // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
   // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
   config.tmaStore = true;
   config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
-                                           config.stageBytes());
+                                           config.stageSharedBytes());
   // 192 x 128 with per-row scales read from global memory: those loads are
   // fast only while they hit in L1, which a fifth stage (230 KB of shared
   // memory) leaves too small: 4 stages measured 2-33% faster on the H100.
@@ -315,8 +345,9 @@ private:
     SmallVector<Value> a, b;
   };
   Scales loadScales(Value kIndex);
-  /// Adds the scales that TMA brought with `stage`.
-  void readSharedScales(Value stage, Scales &scales);
+  /// Adds the scales that TMA brought with `stage`, that of K-index
+  /// `kIndex`.
+  void readSharedScales(Value stage, Value kIndex, Scales &scales);
   /// Adds accumulator `acc`, times its scales, to `sums`.
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
@@ -484,9 +515,22 @@ void GemmBuilder::buildProducer() {
   if (config.aScaleBytes)
     loadScales(aScaling, aScaleMap, config.aScaleOffset(), config.aScaleBytes,
                tileRow);
-  if (config.bScaleBytes)
-    loadScales(bScaling, bScaleMap, config.bScaleOffset(), config.bScaleBytes,
+  if (config.bScaleBytes && !config.bScalePerTile)
+    loadScales(bScaling, bScaleMap, config.bScaleOffset(), config.bScaleStride(),
                tileCol);
+  if (config.bScalePerTile) {
+    // The 16 bytes of the tile's scale row that hold this K-block's scale.
+    Value scaleK = div(kCoord, bScaling.kBlock);
+    Value index = add(mul(div(tileCol, bScaling.rowBlock), i32(bScaling.stride)),
+                      arith::AndIOp::create(b, loc, scaleK, i32(~3)));
+    Value source = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+                                       b.getF32Type(), bScale, ValueRange{index});
+    Value offset =
+        add(i32(config.bScaleOffset()), mul(stage, i32(config.bScaleStride())));
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, loc, clusterPtr(offset), source, full, i32(config.bScaleBytes),
+        Value(), Value());
+  }
   scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1))});
   b.setInsertionPointAfter(loop);
   scf::YieldOp::create(b, loc, loop.getResults());
@@ -621,7 +665,7 @@ void GemmBuilder::releaseStage(Value stage) {
   b.setInsertionPointAfter(first);
 }
 
-void GemmBuilder::readSharedScales(Value stage, Scales &scales) {
+void GemmBuilder::readSharedScales(Value stage, Value kIndex, Scales &scales) {
   auto read = [&](int64_t regionOffset, int64_t bytes, Value index,
                   int64_t width) -> SmallVector<Value> {
     Value offset = add(add(i32(regionOffset), mul(stage, i32(bytes))),
@@ -642,11 +686,17 @@ void GemmBuilder::readSharedScales(Value stage, Scales &scales) {
     scales.a.append(read(config.aScaleOffset(), config.aScaleBytes,
                          add(rowInTile, i32(8)), 1));
   }
-  if (config.bScaleBytes) {
+  if (config.bScalePerTile) {
+    // The tile's one scale, at its place in the copied 16 bytes (the same
+    // address in every thread: a broadcast).
+    Value scaleK = div(kIndex, bScaling.kBlock);
+    scales.b = read(config.bScaleOffset(), config.bScaleStride(),
+                    arith::AndIOp::create(b, loc, scaleK, i32(3)), 1);
+  } else if (config.bScaleBytes) {
     // One scale per column this thread holds: 8j + colInTile + {0, 1}.
     scales.b.clear();
     for (int64_t j = 0; j < config.tileN / 8; ++j)
-      scales.b.append(read(config.bScaleOffset(), config.bScaleBytes,
+      scales.b.append(read(config.bScaleOffset(), config.bScaleStride(),
                            add(colInTile, i32(8 * j)), 2));
   }
 }
@@ -679,7 +729,12 @@ void GemmBuilder::buildConsumer() {
   Value local = rem(thread, kWarpgroup);
   Value warp = div(local, kWarpSize);
   lane = rem(thread, kWarpSize);
-  consumer = sub(div(thread, kWarpgroup), i32(1));
+  // Lane 0's warpgroup index, broadcast: ptxas then knows it is the same in
+  // every lane and keeps the A descriptors in uniform registers.
+  consumer = NVVM::ShflOp::create(
+      b, loc, b.getI32Type(), i32(-1), sub(div(thread, kWarpgroup), i32(1)),
+      i32(0), i32(0x1f),
+      NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::idx), nullptr);
   rowInTile =
       add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
   colInTile = mul(rem(lane, 4), i32(2));
@@ -807,7 +862,7 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
               i32(kFirstTurnBarrier)),
           i32(2 * kWarpgroup));
     // Read while the MMAs run; the stage is released after the promotion.
-    readSharedScales(current.stage, scales);
+    readSharedScales(current.stage, kStart, scales);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     promote(acc, scales, state);
   }
@@ -967,7 +1022,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   gpu::GPUFuncOp func = createKernel(
       b, loc, name, chip,
       SmallVector<Type>(7 + config.tmaStore + bool(config.aScaleBytes) +
-                            bool(config.bScaleBytes),
+                            config.bScaleMapped(),
                         ptrType),
       config.threads());
   // A fixed register count at entry (65536 / threads), without which
@@ -1038,7 +1093,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   // One K-block's row of a transposed scale tensor per stage.
   if (config.aScaleBytes)
     params.push_back(mapParam("a_scale_map", "a_scale", 1, config.tileM, "none"));
-  if (config.bScaleBytes)
+  if (config.bScaleMapped())
     params.push_back(mapParam("b_scale_map", "b_scale", 1, config.tileN, "none"));
 
   setManifest(
@@ -1060,7 +1115,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     cMap = func.getArgument(nextArgument++);
   if (config.aScaleBytes)
     aScaleMap = func.getArgument(nextArgument++);
-  if (config.bScaleBytes)
+  if (config.bScaleMapped())
     bScaleMap = func.getArgument(nextArgument++);
 
 

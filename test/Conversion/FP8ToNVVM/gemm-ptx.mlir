@@ -19,20 +19,23 @@
 // CHECK: mbarrier.init.shared.b64
 // CHECK: prefetch.tensormap
 // CHECK: bar.sync 0;
-// The producer: wait for a free stage, expect its bytes, two TMA loads.
+// The producer: wait for a free stage, expect its bytes (A and B tiles and
+// 16 bytes of B's block scales), two TMA loads and a bulk copy.
 // CHECK: setmaxnreg.dec.sync.aligned.u32 40;
 // CHECK: mbarrier.try_wait.parity.shared.b64
-// CHECK: mov.b32 [[BYTES:%r[0-9]+]], 32768;
+// CHECK: mov.b32 [[BYTES:%r[0-9]+]], 32784;
 // CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// The consumers: scales loaded before the wait, four K-steps, promotion.
+// CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// The consumers: A's row scales loaded before the wait, four K-steps, B's
+// block scale from the stage, promotion.
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
 // CHECK: ld.global.nc.b32
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: ld.shared.b32
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
 // The epilogue: C staged in shared memory, then stored by TMA.
@@ -66,21 +69,26 @@
 // MANIFEST-NEXT: "swizzle": "128B",
 // MANIFEST-NEXT: "tensor": "a"
 // MANIFEST: "name": "c_map",
-// MANIFEST: "shared_bytes": 214112
+// MANIFEST-NOT: "b_scale_map"
+// MANIFEST: "shared_bytes": 214880
 
 // Blockwise with A's scales in the col_major_tma layout (what fp8-legalize
 // makes), on a problem large enough for 192 x 128 tiles: three consumer
-// warpgroups, and a third TMA load per stage brings the 192 A scales of the
-// K-block (768 bytes) into shared memory, where the consumers read them.
+// warpgroups; a third TMA load per stage brings the 192 A scales of the
+// K-block (768 bytes) into shared memory and a bulk copy the 16 bytes of
+// the B block's scales that hold the K-block's, where the consumers read
+// them.
 // TMASCALE: .maxntid 512, 1, 1
 // TMASCALE-NEXT: .maxnreg 128
 // TMASCALE: setmaxnreg.dec.sync.aligned.u32 24;
-// TMASCALE: mov.b32 [[BYTES:%r[0-9]+]], 41728;
+// TMASCALE: mov.b32 [[BYTES:%r[0-9]+]], 41744;
 // TMASCALE: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
 // TMASCALE-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMASCALE: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // TMASCALE: setmaxnreg.inc.sync.aligned.u32 160;
 // TMASCALE: mbarrier.try_wait.parity.shared.b64
 // TMASCALE-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// TMASCALE: ld.shared.b32
 // TMASCALE: ld.shared.b32
 // TMASCALE: ld.shared.b32
 // TMASCALE: wgmma.wait_group.sync.aligned 0;
@@ -107,7 +115,7 @@
 // TMAMANIFEST-NEXT: "role": "tensormap",
 // TMAMANIFEST-NEXT: "swizzle": "none",
 // TMAMANIFEST-NEXT: "tensor": "a_scale"
-// TMAMANIFEST: "shared_bytes": 192576
+// TMAMANIFEST: "shared_bytes": 193088
 
 // ptxas honours setmaxnreg (no C7508) and never serializes the wgmmas (C7514).
 // PTXAS-NOT: C75
