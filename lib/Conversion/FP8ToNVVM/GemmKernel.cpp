@@ -19,8 +19,9 @@
 // cores alone, then multiplied by its scales and added to f32 registers (the
 // tensor cores' FP8 accumulator keeps too few bits for long sums); `fast`
 // keeps one tensor-core accumulator over all of K. Scales that span K are
-// applied once in the epilogue; the others are read from global memory (L2
-// resident) a K-block ahead of their use.
+// applied once in the epilogue; the others come with each stage (TMA for
+// col_major_tma per-row scales, a 16-byte bulk copy for B's 128x128 blocks)
+// or are read from global memory (L2 resident) a K-block ahead of their use.
 //
 // Registers: the producer gives its registers back (setmaxnreg.dec) so that
 // the consumers can hold an accumulator and the promoted sums; the kernel
@@ -164,7 +165,7 @@ struct OperandScaling {
   /// Whether a bulk copy can bring the one scale of a tile and K-block from
   /// the row-major scales (B's 128x128 blocks): f32, a K-block per kernel
   /// K-block or coarser, rows 16-byte aligned as the copy needs.
-  bool blockByTma() const {
+  bool blockByBulkCopy() const {
     return !transposed && !e8m0 && !spansRows() && rowBlock % kTileK == 0 &&
            !spansK() && kBlock % kTileK == 0 && (stride * 4) % 16 == 0;
   }
@@ -175,8 +176,9 @@ struct OperandScaling {
 } // namespace
 
 /// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
-/// 128 x 128 tiles would leave most SMs idle (small M); as many pipeline
-/// stages as shared memory holds, at most 8.
+/// 128 x 128 tiles would leave most SMs idle (small M) or promotion comes
+/// inside a K-block (MX); as many pipeline stages as shared memory holds, at
+/// most 8.
 static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
                                int64_t promotion, const OperandScaling &a,
                                const OperandScaling &b) {
@@ -218,7 +220,7 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
   // Per-tile B scales that vary along K: the producer's TMA brings them with
   // the stage instead of a global load per consumer thread and K-block.
-  if (kVaryingScales && b.blockByTma()) {
+  if (kVaryingScales && b.blockByBulkCopy()) {
     config.bScalePerTile = true;
     config.bScaleBytes = 16;
   }
