@@ -335,10 +335,10 @@ private:
   StageState stageState(Value it);
   /// Waits until TMA has filled `state`'s stage.
   void waitForStage(const StageState &state);
-  /// Waits for `state`'s stage (if `waitFull`) and queues `numSteps` wgmmas
-  /// from K-step `firstStep` on `acc` as one group.
+  /// Queues `numSteps` wgmmas from K-step `firstStep` of `state`'s stage on
+  /// `acc` as one group (the stage must have been waited for).
   Value issueBlock(const StageState &state, Value acc, bool zeroFirst,
-                   int64_t firstStep, int64_t numSteps, bool waitFull);
+                   int64_t firstStep, int64_t numSteps);
   /// Hands `stage` back to the producer.
   void releaseStage(Value stage);
   /// The K-varying scales of this thread's elements for the K-slice at
@@ -631,21 +631,18 @@ void GemmBuilder::waitForStage(const StageState &state) {
 
 Value GemmBuilder::issueBlock(const StageState &state, Value acc,
                               bool zeroFirst, int64_t firstStep,
-                              int64_t numSteps, bool waitFull) {
-  if (waitFull)
-    waitForStage(state);
+                              int64_t numSteps) {
   auto shape = NVVM::MMAShapeAttr::get(ctx, kMmaM, config.tileN, kMmaK);
   auto wgmmaType = [&](Type t) {
     return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
                                     : NVVM::WGMMATypes::e5m2;
   };
-  Value lowA = state.lowA, lowB = state.lowB;
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
     // Advancing along K inside the swizzled row moves the start address:
     // the hardware applies the swizzle to the full address.
-    Value descA = descriptor(add(lowA, i32(step * kMmaK >> 4)));
-    Value descB = descriptor(add(lowB, i32(step * kMmaK >> 4)));
+    Value descA = descriptor(add(state.lowA, i32(step * kMmaK >> 4)));
+    Value descB = descriptor(add(state.lowB, i32(step * kMmaK >> 4)));
     auto scaleD = (zeroFirst && step == firstStep) ? NVVM::WGMMAScaleOut::zero
                                                    : NVVM::WGMMAScaleOut::one;
     acc = NVVM::WgmmaMmaAsyncOp::create(
@@ -781,9 +778,10 @@ Value GemmBuilder::buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums) {
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
   b.setInsertionPointToStart(loop.getBody());
   Value it = loop.getRegionIterArgs()[0];
-  Value acc = issueBlock(stageState(it), loop.getRegionIterArgs()[1],
-                         /*zeroFirst=*/false, 0, kTileK / kMmaK,
-                         /*waitFull=*/true);
+  StageState current = stageState(it);
+  waitForStage(current);
+  Value acc = issueBlock(current, loop.getRegionIterArgs()[1],
+                         /*zeroFirst=*/false, 0, kTileK / kMmaK);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
   auto previous =
       scf::IfOp::create(b, loc,
@@ -855,8 +853,7 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
       NVVM::BarrierOp::create(b, loc, Type(),
                               add(consumer, i32(kFirstTurnBarrier)),
                               i32(2 * kWarpgroup), nullptr, Value());
-    Value acc = issueBlock(current, undef, /*zeroFirst=*/true, first, steps,
-                           /*waitFull=*/false);
+    Value acc = issueBlock(current, undef, /*zeroFirst=*/true, first, steps);
     if (orderedTurns())
       NVVM::BarrierArriveOp::create(
           b, loc,

@@ -294,9 +294,10 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
 
 /// Whether a Hopper GEMM loads the scales of operand `side` of `mm` with
 /// TMA (hasTmaLoadableScales, on a K-major matrix) and they are still in
-/// row_major layout. 128x128
-/// weights (one scale for 128 rows), rowwise and tensorwise scales (one per
-/// row or tensor, loaded once) and E8M0 block scales are read as they are.
+/// row_major layout. 128x128 weights (one scale per tile and K-block, which
+/// the GEMM bulk-copies from the row-major scales), rowwise and tensorwise
+/// scales (one per row or tensor, loaded once) and E8M0 block scales are
+/// read as they are.
 static bool needsTmaAlignedScales(ScaledMatmulOp mm, unsigned side) {
   return getScaleLayout(mm, side) == ScaleLayout::row_major &&
          mm.getContracting()[side] == 1 &&
