@@ -349,8 +349,7 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
                Value v = buildFP8ToF32(nb, nloc, args[0]);
                Value s = buildScaleToF32(nb, nloc, args[1]);
                Value x = arith::MulFOp::create(nb, nloc, v, s);
-               if (!resultElementType.isF32())
-                 x = arith::TruncFOp::create(nb, nloc, resultElementType, x);
+               x = buildRoundF32To(nb, nloc, x, resultElementType);
                linalg::YieldOp::create(nb, nloc, x);
              })
       .getResult(0);
@@ -615,8 +614,7 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
                 if (epilogueScales)
                   v = arith::MulFOp::create(
                       nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), v);
-                if (!resultElementType.isF32())
-                  v = arith::TruncFOp::create(nb, nloc, resultElementType, v);
+                v = buildRoundF32To(nb, nloc, v, resultElementType);
                 linalg::YieldOp::create(nb, nloc, v);
               })
               .getResult(0);
@@ -700,8 +698,7 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
               Value factor =
                   arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(norm));
               Value y = arith::MulFOp::create(nb, nloc, args[0], factor);
-              if (!elementType.isF32())
-                y = arith::TruncFOp::create(nb, nloc, elementType, y);
+              y = buildRoundF32To(nb, nloc, y, elementType);
               linalg::YieldOp::create(nb, nloc, y);
             })
             .getResult(0);

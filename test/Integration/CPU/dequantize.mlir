@@ -76,6 +76,18 @@ func.func @main() {
   // CHECK-NEXT: [2130706432, 2139095040, 1056964608, 2139095040]
   call @print_f32_bits(%edd) : (tensor<?x?xf32>) -> ()
 
+  // The same to bf16, rounded on the bits as c10 does on any host: 2^-127
+  // -> bf16 subnormal 0x0040 = 64 (not flushed), 2^-143 -> 0 (RNE), NaN ->
+  // 0x7FC0 = 32704, 2^127 -> 0x7F00 = 32512, +inf -> 0x7F80 = 32640, 0.5 ->
+  // 0x3F00 = 16128.
+  %eh = fp8.dequantize %e, %c {scaling = #fp8.scaling<tile = [1, 2], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<2x4xf8E5M2>, tensor<2x2xf8E8M0FNU> -> tensor<2x4xbf16>
+  %ehd = tensor.cast %eh : tensor<2x4xbf16> to tensor<?x?xbf16>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [64, 0, 32704, 32704]
+  // CHECK-NEXT: [32512, 32640, 16128, 32640]
+  call @print_bf16_bits(%ehd) : (tensor<?x?xbf16>) -> ()
+
   // Round trip: amax 100 -> qscale 4.48, stored fl32(1/4.48) = 0x3E649249.
   // 1.0 -> 4.48 -> 4.5 (0x49), back 4.5 * 0x3E649249 = 1.0044643 = 0x3F809249;
   // -100 -> -448, back -448 * 0x3E649249 = -100.0 exactly (0xC2C80000).

@@ -343,6 +343,32 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
   return arith::BitcastOp::create(b, loc, elementType, byte);
 }
 
+Value fp8::buildRoundF32To(OpBuilder &b, Location loc, Value x,
+                          Type elementType) {
+  if (elementType.isF32())
+    return x;
+  if (!elementType.isBF16())
+    return arith::TruncFOp::create(b, loc, elementType, x);
+  Value bits = bitcastToI32(b, loc, x);
+  // c10::round_to_nearest_even: add 0x7FFF plus the kept part's lowest bit.
+  Value lowestKept = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, constI32(b, loc, 16)),
+      constI32(b, loc, 1));
+  Value rounded = arith::ShRUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, bits,
+          arith::AddIOp::create(b, loc, lowestKept, constI32(b, loc, 0x7FFF))),
+      constI32(b, loc, 16));
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value result = arith::SelectOp::create(b, loc, isNaN,
+                                         constI32(b, loc, 0x7FC0), rounded);
+  return arith::BitcastOp::create(
+      b, loc, elementType,
+      arith::TruncIOp::create(b, loc, b.getIntegerType(16), result));
+}
+
 Value fp8::buildFP8ToF32(OpBuilder &b, Location loc, Value value) {
   Type elementType = value.getType();
   if (!isFP8DataType(elementType))

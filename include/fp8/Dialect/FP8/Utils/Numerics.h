@@ -87,6 +87,12 @@ Value buildSaturatingCast(OpBuilder &b, Location loc, Value x,
 /// arithmetic), other floats by extension.
 Value buildFP8ToF32(OpBuilder &b, Location loc, Value value);
 
+/// IR rounding f32 `x` to `elementType` (f32: `x`; bf16 as c10 does, RNE on
+/// the bits with every NaN 0x7FC0, on any host; f16 by arith.truncf). A
+/// plain truncf to bf16 is host-dependent on the CPU: x86 AVX512-BF16's
+/// conversion keeps NaN payloads and flushes subnormals.
+Value buildRoundF32To(OpBuilder &b, Location loc, Value x, Type elementType);
+
 /// IR for the stochastic rounding of f32 `x` to `elementType` with 32 random
 /// bits `random` (i32): random bits are added to the bits the cast drops and
 /// the sum is truncated; saturating, NaN-preserving, sign-preserving.
