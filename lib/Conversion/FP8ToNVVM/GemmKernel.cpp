@@ -3,16 +3,22 @@
 // The Hopper (sm_90a) GEMM of two K-major FP8 operands, C = A * B^T with A
 // stored M x K and B stored N x K (what fp8-legalize makes of every
 // scaled_matmul). Persistent CTAs, one per SM, walk 128 x N tiles of C
-// (N = 64, 128, 192 or 256 by chooseConfig) with three warpgroups:
+// (N = 64, 128, 192 or 256) or 192 x 128 tiles (chooseConfig) with:
 //
 //  - a producer warpgroup, of which one thread issues the TMA loads
 //    (cp.async.bulk.tensor, 128-byte swizzle) of each 128-deep K-block of A
 //    and B into a ring of `stages` shared-memory buffers, each guarded by a
 //    "full" mbarrier (transaction bytes) and an "empty" one (consumers done);
 //    it runs ahead into the next tile while the consumers store this one;
-//  - two consumer warpgroups, each multiplying 64 rows of A with the B tile
-//    by wgmma.mma_async m64nNk32 on shared-memory descriptors, then storing
-//    their rows of C through a swizzled shared-memory buffer by TMA.
+//  - two or three consumer warpgroups, each multiplying 64 rows of A with
+//    the B tile by wgmma.mma_async m64nNk32 on shared-memory descriptors,
+//    then storing their rows of C through a swizzled shared-memory buffer
+//    by TMA.
+//
+// With 192 x 128 tiles, a short last round (at most a third of the SMs'
+// worth of tiles) is split: each of its tiles becomes three 64-row
+// sub-tiles on three CTAs, whose consumers share the sub-tile's K-blocks
+// round-robin and add their sums through shared memory.
 //
 // Accumulation follows DESIGN.md section 4: with `promoted`, each K-block
 // (the finer operand's, or 128 when both span K) is accumulated by the tensor
@@ -79,6 +85,8 @@ static constexpr int64_t kFirstTurnBarrier = 1;
 /// Named barriers 4..6: each consumer's epilogue.
 static constexpr int64_t kFirstEpilogueBarrier =
     kFirstTurnBarrier + kMaxConsumers;
+/// Named barrier 7: the consumers of a split tile meet to add their sums.
+static constexpr int64_t kSplitBarrier = kFirstEpilogueBarrier + kMaxConsumers;
 
 namespace {
 /// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
@@ -101,6 +109,19 @@ struct GemmConfig {
   bool bScalePerTile = false;
   /// Whether B's scales come by TMA with a tensor map (per-row scales).
   bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
+
+  // The tiles of a last, partial round that are split (0: none). Each is
+  // cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
+  // CTA of its own whose consumers share its K-blocks round-robin (three
+  // times the CTAs at work in that round, each with a third of the MMAs),
+  // then add their f32 sums through shared memory.
+  int64_t splitTiles = 0;
+  /// The sub-tiles of a split tile: one per consumer.
+  int64_t splitWays() const { return consumers; }
+  /// What TMA brings per stage of a sub-tile: 64 rows of A.
+  int64_t splitStageBytes() const {
+    return stageBytes() - (tileM - kMmaM) * kTileK;
+  }
 
   /// The A and B tiles of one stage.
   int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
@@ -237,6 +258,20 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // memory) leaves too small: 4 stages measured 2-33% faster on the H100.
   if (config.consumers == 3 && a.rowBlock == 1 && !a.spansK() && !a.byTma())
     config.stages = std::min<int64_t>(config.stages, 4);
+  // A last round that would keep at most a third of the SMs busy with whole
+  // 192 x 128 tiles (4096^3: 704 tiles, 44 in the sixth round, which cost
+  // 0.85 of a full round on the H100) runs as 64 x 128 sub-tiles instead,
+  // a CTA each, so that every SM takes a third of a tile's MMAs. The
+  // consumers add their sums in the stage buffers, which then hold no data.
+  if (config.consumers == 3) {
+    int64_t wholeTiles = llvm::divideCeil(m, config.tileM) *
+                         llvm::divideCeil(n, config.tileN);
+    int64_t partial = wholeTiles % kNumSMs;
+    int64_t sumBytes = (config.consumers - 1) * kMmaM * config.tileN * 4;
+    if (partial && partial * config.splitWays() <= kNumSMs &&
+        sumBytes <= config.stages * config.tileBytes())
+      config.splitTiles = partial;
+  }
   return config;
 }
 
@@ -315,11 +350,26 @@ private:
 
   /// Sets tileRow and tileCol for linear tile index `tile`.
   void setTile(Value tile);
-  /// An scf.for over this CTA's tiles carrying `counter`; the builder is
-  /// left in its body with tileRow/tileCol set.
+  /// An scf.for over this CTA's whole tiles carrying `counter`; the
+  /// builder is left in its body with tileRow/tileCol set.
   scf::ForOp buildTileLoop(Value counter);
+  /// This CTA's sub-tile of a split tile, if it has one inside the matrix:
+  /// sets tileRow/tileCol and calls `body` with the sub-tile's index (its
+  /// 64-row slice of the tile) and `counter`.
+  void buildSplitTile(Value counter,
+                      function_ref<void(Value part, Value counter)> body);
+  /// The producer's loads of the current tile's K-blocks (of its 64-row
+  /// slice `part` where that is non-null) from stage counter `it`; returns
+  /// the counter after them.
+  Value buildTileLoads(Value it, Value part);
   void buildProducer();
   void buildConsumer();
+  /// Sets the rows of the current tile that this consumer thread holds:
+  /// those of 64-row slice `group`.
+  void setRowGroup(Value group);
+  /// Adds the consumers' sums of a split sub-tile through shared memory;
+  /// consumer 0 stores the result.
+  void buildSplitEpilogue(ArrayRef<Value> sums);
   /// Whether the consumers take turns to issue their MMAs. It pays where
   /// promotion multiplies by per-block scales (+5% on the H200 for
   /// blockwise) and costs 5% where it only adds (tensorwise, rowwise).
@@ -339,8 +389,8 @@ private:
   /// `acc` as one group (the stage must have been waited for).
   Value issueBlock(const StageState &state, Value acc, bool zeroFirst,
                    int64_t firstStep, int64_t numSteps);
-  /// Hands `stage` back to the producer.
-  void releaseStage(Value stage);
+  /// Hands `stage` back to the producer, as `arrivals` consumers.
+  void releaseStage(Value stage, int64_t arrivals = 1);
   /// The K-varying scales of this thread's elements for the K-slice at
   /// `kIndex` (loaded early, used by promote).
   struct Scales {
@@ -354,8 +404,10 @@ private:
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
   // counter after the tile and leaves the f32 sums in `sums`.
+  // With `split`, each consumer takes every third K-block of a sub-tile.
   Value buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums);
-  Value buildPromotedMainLoop(Value base, SmallVectorImpl<Value> &sums);
+  Value buildPromotedMainLoop(Value base, SmallVectorImpl<Value> &sums,
+                              bool split = false);
   /// The scale factors of this thread's accumulator elements for the K-slice
   /// starting at `k`, from A (two rows) and B (its columns).
   void loadBlockScales(Value k, SmallVectorImpl<Value> &aScales,
@@ -377,13 +429,19 @@ private:
   Type aElement, bElement, resultElement;
 
   // Kernel values.
-  Value aScale, bScale, c, aMap, bMap, cMap, aScaleMap, bScaleMap;
+  Value aScale, bScale, c, aMap, bMap, cMap, aScaleMap, bScaleMap, aSplitMap;
   Value thread, smemBase, smemAddress, firstTile, tileStride;
   int64_t numTiles = 0;
+  /// The first split tile: whole tiles come before it.
+  int64_t splitStart = 0;
   // The current tile's first row and column of C.
   Value tileRow, tileCol;
   // Consumer values: this thread's two rows (in C) and first column offset.
   Value consumer, lane, row0, row1, laneCol;
+  // The tile's 64-row slice that this consumer's accumulator holds (its
+  // own index, or the sub-tile's in a split tile), and this thread's first
+  // row in it.
+  Value rowGroup, groupRow;
   // This thread's first row and column within the tile.
   Value rowInTile, colInTile;
   Type accType;
@@ -472,8 +530,17 @@ void GemmBuilder::buildProducer() {
   auto leader = scf::IfOp::create(b, loc, eq(thread, i32(0)));
   b.setInsertionPointToStart(&leader.getThenRegion().front());
   scf::ForOp tiles = buildTileLoop(i32(0));
+  scf::YieldOp::create(
+      b, loc, buildTileLoads(tiles.getRegionIterArgs()[0], Value()));
+  b.setInsertionPointAfter(tiles);
+  if (config.splitTiles)
+    buildSplitTile(tiles.getResult(0),
+                   [&](Value part, Value it) { buildTileLoads(it, part); });
+}
+
+Value GemmBuilder::buildTileLoads(Value counter, Value part) {
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1),
-                                 ValueRange{tiles.getRegionIterArgs()[0]});
+                                 ValueRange{counter});
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
   // Stages are used round-robin across tiles: `it` counts K-blocks loaded.
@@ -488,17 +555,25 @@ void GemmBuilder::buildProducer() {
                                         i32(kWaitTicks));
   Value full = fullBarrier(stage);
   NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), full, i32(config.stageBytes()), NVVM::MemScopeKind::CTA,
-      false, Value());
+      b, loc, Type(), full,
+      i32(part ? config.splitStageBytes() : config.stageBytes()),
+      NVVM::MemScopeKind::CTA, false, Value());
   Value kCoord = mul(kb, i32(kTileK));
   Value aOffset = mul(stage, i32(config.tileM * kTileK));
   Value bOffset = add(i32(config.stages * config.tileM * kTileK),
                       mul(stage, i32(config.tileN * kTileK)));
+  // A sub-tile's 64 rows of A go where its consumer would find them in a
+  // whole tile.
+  Value aRow = tileRow;
+  if (part) {
+    aRow = add(tileRow, mul(part, i32(kMmaM)));
+    aOffset = add(aOffset, mul(part, i32(kMmaM * kTileK)));
+  }
   // Coordinates innermost first: (k, row). Rows past M or N read as zeros.
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, clusterPtr(aOffset), aMap, ValueRange{kCoord, tileRow}, full,
-      ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
-      Value());
+      b, loc, clusterPtr(aOffset), part ? aSplitMap : aMap,
+      ValueRange{kCoord, aRow}, full, ValueRange{}, Value(), Value(),
+      NVVM::TMALoadMode::TILE, false, nullptr, Value());
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       b, loc, clusterPtr(bOffset), bMap, ValueRange{kCoord, tileCol}, full,
       ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr,
@@ -535,7 +610,7 @@ void GemmBuilder::buildProducer() {
   }
   scf::YieldOp::create(b, loc, ValueRange{add(it, i32(1))});
   b.setInsertionPointAfter(loop);
-  scf::YieldOp::create(b, loc, loop.getResults());
+  return loop.getResult(0);
 }
 
 void GemmBuilder::setTile(Value tile) {
@@ -558,11 +633,30 @@ void GemmBuilder::setTile(Value tile) {
 scf::ForOp GemmBuilder::buildTileLoop(Value counter) {
   // Persistent CTAs: CTA i takes tiles i, i + grid, ...; the producer runs
   // ahead into the next tile while the consumers store this one.
-  auto tiles = scf::ForOp::create(b, loc, firstTile, i32(numTiles), tileStride,
-                                  ValueRange{counter});
+  auto tiles = scf::ForOp::create(b, loc, firstTile, i32(splitStart),
+                                  tileStride, ValueRange{counter});
   b.setInsertionPointToStart(tiles.getBody());
   setTile(tiles.getInductionVar());
   return tiles;
+}
+
+void GemmBuilder::buildSplitTile(
+    Value counter, function_ref<void(Value part, Value counter)> body) {
+  // The sub-tiles come after every whole tile: CTA i takes sub-tile i, so
+  // the grid (the manifest's) must cover them all, and the three CTAs of a
+  // tile run side by side and share its B tile in L2.
+  int64_t ways = config.splitWays();
+  auto has = scf::IfOp::create(
+      b, loc, ult(firstTile, i32(ways * config.splitTiles)));
+  b.setInsertionPointToStart(&has.getThenRegion().front());
+  setTile(add(i32(splitStart), div(firstTile, ways)));
+  Value part = rem(firstTile, ways);
+  // A sub-tile wholly past M (of a tile on the last rows) has no work.
+  auto inside =
+      scf::IfOp::create(b, loc, ult(add(tileRow, mul(part, i32(kMmaM))), i32(m)));
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  body(part, counter);
+  b.setInsertionPointAfter(has);
 }
 
 void GemmBuilder::loadBlockScales(Value kIndex, SmallVectorImpl<Value> &aScales,
@@ -617,7 +711,7 @@ Value GemmBuilder::scaleFactor(ArrayRef<Value> aScales, ArrayRef<Value> bScales,
 GemmBuilder::StageState GemmBuilder::stageState(Value it) {
   Value stage = rem(it, config.stages);
   Value aBase = add(smemAddress, add(mul(stage, i32(config.tileM * kTileK)),
-                                     mul(consumer, i32(kMmaM * kTileK))));
+                                     mul(rowGroup, i32(kMmaM * kTileK))));
   Value bBase = add(smemAddress, add(i32(config.stages * config.tileM * kTileK),
                                      mul(stage, i32(config.tileN * kTileK))));
   return {stage, arith::AndIOp::create(b, loc, div(it, config.stages), i32(1)),
@@ -655,12 +749,12 @@ Value GemmBuilder::issueBlock(const StageState &state, Value acc,
   return acc;
 }
 
-void GemmBuilder::releaseStage(Value stage) {
+void GemmBuilder::releaseStage(Value stage, int64_t arrivals) {
   // One arrival per consumer warp: this warp's MMAs are done with the stage.
   auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
   b.setInsertionPointToStart(&first.getThenRegion().front());
-  NVVM::MBarrierArriveOp::create(b, loc, Type(),
-                                 emptyBarrier(stage), Value());
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
+                                 arrivals == 1 ? Value() : i32(arrivals));
   b.setInsertionPointAfter(first);
 }
 
@@ -734,8 +828,9 @@ void GemmBuilder::buildConsumer() {
       b, loc, b.getI32Type(), i32(-1), sub(div(thread, kWarpgroup), i32(1)),
       i32(0), i32(0x1f),
       NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::idx), nullptr);
-  rowInTile =
-      add(mul(consumer, i32(kMmaM)), add(mul(warp, i32(16)), div(lane, 4)));
+  groupRow = add(mul(warp, i32(16)), div(lane, 4));
+  rowGroup = consumer;
+  rowInTile = add(mul(consumer, i32(kMmaM)), groupRow);
   colInTile = mul(rem(lane, 4), i32(2));
   if (orderedTurns()) {
     // The last consumer gives consumer 0 the first issue turn.
@@ -761,6 +856,14 @@ void GemmBuilder::buildConsumer() {
   buildEpilogue(sums);
   scf::YieldOp::create(b, loc, ValueRange{end});
   b.setInsertionPointAfter(tiles);
+  if (config.splitTiles) {
+    buildSplitTile(tiles.getResult(0), [&](Value part, Value it) {
+      setRowGroup(part);
+      SmallVector<Value> splitSums;
+      buildPromotedMainLoop(it, splitSums, /*split=*/true);
+      buildSplitEpilogue(splitSums);
+    });
+  }
   if (config.tmaStore) {
     // Shared memory must outlive the last stores' reads.
     auto last = scf::IfOp::create(b, loc, eq(rem(thread, kWarpgroup), i32(0)));
@@ -769,6 +872,55 @@ void GemmBuilder::buildConsumer() {
                                          nullptr);
     b.setInsertionPointAfter(last);
   }
+}
+
+void GemmBuilder::setRowGroup(Value group) {
+  rowGroup = group;
+  rowInTile = add(mul(group, i32(kMmaM)), groupRow);
+  row0 = add(tileRow, rowInTile);
+  row1 = add(row0, i32(8));
+  laneCol = add(tileCol, colInTile);
+}
+
+void GemmBuilder::buildSplitEpilogue(ArrayRef<Value> sums) {
+  int64_t numValues = sums.size();
+  auto allConsumers = [&] {
+    NVVM::BarrierOp::create(b, loc, Type(), i32(kSplitBarrier),
+                            i32(config.consumers * kWarpgroup), nullptr,
+                            Value());
+  };
+  // Value i of consumer w's thread t at word ((w - 1) * values + i) * 128 + t
+  // of the stage buffers: consecutive threads, consecutive banks. No
+  // consumer's MMAs read them any more once all have passed the barrier,
+  // and the producer has loaded this CTA's last K-block.
+  Value local = rem(thread, kWarpgroup);
+  auto slot = [&](Value owner, int64_t i) {
+    Value word = add(mul(add(mul(sub(owner, i32(1)), i32(numValues)), i32(i)),
+                         i32(kWarpgroup)),
+                     local);
+    return sharedPtr(mul(word, i32(4)));
+  };
+  allConsumers();
+  auto others = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, consumer,
+                            i32(0)));
+  b.setInsertionPointToStart(&others.getThenRegion().front());
+  for (int64_t i = 0; i < numValues; ++i)
+    LLVM::StoreOp::create(b, loc, sums[i], slot(consumer, i), 4);
+  b.setInsertionPointAfter(others);
+  allConsumers();
+  // Consumer 0 adds the others' sums in consumer order and stores the tile.
+  auto first = scf::IfOp::create(b, loc, eq(consumer, i32(0)));
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  SmallVector<Value> total(sums);
+  for (int64_t w = 1; w < config.consumers; ++w)
+    for (int64_t i = 0; i < numValues; ++i)
+      total[i] = arith::AddFOp::create(
+          b, loc, total[i],
+          LLVM::LoadOp::create(b, loc, b.getF32Type(), slot(i32(w), i), 4));
+  buildEpilogue(total);
+  b.setInsertionPointAfter(first);
 }
 
 /// One accumulator over all of K: each K-block's MMAs are queued behind the
@@ -806,19 +958,26 @@ Value GemmBuilder::buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums) {
 /// other promotes. A few scales per block are loaded one block ahead, so
 /// their L2 latency never stalls the promotion.
 Value GemmBuilder::buildPromotedMainLoop(Value base,
-                                         SmallVectorImpl<Value> &sums) {
+                                         SmallVectorImpl<Value> &sums,
+                                         bool split) {
   int64_t steps = std::min(promotion, kTileK) / kMmaK;
   bool singlePromotion = steps == kTileK / kMmaK;
-  Scales firstScales = loadScales(i32(0));
+  // A split sub-tile: consumer w takes K-blocks w, w + 3, ... (none where
+  // K has fewer blocks; its first scales are then never used).
+  Value firstBlock = split ? consumer : i32(0);
+  int64_t blockStep = split ? config.splitWays() : 1;
+  Scales firstScales = loadScales(
+      split ? mul(minU(consumer, i32(numKBlocks - 1)), i32(kTileK)) : i32(0));
   bool prefetch =
       singlePromotion && firstScales.a.size() + firstScales.b.size() <= 4;
-  SmallVector<Value> init = {base};
+  SmallVector<Value> init = {split ? add(base, consumer) : base};
   init.append(config.tileN / 2, f32(0.0));
   if (prefetch) {
     init.append(firstScales.a);
     init.append(firstScales.b);
   }
-  auto loop = scf::ForOp::create(b, loc, i32(0), i32(numKBlocks), i32(1), init);
+  auto loop = scf::ForOp::create(b, loc, firstBlock, i32(numKBlocks),
+                                 i32(blockStep), init);
   keepRolled(loop);
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
@@ -830,7 +989,7 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
   Scales nextScales;
   if (prefetch) {
     // Next block's scales (this block's again on the last one).
-    Value nextK = minU(add(kb, i32(1)), i32(numKBlocks - 1));
+    Value nextK = minU(add(kb, i32(blockStep)), i32(numKBlocks - 1));
     nextScales = loadScales(mul(nextK, i32(kTileK)));
   }
   Value undef = LLVM::UndefOp::create(b, loc, accType);
@@ -865,8 +1024,9 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     promote(acc, scales, state);
   }
-  releaseStage(current.stage);
-  SmallVector<Value> yielded = {add(it, i32(1))};
+  // A sub-tile's stage is this consumer's alone: it arrives for all.
+  releaseStage(current.stage, split ? config.consumers : 1);
+  SmallVector<Value> yielded = {add(it, i32(blockStep))};
   yielded.append(state);
   yielded.append(nextScales.a);
   yielded.append(nextScales.b);
@@ -987,7 +1147,7 @@ void GemmBuilder::buildStoreThroughShared(
     auto store = scf::IfOp::create(b, loc, leader);
     b.setInsertionPointToStart(&store.getThenRegion().front());
     Value colCoord = add(tileCol, i32(chunk * chunkCols));
-    Value rowCoord = add(tileRow, mul(consumer, i32(kMmaM)));
+    Value rowCoord = add(tileRow, mul(rowGroup, i32(kMmaM)));
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, loc, cMap, sharedPtr(buffer), ValueRange{colCoord, rowCoord},
         Value(), NVVM::TMAStoreMode::TILE, Value());
@@ -1021,7 +1181,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   gpu::GPUFuncOp func = createKernel(
       b, loc, name, chip,
       SmallVector<Type>(7 + config.tmaStore + bool(config.aScaleBytes) +
-                            config.bScaleMapped(),
+                            config.bScaleMapped() + bool(config.splitTiles),
                         ptrType),
       config.threads());
   // A fixed register count at entry (65536 / threads), without which
@@ -1050,7 +1210,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   };
   numTiles =
       llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
-  int64_t gridSize = std::min(numTiles, kNumSMs);
+  splitStart = numTiles - config.splitTiles;
+  int64_t gridSize = std::min(
+      numTiles + (config.splitWays() - 1) * config.splitTiles, kNumSMs);
   int64_t scaleBytes = aScaleType.getNumElements() * (aScaling.e8m0 ? 1 : 4) +
                        bScaleType.getNumElements() * (bScaling.e8m0 ? 1 : 4);
   int64_t resultBytes = resultElement.isBF16() ? 2 : 4;
@@ -1073,7 +1235,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
                           b.getStringAttr(dtypeName(resultElement))),
            b.getNamedAttr(
                "tile", b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
-           b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages))}));
+           b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
+           b.getNamedAttr("split_tiles",
+                          b.getI64IntegerAttr(config.splitTiles))}));
   SmallVector<Attribute> params = {
       manifestParam(b, "a", "input", aName, {m, k}),
       manifestParam(b, "a_scale", "input",
@@ -1094,6 +1258,9 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     params.push_back(mapParam("a_scale_map", "a_scale", 1, config.tileM, "none"));
   if (config.bScaleMapped())
     params.push_back(mapParam("b_scale_map", "b_scale", 1, config.tileN, "none"));
+  // A split tile's 64 rows of A per stage.
+  if (config.splitTiles)
+    params.push_back(mapParam("a_split_map", "a", kMmaM, kTileK));
 
   setManifest(
       b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(), params,
@@ -1116,11 +1283,13 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
     aScaleMap = func.getArgument(nextArgument++);
   if (config.bScaleMapped())
     bScaleMap = func.getArgument(nextArgument++);
-
+  if (config.splitTiles)
+    aSplitMap = func.getArgument(nextArgument++);
 
   thread = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   firstTile = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  // Any grid size works; the manifest's is one CTA per SM.
+  // Whole tiles take any grid size; the manifest's (one CTA per SM, or
+  // one per task) also covers every sub-tile of the split tiles.
   tileStride = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 
   // Shared memory base, aligned up to the swizzle atom.
@@ -1143,7 +1312,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
                                  i32(config.consumers * kWarpgroup / kWarpSize),
                                  Value());
   }
-  for (Value map : {aMap, bMap, aScaleMap, bScaleMap})
+  for (Value map : {aMap, bMap, aScaleMap, bScaleMap, aSplitMap})
     if (map)
       NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
                              /*tensormap=*/true);

@@ -12,6 +12,9 @@
 // RUN: grep -c fma.rn.f32 %t/fprop_tma_scales_gemm_2.ptx | FileCheck %s --check-prefix=TMAFMA
 // RUN: FileCheck %s --check-prefix=TMAMANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_tma_scales_gemm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: FileCheck %s --check-prefix=SPLIT < %t/fprop_split_gemm_3.ptx
+// RUN: FileCheck %s --check-prefix=SPLITMANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_split_gemm_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
 // CHECK: .maxntid 384, 1, 1
@@ -117,6 +120,42 @@
 // TMAMANIFEST-NEXT: "tensor": "a_scale"
 // TMAMANIFEST: "shared_bytes": 193088
 
+// 4096^3-like blockwise (704 tiles of 192 x 128): the last round's 44 tiles
+// are split into 132 64-row sub-tiles. Whole tiles load 192 rows of A per
+// stage (41744 bytes); a sub-tile loads its 64 rows through a second
+// tensor map (25360 bytes). Its consumers take every third K-block, each
+// releasing the stage for all three (an arrival count), then meet at named
+// barrier 7, store their sums, meet again, and consumer 0 adds 2 x 64 sums
+// and stores the sub-tile.
+// SPLIT: mov.b32 [[WHOLE:%r[0-9]+]], 41744;
+// SPLIT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[WHOLE]];
+// SPLIT-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// SPLIT: mov.b32 [[PART:%r[0-9]+]], 25360;
+// SPLIT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[PART]];
+// SPLIT-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// SPLIT: setmaxnreg.inc.sync.aligned.u32 160;
+// SPLIT-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// SPLIT: mbarrier.arrive.shared.b64 {{[^,]*}}, [{{[^]]*}}];
+// SPLIT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// SPLIT-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// SPLIT: mbarrier.arrive.shared.b64 {{[^,]*}}, [{{[^]]*}}], %r{{[0-9]+}};
+// SPLIT: bar.sync 7, 384;
+// SPLIT-COUNT-64: st.shared.b32
+// SPLIT: bar.sync 7, 384;
+// SPLIT-COUNT-128: add.rn.f32
+// SPLIT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// SPLITMANIFEST: "split_tiles": 44,
+// SPLITMANIFEST: "name": "fprop_split_gemm_3",
+// SPLITMANIFEST: "name": "a_scale_map",
+// SPLITMANIFEST: "box": [
+// SPLITMANIFEST-NEXT: 64,
+// SPLITMANIFEST-NEXT: 128
+// SPLITMANIFEST-NEXT: ],
+// SPLITMANIFEST-NEXT: "name": "a_split_map",
+// SPLITMANIFEST-NEXT: "role": "tensormap",
+// SPLITMANIFEST-NEXT: "swizzle": "128B",
+// SPLITMANIFEST-NEXT: "tensor": "a"
+
 // ptxas honours setmaxnreg (no C7508) and never serializes the wgmmas (C7514).
 // PTXAS-NOT: C75
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
@@ -154,4 +193,16 @@ func.func @fprop_tma_scales(%x: tensor<4096x1024xf8E4M3FN>, %sx: tensor<8x4096xf
       : (tensor<4096x1024xf8E4M3FN>, tensor<8x4096xf32>,
          tensor<2048x1024xf8E4M3FN>, tensor<16x8xf32>) -> tensor<4096x2048xbf16>
   return %y : tensor<4096x2048xbf16>
+}
+
+func.func @fprop_split(%x: tensor<4096x1024xf8E4M3FN>, %sx: tensor<8x4096xf32>,
+                       %w: tensor<4096x1024xf8E4M3FN>, %sw: tensor<32x8xf32>) -> tensor<4096x4096xbf16> {
+  %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x1024xf8E4M3FN>, tensor<8x4096xf32>,
+         tensor<4096x1024xf8E4M3FN>, tensor<32x8xf32>) -> tensor<4096x4096xbf16>
+  return %y : tensor<4096x4096xbf16>
 }

@@ -5,8 +5,9 @@
 // promotion (tensorwise, rowwise) and the 192 x 128 tiles of blockwise
 // scales (three consumer warpgroups) on large problems; every 1x128 case
 // again (`_tma`) with its scales in the col_major_tma layout that
-// fp8-legalize makes, which TMA loads with each K-block; and partial last
-// rounds of the persistent tile loop for each tile shape.
+// fp8-legalize makes, which TMA loads with each K-block; partial last
+// rounds of the persistent tile loop for each tile shape; and last rounds of
+// 192 x 128 tiles split into 64-row sub-tiles.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -335,7 +336,7 @@ func.func @b_row_blocks_fast(%a: tensor<8192x256xf8E4M3FN>, %sa: tensor<1x1xf32>
 // Partial last rounds of the persistent tile loop (CTAs with one tile more
 // than others), after full rounds on all 132 SMs.
 // 4096x1664x1024 blockwise -> bf16: 286 tiles of 192 x 128 (22 in the last
-// round), partial last row of tiles; col_major_tma
+// round, split into 66 sub-tiles), partial last row of tiles; col_major_tma
 func.func @partial_round_blockwise_tma(%a: tensor<4096x1024xf8E4M3FN>, %sa: tensor<8x4096xf32>, %b: tensor<1664x1024xf8E4M3FN>, %sb: tensor<13x8xf32>) -> tensor<4096x1664xbf16> {
   %c = fp8.scaled_matmul %a, %sa, %b, %sb {
         a_scale_layout = #fp8.scale_layout<col_major_tma>,
@@ -347,7 +348,8 @@ func.func @partial_round_blockwise_tma(%a: tensor<4096x1024xf8E4M3FN>, %sa: tens
 }
 
 // 4032x1664x1024 blockwise e4m3 x e5m2 -> f32: 273 tiles of 192 x 128, a
-// partial last round; row-major scales read from global memory
+// partial last round (9 tiles, split); row-major scales read from global
+// memory. (A last round of whole 192 x 128 tiles: blockwise_192rows.)
 func.func @partial_round_blockwise_f32(%a: tensor<4032x1024xf8E4M3FN>, %sa: tensor<4032x8xf32>, %b: tensor<1664x1024xf8E5M2>, %sb: tensor<13x8xf32>) -> tensor<4032x1664xf32> {
   %c = fp8.scaled_matmul %a, %sa, %b, %sb {
         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
@@ -389,4 +391,45 @@ func.func @partial_round_mxfp8(%a: tensor<2100x512xf8E4M3FN>, %sa: tensor<2100x1
         contracting = array<i64: 1, 1>}
       : (tensor<2100x512xf8E4M3FN>, tensor<2100x16xf8E8M0FNU>, tensor<1024x512xf8E4M3FN>, tensor<1024x16xf8E8M0FNU>) -> tensor<2100x1024xbf16>
   return %c : tensor<2100x1024xbf16>
+}
+
+// Split last rounds (192 x 128 tiles): the last round's tiles, at most a
+// third of the SMs' worth, run as 64-row sub-tiles, a CTA each, whose three
+// consumers take every third K-block and add their sums in shared memory.
+// 4096x4096x1024 blockwise -> bf16, col_major_tma: 704 tiles, the last 44
+// split into 132 sub-tiles; K-blocks 3, 3, 2 per consumer; sub-tiles of the
+// last row of tiles (64 rows in M) past M do nothing
+func.func @split_round_tma(%a: tensor<4096x1024xf8E4M3FN>, %sa: tensor<8x4096xf32>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<32x8xf32>) -> tensor<4096x4096xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x1024xf8E4M3FN>, tensor<8x4096xf32>, tensor<4096x1024xf8E4M3FN>, tensor<32x8xf32>) -> tensor<4096x4096xbf16>
+  return %c : tensor<4096x4096xbf16>
+}
+
+// 4000x4096x208 blockwise -> f32, row-major scales: 672 tiles, 12 split;
+// two K-blocks (the second partial), so consumer 2 has none and adds zeros;
+// a sub-tile partly past M (rows 3968..3999 of 3968..4031). (With an e5m2 B,
+// torch._scaled_mm was off the float64 reference from column 128 on, on the
+// H100 with cuBLASLt 13, while this kernel matched it.)
+func.func @split_round_k208_f32(%a: tensor<4000x208xf8E4M3FN>, %sa: tensor<4000x2xf32>, %b: tensor<4096x208xf8E4M3FN>, %sb: tensor<32x2xf32>) -> tensor<4000x4096xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4000x208xf8E4M3FN>, tensor<4000x2xf32>, tensor<4096x208xf8E4M3FN>, tensor<32x2xf32>) -> tensor<4000x4096xf32>
+  return %c : tensor<4000x4096xf32>
+}
+
+// 4096x4096x128 blockwise e5m2 x e4m3 -> bf16: one K-block, consumer 0's
+// alone
+func.func @split_round_k128(%a: tensor<4096x128xf8E5M2>, %sa: tensor<4096x1xf32>, %b: tensor<4096x128xf8E4M3FN>, %sb: tensor<32x1xf32>) -> tensor<4096x4096xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<4096x128xf8E5M2>, tensor<4096x1xf32>, tensor<4096x128xf8E4M3FN>, tensor<32x1xf32>) -> tensor<4096x4096xbf16>
+  return %c : tensor<4096x4096xbf16>
 }
