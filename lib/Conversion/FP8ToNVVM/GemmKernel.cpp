@@ -112,9 +112,9 @@ struct GemmConfig {
 
   // The tiles of a last, partial round that are split (0: none). Each is
   // cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
-  // CTA of its own whose consumers share its K-blocks round-robin (three
-  // times the CTAs at work in that round, each with a third of the MMAs),
-  // then add their f32 sums through shared memory.
+  // CTA of its own whose consumers share its K-blocks round-robin (two or
+  // three times the CTAs at work in that round, each with a half or a
+  // third of the MMAs), then add their f32 sums through shared memory.
   int64_t splitTiles = 0;
   /// The sub-tiles of a split tile: one per consumer.
   int64_t splitWays() const { return consumers; }
@@ -263,6 +263,9 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // 0.85 of a full round on the H100) runs as 64 x 128 sub-tiles instead,
   // a CTA each, so that every SM takes a third of a tile's MMAs. The
   // consumers add their sums in the stage buffers, which then hold no data.
+  // The builder splits any tile promoted per K-block among its consumers;
+  // two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
+  // round at 4096^3) are not split until that is measured on a GPU.
   if (config.consumers == 3) {
     int64_t wholeTiles = llvm::divideCeil(m, config.tileM) *
                          llvm::divideCeil(n, config.tileN);
@@ -404,7 +407,7 @@ private:
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
   // counter after the tile and leaves the f32 sums in `sums`.
-  // With `split`, each consumer takes every third K-block of a sub-tile.
+  // With `split`, the consumers take turns at a sub-tile's K-blocks.
   Value buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums);
   Value buildPromotedMainLoop(Value base, SmallVectorImpl<Value> &sums,
                               bool split = false);
@@ -962,8 +965,8 @@ Value GemmBuilder::buildPromotedMainLoop(Value base,
                                          bool split) {
   int64_t steps = std::min(promotion, kTileK) / kMmaK;
   bool singlePromotion = steps == kTileK / kMmaK;
-  // A split sub-tile: consumer w takes K-blocks w, w + 3, ... (none where
-  // K has fewer blocks; its first scales are then never used).
+  // A split sub-tile: consumer w of c takes K-blocks w, w + c, ... (none
+  // where K has fewer blocks; its first scales are then never used).
   Value firstBlock = split ? consumer : i32(0);
   int64_t blockStep = split ? config.splitWays() : 1;
   Scales firstScales = loadScales(
