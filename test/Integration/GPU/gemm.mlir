@@ -423,13 +423,12 @@ func.func @split_round_k208_f32(%a: tensor<4000x208xf8E4M3FN>, %sa: tensor<4000x
   return %c : tensor<4000x4096xf32>
 }
 
-// 4096x4096x128 blockwise e5m2 x e4m3 -> bf16: one K-block, consumer 0's
-// alone
-func.func @split_round_k128(%a: tensor<4096x128xf8E5M2>, %sa: tensor<4096x1xf32>, %b: tensor<4096x128xf8E4M3FN>, %sb: tensor<32x1xf32>) -> tensor<4096x4096xbf16> {
+// 4096x4096x128 blockwise -> bf16: one K-block, consumer 0's alone
+func.func @split_round_k128(%a: tensor<4096x128xf8E4M3FN>, %sa: tensor<4096x1xf32>, %b: tensor<4096x128xf8E4M3FN>, %sb: tensor<32x1xf32>) -> tensor<4096x4096xbf16> {
   %c = fp8.scaled_matmul %a, %sa, %b, %sb {
         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
         b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
         contracting = array<i64: 1, 1>}
-      : (tensor<4096x128xf8E5M2>, tensor<4096x1xf32>, tensor<4096x128xf8E4M3FN>, tensor<32x1xf32>) -> tensor<4096x4096xbf16>
+      : (tensor<4096x128xf8E4M3FN>, tensor<4096x1xf32>, tensor<4096x128xf8E4M3FN>, tensor<32x1xf32>) -> tensor<4096x4096xbf16>
   return %c : tensor<4096x4096xbf16>
 }
