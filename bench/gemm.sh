@@ -10,7 +10,8 @@
 # KERNEL_DIR (default build/gpu-gemm) holds manifest.json and the PTX that
 # `fp8-opt bench/gemm.mlir --fp8-emit=KERNEL_DIR` writes (4096^3, 8192^3,
 # 8192x7168x2048, 8192x2048x7168, 16384x4096x14336, and M = 64, 128 with
-# N = 7168, K = 2048); it is emitted here when missing and fp8-opt exists
+# N = 7168, K = 2048; MXFP8 at 4096^3, which cuBLASLt does not take on
+# sm_90); it is emitted here when missing and fp8-opt exists
 # (the compile time goes to OUT_DIR/compile-times.txt), else bring it from a
 # machine with MLIR. OUT_DIR (default build/bench-gemm) receives fp8-run.log,
 # fp8-run.json and gemm.md. ITERS (default 100) and WARMUP (default 10) set

@@ -12,5 +12,5 @@
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill
 // CHECK-NOT: error
 // CHECK-NOT: C75
-// 38 kernels of the GPU tests and 28 of the benchmark.
-// COUNT: 66
+// 38 kernels of the GPU tests and 29 of the benchmark.
+// COUNT: 67
