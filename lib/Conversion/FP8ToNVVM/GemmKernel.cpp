@@ -110,11 +110,11 @@ struct GemmConfig {
   /// Whether B's scales come by TMA with a tensor map (per-row scales).
   bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
 
-  // The tiles of a last, partial round that are split (0: none). Each is
-  // cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
-  // CTA of its own whose consumers share its K-blocks round-robin (two or
-  // three times the CTAs at work in that round, each with a half or a
-  // third of the MMAs), then add their f32 sums through shared memory.
+  /// The tiles of a last, partial round that are split (0: none). Each is
+  /// cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
+  /// CTA of its own whose consumers share its K-blocks round-robin (three
+  /// times the CTAs at work in that round, each with a third of the MMAs),
+  /// then add their f32 sums through shared memory.
   int64_t splitTiles = 0;
   /// The sub-tiles of a split tile: one per consumer.
   int64_t splitWays() const { return consumers; }
@@ -198,8 +198,10 @@ struct OperandScaling {
 
 /// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
 /// 128 x 128 tiles would leave most SMs idle (small M) or promotion comes
-/// inside a K-block (MX); as many pipeline stages as shared memory holds, at
-/// most 8.
+/// inside a K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
+/// and 128 x 192 for plain promotion on large problems; as many pipeline
+/// stages as shared memory holds, at most 8; a short last round of 192 x 128
+/// tiles split.
 static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
                                int64_t promotion, const OperandScaling &a,
                                const OperandScaling &b) {
@@ -263,9 +265,10 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // 0.85 of a full round on the H100) runs as 64 x 128 sub-tiles instead,
   // a CTA each, so that every SM takes a third of a tile's MMAs. The
   // consumers add their sums in the stage buffers, which then hold no data.
-  // The builder splits any tile promoted per K-block among its consumers;
-  // two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
-  // round at 4096^3) are not split until that is measured on a GPU.
+  // Two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
+  // round at 4096^3) are not split: without issue turns (they promote by
+  // adds) a consumer could pass a stage's full-barrier wait on the fill
+  // before the one it waits for (GemmBuilder::buildSplitTile).
   if (config.consumers == 3) {
     int64_t wholeTiles = llvm::divideCeil(m, config.tileM) *
                          llvm::divideCeil(n, config.tileN);
@@ -362,9 +365,9 @@ private:
   void buildSplitTile(Value counter,
                       function_ref<void(Value part, Value counter)> body);
   /// The producer's loads of the current tile's K-blocks (of its 64-row
-  /// slice `part` where that is non-null) from stage counter `it`; returns
-  /// the counter after them.
-  Value buildTileLoads(Value it, Value part);
+  /// slice `part` where that is non-null) from stage counter `counter`;
+  /// returns the counter after them.
+  Value buildTileLoads(Value counter, Value part);
   void buildProducer();
   void buildConsumer();
   /// Sets the rows of the current tile that this consumer thread holds:
@@ -407,8 +410,9 @@ private:
   void promote(Value acc, const Scales &scales, MutableArrayRef<Value> sums);
   // The main loops over one tile's K-blocks; each returns the K-block
   // counter after the tile and leaves the f32 sums in `sums`.
-  // With `split`, the consumers take turns at a sub-tile's K-blocks.
   Value buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums);
+  /// With `split`, the consumers take turns at a sub-tile's K-blocks (the
+  /// returned counter then means nothing).
   Value buildPromotedMainLoop(Value base, SmallVectorImpl<Value> &sums,
                               bool split = false);
   /// The scale factors of this thread's accumulator elements for the K-slice
@@ -645,9 +649,18 @@ scf::ForOp GemmBuilder::buildTileLoop(Value counter) {
 
 void GemmBuilder::buildSplitTile(
     Value counter, function_ref<void(Value part, Value counter)> body) {
+  // A consumer waits for fill f of a stage without having waited for fill
+  // f - 1, another consumer's: the parity wait is only exact once that one
+  // has completed. The issue turns see to it: the other consumer waited for
+  // fill f - 1 (K-block it - stages) before its turn, which came before
+  // this consumer's turn at K-block it - consumers.
+  assert(orderedTurns() && config.stages >= config.splitWays() &&
+         promotion >= kTileK && "a split needs issue turns and whole blocks");
   // The sub-tiles come after every whole tile: CTA i takes sub-tile i, so
   // the grid (the manifest's) must cover them all, and the three CTAs of a
-  // tile run side by side and share its B tile in L2.
+  // tile run side by side and share its B tile in L2. One sub-tile per CTA
+  // at most: the sums exchange in the stage buffers, which a next task's
+  // loads would overwrite.
   int64_t ways = config.splitWays();
   auto has = scf::IfOp::create(
       b, loc, ult(firstTile, i32(ways * config.splitTiles)));
@@ -753,7 +766,8 @@ Value GemmBuilder::issueBlock(const StageState &state, Value acc,
 }
 
 void GemmBuilder::releaseStage(Value stage, int64_t arrivals) {
-  // One arrival per consumer warp: this warp's MMAs are done with the stage.
+  // One arrival per consumer warp and consumer it stands for: this warp's
+  // MMAs are done with the stage.
   auto first = scf::IfOp::create(b, loc, eq(lane, i32(0)));
   b.setInsertionPointToStart(&first.getThenRegion().front());
   NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
@@ -844,6 +858,8 @@ void GemmBuilder::buildConsumer() {
                                   i32(2 * kWarpgroup));
     b.setInsertionPointAfter(second);
   }
+  // What setRowGroup(consumer) sets, its tile-invariant part above the
+  // loop: computed in the loop, it changes the PTX of every GEMM.
   scf::ForOp tiles = buildTileLoop(i32(0));
   row0 = add(tileRow, rowInTile);
   row1 = add(row0, i32(8));
@@ -893,9 +909,10 @@ void GemmBuilder::buildSplitEpilogue(ArrayRef<Value> sums) {
                             Value());
   };
   // Value i of consumer w's thread t at word ((w - 1) * values + i) * 128 + t
-  // of the stage buffers: consecutive threads, consecutive banks. No
-  // consumer's MMAs read them any more once all have passed the barrier,
-  // and the producer has loaded this CTA's last K-block.
+  // of the stage buffers: consecutive threads, consecutive banks. Once all
+  // consumers have passed the barrier, no MMA reads them any more, and no
+  // load writes them: each was waited for, and the sub-tile is this CTA's
+  // last task.
   Value local = rem(thread, kWarpgroup);
   auto slot = [&](Value owner, int64_t i) {
     Value word = add(mul(add(mul(sub(owner, i32(1)), i32(numValues)), i32(i)),
@@ -957,9 +974,9 @@ Value GemmBuilder::buildFastMainLoop(Value base, SmallVectorImpl<Value> &sums) {
 
 /// Promotion: each group of K-steps (a K-block, or less for 1x32 and 1x64
 /// scales) is accumulated alone, waited for and added with its scales. Two
-/// consumer warpgroups share the tensor cores, so one's MMAs run while the
-/// other promotes. A few scales per block are loaded one block ahead, so
-/// their L2 latency never stalls the promotion.
+/// or three consumer warpgroups share the tensor cores, so one's MMAs run
+/// while another promotes. A few scales per block are loaded one block
+/// ahead, so their L2 latency never stalls the promotion.
 Value GemmBuilder::buildPromotedMainLoop(Value base,
                                          SmallVectorImpl<Value> &sums,
                                          bool split) {
