@@ -123,6 +123,10 @@ struct GemmConfig {
     return stageBytes() - (tileM - kMmaM) * kTileK;
   }
 
+  /// The tiles of an m x n C, partial ones included.
+  int64_t tileCount(int64_t m, int64_t n) const {
+    return llvm::divideCeil(m, tileM) * llvm::divideCeil(n, tileN);
+  }
   /// The A and B tiles of one stage.
   int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
   /// Everything TMA brings per stage (the full barrier's transaction bytes).
@@ -212,8 +216,7 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
     return b.spansRows() || b.rowBlock == 1 || b.rowBlock % tileN == 0;
   };
   GemmConfig config;
-  int64_t tiles =
-      llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
+  int64_t tiles = config.tileCount(m, n);
   // Promotion within a K-block (1x32, 1x64 scales) reads a scale per column
   // for every step; with 128 columns they and the sums spill (K = 512).
   if (tiles < kNumSMs / 2 || (kVaryingScales && promotion < kTileK))
@@ -270,9 +273,7 @@ static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
   // adds) a consumer could pass a stage's full-barrier wait on the fill
   // before the one it waits for (GemmBuilder::buildSplitTile).
   if (config.consumers == 3) {
-    int64_t wholeTiles = llvm::divideCeil(m, config.tileM) *
-                         llvm::divideCeil(n, config.tileN);
-    int64_t partial = wholeTiles % kNumSMs;
+    int64_t partial = config.tileCount(m, n) % kNumSMs;
     int64_t sumBytes = (config.consumers - 1) * kMmaM * config.tileN * 4;
     if (partial && partial * config.splitWays() <= kNumSMs &&
         sumBytes <= config.stages * config.tileBytes())
@@ -1228,8 +1229,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
          b.getNamedAttr("box", b.getI64ArrayAttr({rows, cols})),
          b.getNamedAttr("swizzle", b.getStringAttr(swizzle))});
   };
-  numTiles =
-      llvm::divideCeil(m, config.tileM) * llvm::divideCeil(n, config.tileN);
+  numTiles = config.tileCount(m, n);
   splitStart = numTiles - config.splitTiles;
   int64_t gridSize = std::min(
       numTiles + (config.splitWays() - 1) * config.splitTiles, kNumSMs);

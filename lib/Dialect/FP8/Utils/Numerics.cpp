@@ -362,8 +362,7 @@ Value fp8::buildRoundF32To(OpBuilder &b, Location loc, Value x,
       constI32(b, loc, 16));
   Value isNaN =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value result = arith::SelectOp::create(b, loc, isNaN,
-                                         constI32(b, loc, 0x7FC0), rounded);
+  Value result = selectI32(b, loc, isNaN, 0x7FC0, rounded);
   return arith::BitcastOp::create(
       b, loc, elementType,
       arith::TruncIOp::create(b, loc, b.getIntegerType(16), result));
