@@ -55,7 +55,10 @@ with E8M0 code c meaning 2^(c - 127) (255: NaN).
       sm_90: an 1x128 scale is [rows, K/128] outer-dim-major, i.e.
       stride (1, rows), a 128x128 scale [rows/128, K/128] row-major; B's
       is passed transposed like B, since _scaled_mm computes a @ b with b
-      K x N column-major, which is our B^T). A scaling that is a coarsening
+      K x N column-major, which is our B^T; K is zero-padded to a multiple
+      of 512 there, since cuBLASLt reads a 128x128 scale's rows as if
+      padded to 4 K-blocks while torch passes them unpadded). A scaling that
+      is a coarsening
       of one of these (tensorwise against rowwise, rowwise against blockwise,
       any tile whose K extent is a multiple of 128) is expanded to it
       exactly; E8M0 scales become the f32 powers of two they stand for.
@@ -451,6 +454,44 @@ def torch_scale_b(v, form):
     return v.contiguous().t()  # .t() is [N, 1] or [N/128, K/128] row-major
 
 
+# cuBLASLt 13 reads a 128x128 block scale with its K-blocks per row rounded
+# up to a multiple of 4 (16 bytes), while torch._scaled_mm checks for, and
+# passes, an unpadded [N/128, K/128] tensor and rejects a padded stride
+# ("Invalid scaling configuration"). Measured on the H100 (torch 2.11): every
+# K with ceil(K/128) % 4 != 0 (208, 256, 384, 640, ...) is wrong from column
+# 128 on, for e4m3 and e5m2 alike; K = 512 and 1024 are right.
+CUBLASLT_SCALE_K_BLOCKS = 4
+
+
+def pad_k_for_cublaslt(a, va, b, vb, forms):
+    """(a, va, b, vb) with K zero-padded to a multiple of 128 *
+    CUBLASLT_SCALE_K_BLOCKS: zero codes (+0 in e4m3 and e5m2) add nothing to
+    any product, and the padded blocks' scales are 1, so the result is the
+    same exactly, and every block scale's row is already 16-byte aligned."""
+    M, K = a.shape
+    step = 128 * CUBLASLT_SCALE_K_BLOCKS
+    padded = -(-K // step) * step
+    if padded == K:
+        return a, va, b, vb
+
+    def pad_codes(x):
+        out = torch.zeros((x.shape[0], padded), dtype=x.dtype,
+                          device=x.device)
+        out[:, :K] = x
+        return out
+
+    def pad_scale(v, form):
+        if form not in ("1x128", "128x128"):
+            return v
+        out = torch.ones((v.shape[0], padded // 128), dtype=v.dtype,
+                         device=v.device)
+        out[:, :v.shape[1]] = v
+        return out
+
+    return (pad_codes(a), pad_scale(va, forms[0]), pad_codes(b),
+            pad_scale(vb, forms[1]))
+
+
 TORCH_OUT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
 
 
@@ -476,9 +517,13 @@ def scaled_mm(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
                       fa)
     vb = scale_values(scale_to_f64(sb, b_scaling), b_scaling["tile"], N, K,
                       fb)
+    how = "%s x %s scales, use_fast_accum=%s" % (fa, fb, fast)
+    if "1x128" in forms or "128x128" in forms:
+        a, va, b, vb = pad_k_for_cublaslt(a, va, b, vb, forms)
+        if a.shape[1] != K:
+            how += ", K zero-padded to %d" % a.shape[1]
     ta = torch.float8_e4m3fn if a_dtype == "f8e4m3" else torch.float8_e5m2
     tb = torch.float8_e4m3fn if b_dtype == "f8e4m3" else torch.float8_e5m2
-    how = "%s x %s scales, use_fast_accum=%s" % (fa, fb, fast)
     try:
         out = torch._scaled_mm(a.view(ta), b.view(tb).t(),
                                scale_a=torch_scale_a(va, fa),
@@ -840,13 +885,20 @@ def self_test_scaled_mm(rng, dev):
     scales differ per row and per K-block must match the reference (a
     transposed or mis-strided scale would be far off); unsupported ones are
     reported, not failed."""
-    M, N, K = 256, 384, 512
+    M, N = 256, 384
     failures = 0
     cases = [([-1, -1], [-1, -1], False), ([-1, -1], [-1, -1], True),
              ([1, -1], [1, -1], False), ([1, 128], [128, 128], False),
              ([1, 128], [1, 128], False), ([128, 128], [1, 128], False),
              ([1, -1], [128, 128], False), ([1, 32], [1, 32], False)]
-    for at, bt, fast in cases:
+    # Partial and unaligned K-block counts (K = 208: 2 blocks, the last
+    # partial; K = 384: 3), which cuBLASLt gets wrong without the padding.
+    cases += [([1, 128], [128, 128], False, 208),
+              ([1, 128], [128, 128], False, 384),
+              ([128, 128], [1, 128], False, 208)]
+    for case in cases:
+        at, bt, fast = case[:3]
+        K = case[3] if len(case) > 3 else 512
         asc = {"tile": at, "scale": "f32", "round": "exact"}
         bsc = {"tile": bt, "scale": "f32", "round": "exact"}
         a = random_codes(rng, M, K, "f8e4m3", dev)
@@ -858,7 +910,7 @@ def self_test_scaled_mm(rng, dev):
         allowed = allowance(ref, bound, TOL[accumulate], "bf16", K)
         t, how = scaled_mm(a, sa, asc, "f8e4m3", b, sb, bsc, "f8e4m3", "bf16",
                            fast)
-        label = "torch._scaled_mm %s x %s" % (at, bt)
+        label = "torch._scaled_mm %s x %s, K = %d" % (at, bt, K)
         if t is None:
             print("self-test %s: skipped (%s)" % (label, how))
             continue

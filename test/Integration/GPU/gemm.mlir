@@ -409,17 +409,17 @@ func.func @split_round_tma(%a: tensor<4096x1024xf8E4M3FN>, %sa: tensor<8x4096xf3
   return %c : tensor<4096x4096xbf16>
 }
 
-// 4000x4096x208 blockwise -> f32, row-major scales: 672 tiles, 12 split;
-// two K-blocks (the second partial), so consumer 2 has none and adds zeros;
-// a sub-tile partly past M (rows 3968..3999 of 3968..4031). (With an e5m2 B,
-// torch._scaled_mm was off the float64 reference from column 128 on, on the
-// H100 with cuBLASLt 13, while this kernel matched it.)
-func.func @split_round_k208_f32(%a: tensor<4000x208xf8E4M3FN>, %sa: tensor<4000x2xf32>, %b: tensor<4096x208xf8E4M3FN>, %sb: tensor<32x2xf32>) -> tensor<4000x4096xf32> {
+// 4000x4096x208 blockwise e4m3 x e5m2 -> f32, row-major scales: 672 tiles,
+// 12 split; two K-blocks (the second partial), so consumer 2 has none and
+// adds zeros; a sub-tile partly past M (rows 3968..3999 of 3968..4031).
+// (check_gemm.py zero-pads K to 512 for torch._scaled_mm: cuBLASLt reads
+// 128x128 scales with K-blocks per row rounded up to 4.)
+func.func @split_round_k208_f32(%a: tensor<4000x208xf8E4M3FN>, %sa: tensor<4000x2xf32>, %b: tensor<4096x208xf8E5M2>, %sb: tensor<32x2xf32>) -> tensor<4000x4096xf32> {
   %c = fp8.scaled_matmul %a, %sa, %b, %sb {
         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
         b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
         contracting = array<i64: 1, 1>}
-      : (tensor<4000x208xf8E4M3FN>, tensor<4000x2xf32>, tensor<4096x208xf8E4M3FN>, tensor<32x2xf32>) -> tensor<4000x4096xf32>
+      : (tensor<4000x208xf8E4M3FN>, tensor<4000x2xf32>, tensor<4096x208xf8E5M2>, tensor<32x2xf32>) -> tensor<4000x4096xf32>
   return %c : tensor<4000x4096xf32>
 }
 
