@@ -98,9 +98,9 @@ check-gpu:
 	ctest --test-dir $(RUN_BUILD_DIR) --output-on-failure
 	@if [ -f $(BUILD_DIR)/build.ninja ]; then ninja -C $(BUILD_DIR) fp8-opt; fi
 	@if [ -x $(FP8_OPT) ]; then \
-	  echo "$(FP8_OPT) test/Integration/GPU/quantize.mlir --fp8-emit=$(GPU_KERNEL_DIR)"; \
+	  echo "$(FP8_OPT) test/Integration/GPU/quantize.mlir --fp8-emit=dir=$(GPU_KERNEL_DIR)"; \
 	  $(FP8_OPT) test/Integration/GPU/quantize.mlir \
-	    --fp8-emit=$(GPU_KERNEL_DIR) > /dev/null || exit 1; \
+	    --fp8-emit=dir=$(GPU_KERNEL_DIR) > /dev/null || exit 1; \
 	elif [ -f $(GPU_KERNEL_DIR)/manifest.json ]; then \
 	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)"; \
 	else \
@@ -113,8 +113,8 @@ check-gpu:
 	@if [ ! -f $(GEMM_MLIR) ]; then \
 	  echo "check-gpu: no $(GEMM_MLIR) yet; no GEMM kernels"; \
 	elif [ -x $(FP8_OPT) ]; then \
-	  echo "$(FP8_OPT) $(GEMM_MLIR) --fp8-emit=$(GPU_KERNEL_DIR)/gemm"; \
-	  $(FP8_OPT) $(GEMM_MLIR) --fp8-emit=$(GPU_KERNEL_DIR)/gemm \
+	  echo "$(FP8_OPT) $(GEMM_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/gemm"; \
+	  $(FP8_OPT) $(GEMM_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/gemm \
 	    > /dev/null || exit 1; \
 	elif [ -f $(GPU_KERNEL_DIR)/gemm/manifest.json ]; then \
 	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)/gemm"; \

@@ -8,7 +8,7 @@
 #   bench/gemm.sh [KERNEL_DIR [OUT_DIR]]
 #
 # KERNEL_DIR (default build/gpu-gemm) holds manifest.json and the PTX that
-# `fp8-opt bench/gemm.mlir --fp8-emit=KERNEL_DIR` writes (4096^3, 8192^3,
+# `fp8-opt bench/gemm.mlir --fp8-emit=dir=KERNEL_DIR` writes (4096^3, 8192^3,
 # 8192x7168x2048, 8192x2048x7168, 16384x4096x14336, and M = 64, 128 with
 # N = 7168, K = 2048; MXFP8 at 4096^3, which cuBLASLt does not take on
 # sm_90); it is emitted here when missing and fp8-opt exists
@@ -37,12 +37,12 @@ if [ ! -f "$KERNEL_DIR/manifest.json" ]; then
   if [ ! -x build/bin/fp8-opt ] || [ ! -f bench/gemm.mlir ]; then
     echo "gemm.sh: no $KERNEL_DIR/manifest.json, and no build/bin/fp8-opt" \
          "and bench/gemm.mlir to emit it: where MLIR is, run" \
-         "build/bin/fp8-opt bench/gemm.mlir --fp8-emit=$KERNEL_DIR" \
+         "build/bin/fp8-opt bench/gemm.mlir --fp8-emit=dir=$KERNEL_DIR" \
          "and copy $KERNEL_DIR here" >&2
     exit 1
   fi
   start=$(date +%s.%N)
-  build/bin/fp8-opt bench/gemm.mlir --fp8-emit="$KERNEL_DIR" > /dev/null
+  build/bin/fp8-opt bench/gemm.mlir --fp8-emit="dir=$KERNEL_DIR" > /dev/null
   end=$(date +%s.%N)
   echo "gemm.mlir $(awk "BEGIN { printf \"%.3f\", $end - $start }")" \
     > "$OUT_DIR/compile-times.txt"

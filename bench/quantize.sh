@@ -7,7 +7,7 @@
 #   bench/quantize.sh [KERNEL_DIR [OUT_DIR]]
 #
 # KERNEL_DIR (default build/gpu) holds manifest.json and the PTX that
-# `fp8-opt test/Integration/GPU/quantize.mlir --fp8-emit=KERNEL_DIR` writes
+# `fp8-opt test/Integration/GPU/quantize.mlir --fp8-emit=dir=KERNEL_DIR` writes
 # (8192x8192 and 16384x7168 bf16 -> e4m3 kernels); it is emitted here when
 # missing and fp8-opt exists, else bring it from a machine with MLIR.
 # OUT_DIR (default build/bench) receives fp8-run.log, fp8-run.json and
@@ -33,7 +33,7 @@ if [ ! -f "$KERNEL_DIR/manifest.json" ]; then
     exit 1
   fi
   build/bin/fp8-opt test/Integration/GPU/quantize.mlir \
-    --fp8-emit="$KERNEL_DIR" > /dev/null
+    --fp8-emit="dir=$KERNEL_DIR" > /dev/null
 fi
 
 mkdir -p "$OUT_DIR"

@@ -34,7 +34,7 @@ void fp8::registerFP8Passes() {
   registerFP8TransformsPasses();
   registerFP8ConversionPasses();
   registerFP8ReferencePipeline();
-  registerFP8ToPTXPipelines();
+  registerFP8ToPTXPipeline();
 }
 
 void fp8::registerAllPasses() {

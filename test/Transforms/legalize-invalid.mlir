@@ -1,8 +1,8 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-legalize
 
-// Only the chips with kernels are accepted.
+// Only the chips fp8::Target describes are accepted, each refusal with why.
 // RUN: not fp8-opt %s -split-input-file --fp8-legalize=chip=sm_80 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: error: unknown chip 'sm_80', expected sm_90a or sm_100a
+// CHIP: error: fp8-legalize: chip 'sm_80' is not supported (Ampere has no FP8 tensor cores or FP8 conversions): expected one of sm_90a, sm_100a
 
 // FP8 data received with 128x1 tiles cannot be made K-major: transposing it
 // would regroup its scales, and there is no high-precision source.

@@ -1,6 +1,6 @@
 //===- Manifest.h - Kernel manifests of fp8-opt --fp8-emit ------*- C++ -*-===//
 //
-// `fp8-opt --fp8-emit=DIR` writes one PTX file per kernel and a manifest.json
+// `fp8-opt --fp8-emit=dir=DIR` writes one PTX file per kernel and a manifest.json
 // that says how to launch each: grid, block, dynamic shared memory, and the
 // parameters (each one device pointer) with their role, dtype and shape. This
 // is the manifest's reader and validator; it needs no CUDA.

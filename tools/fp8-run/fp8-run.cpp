@@ -1,7 +1,7 @@
 //===- fp8-run.cpp - Run and time the kernels fp8-opt emits ---------------===//
 //
 // Loads the PTX of each kernel in a manifest written by
-// `fp8-opt --fp8-emit=DIR`, allocates its parameters, fills the inputs with
+// `fp8-opt --fp8-emit=dir=DIR`, allocates its parameters, fills the inputs with
 // seeded values or from files, runs it once, optionally dumps every parameter
 // for checking, and times repeated launches with CUDA events beside a plain
 // device-to-device copy. No MLIR is needed: this builds on the GPU machine.
@@ -46,7 +46,7 @@ struct Options {
 const char *usageText =
     "usage: fp8-run DIR/manifest.json [options]\n"
     "\n"
-    "Runs the kernels that `fp8-opt --fp8-emit=DIR` wrote: loads each PTX,\n"
+    "Runs the kernels that `fp8-opt --fp8-emit=dir=DIR` wrote: loads each PTX,\n"
     "fills the inputs, runs once, then times repeated launches.\n"
     "\n"
     "options:\n"

@@ -38,26 +38,75 @@ def FP8LowerToReference : Pass<"fp8-lower-to-reference"> {
 def ConvertFP8ToNVVM : Pass<"convert-fp8-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "generate a GPU kernel for every fp8 op";
   let description = [{
-    For every `fp8.quantize` with static shapes, builds a specialized kernel
-    in its own `gpu.module` (targeting `#nvvm.target<chip = ...>`), with
-    16-byte vector loads and stores, per-tile amax by warp shuffles, the
-    scale arithmetic of the CPU reference (fp8/Dialect/FP8/Utils/Numerics.h)
-    and `cvt.rn.satfinite.{e4m3,e5m2}x2.f32`. The op is tagged with
-    `fp8.kernel = @module::@kernel`, and the kernel with an `fp8.manifest`
-    dictionary (grid, block, parameters) that `--fp8-emit` writes out.
+    Builds one specialized kernel per fp8 op with static shapes, each in a
+    `gpu.module` of its own targeting `#nvvm.target<chip = ...>`, and tags
+    the op with `fp8.kernel = @module::@kernel`. Every kernel carries an
+    `fp8.manifest` dictionary (grid, block, shared memory, parameters) that
+    `fp8-emit` writes out. Ops already tagged are left alone, so the pass
+    may run twice.
 
-    Supported so far: row tiles `[1, c]` (c = 16 .. 512, a power of two,
-    dividing the row; `[1, *]` for rows that short), round-to-nearest, every
-    scale rounding, f32 and E8M0 scales, bf16/f16/f32 inputs. Other forms
-    get a diagnostic.
+    Kernels: `fp8.quantize` (row tiles, column tiles, 128x128 blocks,
+    tensorwise, delayed amax, stochastic rounding), the fused
+    quantize + transpose of X and Xᵀ alike (one read of X), `fp8.amax`,
+    `fp8.dequantize`, `fp8.transpose`, `fp8.tma_align_scales`,
+    `fp8.hadamard`, and `fp8.scaled_matmul` as the sm_90a TMA + wgmma GEMM
+    (both operands K-major: run `fp8-legalize{chip=sm_90a}` first). The
+    scale arithmetic is the CPU reference's (fp8/Dialect/FP8/Utils/
+    Numerics.h), so kernels are bit-exact against `fp8-lower-to-reference`.
+    A form without a kernel gets a diagnostic on its op.
+
+    `chip` is parsed by `fp8::Target` (sm_90a, sm_100a); any other chip is
+    refused with the reason.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU architecture">,
+           "target GPU architecture (sm_90a or sm_100a)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def FP8Emit : Pass<"fp8-emit", "::mlir::ModuleOp"> {
+  let summary = "write every kernel's PTX and the manifest into a directory";
+  let description = [{
+    Generates the kernels of the module's fp8 ops (`convert-fp8-to-nvvm`,
+    where it has not run), lowers a copy of them to PTX and writes
+    `dir/<kernel>.ptx` for each and `dir/manifest.json`, which says how to
+    launch each kernel without MLIR (tools/fp8-run; docs/GPU.md describes
+    the schema, include/fp8/Conversion/FP8ToNVVM/ManifestSchema.h names its
+    keys). The module itself is left unchanged but for the kernels.
+
+    Each PTX file opens with a comment that names the op the kernel came
+    from, its source location, its launch and its parameters in order (the
+    PTX itself only says `_param_0`, `_param_1`, ...). With `line-info`
+    (the default), the PTX also has `.file`/`.loc` line info that points
+    every instruction at the MLIR op that produced it, so profilers and
+    `cuobjdump` show fp8 source lines; `line-info=false` strips it.
+
+    ```
+    fp8-opt in.mlir --fp8-emit="dir=kernels chip=sm_90a"
+    ```
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"",
+           "directory to write the PTX files and manifest.json into">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target GPU architecture (sm_90a or sm_100a)">,
+    Option<"lineInfo", "line-info", "bool", /*default=*/"true",
+           "emit .file/.loc line info pointing at the MLIR ops">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",

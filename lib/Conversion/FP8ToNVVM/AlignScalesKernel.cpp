@@ -25,7 +25,7 @@ using namespace mlir::fp8::kernels;
 FailureOr<gpu::GPUModuleOp> fp8::buildTmaAlignScalesKernel(OpBuilder &b,
                                                            TmaAlignScalesOp op,
                                                            StringRef name,
-                                                           StringRef chip) {
+                                                           const Target &target) {
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
@@ -42,7 +42,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTmaAlignScalesKernel(OpBuilder &b,
   Type storage = storageType(element);
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
 
-  gpu::GPUFuncOp func = createKernel(b, loc, name, chip,
+  gpu::GPUFuncOp func = createKernel(b, loc, name, target,
                                      {MemRefType::get({rows * cols}, storage),
                                       MemRefType::get({numOutputs}, storage)},
                                      kThreadsPerBlock);

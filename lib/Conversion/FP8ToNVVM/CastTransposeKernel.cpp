@@ -57,7 +57,7 @@ bool fp8::fitsCastTransposeKernel(Type type) {
 FailureOr<gpu::GPUModuleOp>
 fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
                               QuantizeOp transposedOp, StringRef name,
-                              StringRef chip) {
+                              const Target &target) {
   auto inputType = cast<RankedTensorType>(rowsOp.getInput().getType());
   int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
   Type inputElement = inputType.getElementType();
@@ -82,7 +82,7 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
       MemRefType::get({kTile, kSharedStride}, inputElement, nullptr, workgroup);
   auto partialType = MemRefType::get({2, kTile}, f32, nullptr, workgroup);
   gpu::GPUFuncOp func =
-      kernels::createKernel(b, loc, name, chip,
+      kernels::createKernel(b, loc, name, target,
                             {MemRefType::get({rows * cols}, inputElement),
                              MemRefType::get({rows * cols}, b.getI8Type()),
                              MemRefType::get({rows * tileCols}, scaleStorage),

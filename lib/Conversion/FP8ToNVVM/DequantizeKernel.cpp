@@ -25,7 +25,7 @@ using namespace mlir::fp8::kernels;
 FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
                                                        DequantizeOp op,
                                                        StringRef name,
-                                                       StringRef chip) {
+                                                       const Target &target) {
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
   if (!dataType.hasStaticShape() || dataType.getRank() != 2)
     return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
@@ -50,7 +50,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   int64_t numThreads = numElements / chunk;
 
   gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip,
+      b, loc, name, target,
       {MemRefType::get({numElements}, b.getI8Type()),
        MemRefType::get({scaleRows * scaleCols}, storageType(scaleElement)),
        MemRefType::get({numElements}, resultElement)},

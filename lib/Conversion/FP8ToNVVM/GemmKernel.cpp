@@ -300,7 +300,7 @@ public:
               const GemmConfig &config)
       : b(b), loc(loc), op(op), config(config), ctx(b.getContext()) {}
 
-  FailureOr<gpu::GPUModuleOp> build(StringRef name, StringRef chip);
+  FailureOr<gpu::GPUModuleOp> build(StringRef name, const Target &target);
 
 private:
   // Scalars.
@@ -1177,7 +1177,7 @@ void GemmBuilder::buildStoreThroughShared(
   }
 }
 
-FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
+FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, const Target &target) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
@@ -1200,7 +1200,7 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
   OpBuilder::InsertionGuard guard(b);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip,
+      b, loc, name, target,
       SmallVector<Type>(7 + config.tmaStore + bool(config.aScaleBytes) +
                             config.bScaleMapped() + bool(config.splitTiles),
                         ptrType),
@@ -1353,11 +1353,11 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, StringRef chip) {
 FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                                                  ScaledMatmulOp op,
                                                  StringRef name,
-                                                 StringRef chip) {
-  if (!chip.starts_with("sm_90"))
+                                                 const Target &target) {
+  if (!target.hasGemmKernel())
     return op.emitOpError("convert-fp8-to-nvvm has a scaled_matmul kernel "
                           "for sm_90a only so far, not ")
-           << chip;
+           << target.getName();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
   if (aType.getRank() != 2 || !aType.hasStaticShape() ||
@@ -1369,7 +1369,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   if (op.getContracting() != ArrayRef<int64_t>{1, 1})
     return op.emitOpError("wgmma needs both operands K-major (contracting = "
                           "[1, 1]); run fp8-legalize{chip=")
-           << chip << "} first";
+           << target.getName() << "} first";
   int64_t k = aType.getDimSize(1), n = bType.getDimSize(0);
   if (k % 16 != 0)
     return op.emitOpError("K = ")
@@ -1396,5 +1396,5 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
       aType.getDimSize(0), n, fast, op.getPromotionInterval(),
       describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout()),
       describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout()));
-  return GemmBuilder(builder, op.getLoc(), op, config).build(name, chip);
+  return GemmBuilder(builder, op.getLoc(), op, config).build(name, target);
 }

@@ -33,7 +33,7 @@ static constexpr int64_t kMaxSize = 256;
 FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
                                                      HadamardOp op,
                                                      StringRef name,
-                                                     StringRef chip) {
+                                                     const Target &target) {
   auto type = cast<RankedTensorType>(op.getInput().getType());
   int64_t n = op.getSize();
   if (!type.hasStaticShape() || type.getRank() != 2 || op.getDim() != 1 ||
@@ -47,7 +47,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &b,
   Type element = type.getElementType();
   int64_t numElements = rows * cols;
   int64_t numThreads = numElements / kChunk;
-  gpu::GPUFuncOp func = createKernel(b, loc, name, chip,
+  gpu::GPUFuncOp func = createKernel(b, loc, name, target,
                                      {MemRefType::get({numElements}, element),
                                       MemRefType::get({numElements}, element)},
                                      kThreadsPerBlock);

@@ -44,16 +44,15 @@ Value kernels::constIndex(OpBuilder &b, Location loc, int64_t value) {
 }
 
 gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
-                                     StringRef chip, TypeRange arguments,
+                                     const Target &target, TypeRange arguments,
                                      int64_t blockSize,
                                      TypeRange workgroupBuffers) {
   MLIRContext *ctx = b.getContext();
-  // PTX 8.0 has the sm_90a FP8 conversions; sm_100a needs PTX 8.8.
-  StringRef features = chip.starts_with("sm_10") ? "+ptx88" : "+ptx80";
-  auto target = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", target.getName(),
+      target.getPtxFeatures());
   auto module =
-      gpu::GPUModuleOp::create(b, loc, name, ArrayRef<Attribute>{target});
+      gpu::GPUModuleOp::create(b, loc, name, ArrayRef<Attribute>{nvvmTarget});
   b.setInsertionPointToStart(module.getBody());
   auto func = gpu::GPUFuncOp::create(
       b, loc, name, b.getFunctionType(arguments, {}), workgroupBuffers);

@@ -10,6 +10,7 @@
 #define FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -29,11 +30,11 @@ Type storageType(Type type);
 
 Value constIndex(OpBuilder &b, Location loc, int64_t value);
 
-/// A gpu.module named `name` for `chip` holding one kernel gpu.func of the
+/// A gpu.module named `name` for `target` holding one kernel gpu.func of the
 /// given argument types and block size; the builder is left at the start of
 /// the kernel's body.
 gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
-                            StringRef chip, TypeRange arguments,
+                            const Target &target, TypeRange arguments,
                             int64_t blockSize, TypeRange workgroupBuffers = {});
 
 /// One manifest parameter.

@@ -69,7 +69,7 @@ struct QuantizeKernelBuilder {
   bool amaxOnly() const { return !op; }
 
   /// The amax kernel: parameters input and amax.
-  gpu::GPUFuncOp createAmax(StringRef name, StringRef chip, int64_t numBlocks) {
+  gpu::GPUFuncOp createAmax(StringRef name, const Target &target, int64_t numBlocks) {
     int64_t numElements = rows * cols;
     SmallVector<int64_t> amaxShape = scaleShape();
     SmallVector<Type> arguments = {
@@ -81,7 +81,7 @@ struct QuantizeKernelBuilder {
         manifestParam(b, "amax", "output", "f32", amaxShape)};
     addWorkspace(arguments, params);
     gpu::GPUFuncOp func =
-        createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
+        createKernel(b, loc, name, target, arguments, kThreadsPerBlock);
     SmallVector<int64_t> tile = {tileRows == rows ? -1 : tileRows,
                                  tileCols == cols ? -1 : tileCols};
     int64_t bytesMoved =
@@ -104,9 +104,9 @@ struct QuantizeKernelBuilder {
   }
 
   /// The kernel of either kind.
-  gpu::GPUFuncOp createAny(StringRef name, StringRef chip, int64_t numBlocks) {
-    return amaxOnly() ? createAmax(name, chip, numBlocks)
-                      : create(name, chip, numBlocks);
+  gpu::GPUFuncOp createAny(StringRef name, const Target &target, int64_t numBlocks) {
+    return amaxOnly() ? createAmax(name, target, numBlocks)
+                      : create(name, target, numBlocks);
   }
 
   /// Tiles per column and per row; edge tiles may be partial.
@@ -117,7 +117,7 @@ struct QuantizeKernelBuilder {
   int64_t numScales() const { return scaleShape()[0] * scaleShape()[1]; }
 
   /// The kernel with parameters input, [seed], q, scale, and its manifest.
-  gpu::GPUFuncOp create(StringRef name, StringRef chip, int64_t numBlocks) {
+  gpu::GPUFuncOp create(StringRef name, const Target &target, int64_t numBlocks) {
     int64_t numElements = rows * cols;
     SmallVector<Type> arguments = {
         MemRefType::get({numElements}, inputElement)};
@@ -140,7 +140,7 @@ struct QuantizeKernelBuilder {
                                    dtypeName(scaleElement), scaleShape()));
     addWorkspace(arguments, params);
     gpu::GPUFuncOp func =
-        createKernel(b, loc, name, chip, arguments, kThreadsPerBlock);
+        createKernel(b, loc, name, target, arguments, kThreadsPerBlock);
     int64_t scaleBytes =
         numScales() * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
     int64_t bytesMoved =
@@ -295,13 +295,13 @@ struct QuantizeKernelBuilder {
 
 /// Row tiles: thread t quantizes elements 16t..16t+15.
 static gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k,
-                                           StringRef name, StringRef chip) {
+                                           StringRef name, const Target &target) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   int64_t lanesPerTile = k.tileCols / kChunk;
   int64_t numThreads = k.rows * k.cols / kChunk;
   gpu::GPUFuncOp func =
-      k.createAny(name, chip, llvm::divideCeil(numThreads, kThreadsPerBlock));
+      k.createAny(name, target, llvm::divideCeil(numThreads, kThreadsPerBlock));
   Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
   Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        thread, constIndex(b, loc, numThreads));
@@ -346,13 +346,13 @@ static constexpr int64_t kMaxBlockSteps = 8;
 /// Block tiles: CTA b quantizes tile b; its threads walk the tile in steps
 /// of 256 chunks of 16 elements.
 static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
-                                             StringRef name, StringRef chip) {
+                                             StringRef name, const Target &target) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   int64_t tileElements = k.tileRows * k.tileCols;
   int64_t steps = tileElements / (kChunk * kThreadsPerBlock);
   int64_t tilesPerRow = k.cols / k.tileCols;
-  gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
+  gpu::GPUFuncOp func = k.createAny(name, target, k.numScales());
   Value partials = k.addPartials(func);
 
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -410,12 +410,12 @@ static gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k,
 /// rows; a warp reads 32 consecutive elements of a row at a time (coalesced),
 /// once for the amax and once more (from L2) to quantize, two rows per cvt.
 static gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k,
-                                              StringRef name, StringRef chip) {
+                                              StringRef name, const Target &target) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   int64_t colBlocks = llvm::divideCeil(k.cols, kThreadsPerBlock);
   gpu::GPUFuncOp func =
-      k.createAny(name, chip, (k.rows / k.tileRows) * colBlocks);
+      k.createAny(name, target, (k.rows / k.tileRows) * colBlocks);
   auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -512,7 +512,7 @@ static constexpr int64_t kTensorwiseBlocks = 264;
 /// second pass over the input. The last CTA to read the amax zeroes the
 /// scratch for the next launch.
 static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
-                                              StringRef name, StringRef chip) {
+                                              StringRef name, const Target &target) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   int64_t numChunks = k.rows * k.cols / kChunk;
@@ -521,7 +521,7 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
   // A given amax needs no grid-wide reduction.
   bool reduce = !(k.op && k.op.getAmax());
   k.workspace = reduce;
-  gpu::GPUFuncOp func = k.createAny(name, chip, numBlocks);
+  gpu::GPUFuncOp func = k.createAny(name, target, numBlocks);
   // The warps' partial maxima, then one slot through which the leader hands
   // the global amax to its CTA.
   Value partials = k.addPartials(func, /*extra=*/1);
@@ -638,11 +638,11 @@ static gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k,
 /// element by element. Correct everywhere; the shapes above are the fast
 /// paths.
 static gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
-                                               StringRef name, StringRef chip) {
+                                               StringRef name, const Target &target) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   SmallVector<int64_t> tiles = k.scaleShape();
-  gpu::GPUFuncOp func = k.createAny(name, chip, k.numScales());
+  gpu::GPUFuncOp func = k.createAny(name, target, k.numScales());
   Value partials = k.addPartials(func);
   auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
   auto mul = [&](Value x, Value y) {
@@ -728,27 +728,27 @@ static gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
 static FailureOr<gpu::GPUModuleOp> buildTileKernel(QuantizeKernelBuilder &k,
                                                    Operation *op,
                                                    StringRef name,
-                                                   StringRef chip) {
+                                                   const Target &target) {
   bool tilesDivide = k.rows % k.tileRows == 0 && k.cols % k.tileCols == 0 &&
                      k.tileCols % kChunk == 0;
   // One tile over more than a CTA's registers: the whole tensor.
   if (k.tileRows == k.rows && k.tileCols == k.cols &&
       (k.rows * k.cols) % kChunk == 0 &&
       k.rows * k.cols > kMaxBlockSteps * kChunk * kThreadsPerBlock)
-    return buildTensorwiseKernel(k, name, chip);
+    return buildTensorwiseKernel(k, name, target);
   int64_t lanesPerTile = k.tileCols / kChunk;
   if (tilesDivide && k.tileRows == 1 && llvm::isPowerOf2_64(lanesPerTile) &&
       lanesPerTile <= kWarpSize)
-    return buildRowTileKernel(k, name, chip);
+    return buildRowTileKernel(k, name, target);
   // A CTA per tile, holding its chunks in registers between the amax and
   // the casts: also rows of 4096 .. 32768 elements (rowwise [1, *]).
   int64_t tileSteps = k.tileRows * k.tileCols / (kChunk * kThreadsPerBlock);
   if (tilesDivide && (k.tileRows > 1 || tileSteps <= kMaxBlockSteps) &&
       (k.tileRows * k.tileCols) % (kChunk * kThreadsPerBlock) == 0)
-    return buildBlockTileKernel(k, name, chip);
+    return buildBlockTileKernel(k, name, target);
   if (k.tileCols == 1 && k.tileRows % 2 == 0 && k.rows % k.tileRows == 0)
-    return buildColumnTileKernel(k, name, chip);
-  return buildGenericTileKernel(k, name, chip);
+    return buildColumnTileKernel(k, name, target);
+  return buildGenericTileKernel(k, name, target);
 }
 
 /// Kernels are specialized to static matrices.
@@ -763,22 +763,22 @@ static LogicalResult checkStaticMatrix(Operation *op, RankedTensorType type) {
 FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &b,
                                                      QuantizeOp op,
                                                      StringRef name,
-                                                     StringRef chip) {
+                                                     const Target &target) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();
   OpBuilder::InsertionGuard guard(b);
   QuantizeKernelBuilder k(b, op.getLoc(), inputType, op.getScaling().getTile(),
                           op);
-  return buildTileKernel(k, op, name, chip);
+  return buildTileKernel(k, op, name, target);
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op, StringRef name, StringRef chip) {
+fp8::buildAmaxKernel(OpBuilder &b, AmaxOp op, StringRef name, const Target &target) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();
   OpBuilder::InsertionGuard guard(b);
   QuantizeKernelBuilder k(b, op.getLoc(), inputType, op.getTile().getExtents());
-  return buildTileKernel(k, op, name, chip);
+  return buildTileKernel(k, op, name, target);
 }

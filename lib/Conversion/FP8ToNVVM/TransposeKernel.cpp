@@ -31,7 +31,7 @@ static constexpr int64_t kStride = kTile + 16;
 FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
                                                       TransposeOp op,
                                                       StringRef name,
-                                                      StringRef chip) {
+                                                      const Target &target) {
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   if (!dataType.hasStaticShape() || dataType.getRank() != 2 ||
@@ -54,7 +54,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   gpu::GPUFuncOp func = createKernel(
-      b, loc, name, chip,
+      b, loc, name, target,
       {MemRefType::get({rows * cols}, b.getI8Type()),
        MemRefType::get({numScales}, scaleStorage),
        MemRefType::get({rows * cols}, b.getI8Type()),

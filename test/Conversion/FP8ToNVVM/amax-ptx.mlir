@@ -1,7 +1,7 @@
 // fp8.amax kernels: the quantization kernels' reductions, storing the f32
 // amax of each tile (row tiles by shuffles, block tiles through shared
 // memory).
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=ROWS < %t/rows_amax_0.ptx
 // RUN: FileCheck %s --check-prefix=BLOCKS < %t/blocks_amax_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json

@@ -1,6 +1,6 @@
 // Dequantization kernels: a 16-byte FP8 load, exact cvt.rn.f16x2 widening of
 // pairs, one scale per 16 elements, 16-byte stores of the results.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/to_bf16_dequantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mx_dequantize_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json

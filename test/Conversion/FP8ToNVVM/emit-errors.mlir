@@ -1,8 +1,27 @@
-// --fp8-emit needs a directory, and something to emit.
-// RUN: not fp8-opt %s --fp8-emit= 2>&1 | FileCheck %s --check-prefix=NODIR
-// RUN: rm -rf %t && not fp8-opt %s --fp8-emit=%t 2>&1 | FileCheck %s --check-prefix=NOKERNEL
-// NODIR: --fp8-emit needs a directory: --fp8-emit=DIR
-// NOKERNEL: error: no kernels to emit: run convert-fp8-to-nvvm first or give fp8 ops
+// fp8-emit needs a directory, something to emit, and a place it can write.
+// RUN: not fp8-opt %s --fp8-emit 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: error: fp8-emit needs a directory: --fp8-emit="dir=DIR chip=CHIP"
+
+// A module without fp8 ops has no kernels.
+// RUN: rm -rf %t && not fp8-opt %s --fp8-emit=dir=%t 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: error: no kernels to emit: the module has no fp8 ops
+
+// A directory that is a file: an error naming it, nothing written.
+// RUN: rm -rf %t.file && touch %t.file
+// RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.file 2>&1 | FileCheck %s --check-prefix=FILE
+// FILE: error: cannot create {{.*}}.file: {{.*}}
+// RUN: test ! -s %t.file
+
+// The old positional form says what to write instead.
+// RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=%t.old 2>&1 | FileCheck %s --check-prefix=OLD
+// OLD: no such option
+
+// The manifest has a version and each kernel the location of its op; the
+// PTX opens with a header that names the op and every parameter in order.
+// RUN: rm -rf %t.ok && fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.ok -o /dev/null
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.ok/manifest.json
+// MANIFEST: "location": "{{.*}}amax-ptx.mlir:{{[0-9]+}}:{{[0-9]+}}"
+// MANIFEST: "version": 1
 func.func @nothing(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   return %x : tensor<4x4xf32>
 }

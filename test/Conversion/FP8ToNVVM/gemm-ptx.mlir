@@ -1,7 +1,7 @@
 // fp8.scaled_matmul on sm_90a: TMA loads into a multi-stage mbarrier ring, a
 // producer warpgroup that gives registers back and two wgmma consumer
 // warpgroups that promote every 128-deep K-block with its scales.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/fprop_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=PROMOTE < %t/fprop_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/wgrad_fast_gemm_1.ptx

@@ -4,8 +4,8 @@
 // sm_90a without spills. A K loop that LLVM unrolls (K = 384 on 192 x 128
 // tiles) spilled 328 bytes before the loop was kept rolled.
 // RUN: rm -rf %t-gpu %t-bench
-// RUN: fp8-opt %S/../../Integration/GPU/gemm.mlir --fp8-emit=%t-gpu -o /dev/null
-// RUN: fp8-opt %S/../../../bench/gemm.mlir --fp8-emit=%t-bench -o /dev/null
+// RUN: fp8-opt %S/../../Integration/GPU/gemm.mlir --fp8-emit=dir=%t-gpu -o /dev/null
+// RUN: fp8-opt %S/../../../bench/gemm.mlir --fp8-emit=dir=%t-bench -o /dev/null
 // RUN: bash -c 'for f in %t-gpu/*.ptx %t-bench/*.ptx; do %ptxas -arch=sm_90a -v "$f" -o /dev/null 2>&1; done' > %t.log
 // RUN: FileCheck %s < %t.log
 // RUN: grep -c "0 bytes spill stores, 0 bytes spill loads" %t.log | FileCheck %s --check-prefix=COUNT

@@ -2,7 +2,7 @@
 // 192 x 128 tiles whose last round holds at most 44 tiles (a third of the
 // 132 SMs) run those as three 64-row sub-tiles each; 45 stay whole, and the
 // two-consumer 128 x 192 tiles of tensorwise promotion never split.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/manifest.json
 // RUN: grep -c '"a_split_map"' %t/manifest.json | FileCheck %s --check-prefix=MAPS
 

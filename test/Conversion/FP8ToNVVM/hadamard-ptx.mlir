@@ -1,7 +1,7 @@
 // fp8.hadamard kernels: in-order f32 sums of sign-flipped inputs (no FMA can
 // change a bit: the products are exact), then 1/sqrt(n), 16 outputs per
 // thread stored with 16-byte stores.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/rotate_hadamard_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}

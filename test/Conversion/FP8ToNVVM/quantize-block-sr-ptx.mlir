@@ -1,7 +1,7 @@
 // Block tiles (one CTA per 128x128 weight tile: shuffles, then shared
 // memory across warps) and stochastic rounding (Philox from a seed buffer,
 // integer rounding of the reference, no cvt).
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/block_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=SR < %t/stochastic_quantize_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json

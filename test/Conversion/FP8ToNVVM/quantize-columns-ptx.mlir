@@ -1,6 +1,6 @@
 // Column tiles [r, 1] (Wgrad operands outside the fused kernel): a thread
 // per column, coalesced row reads, two rows per cvt, byte stores.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/columns_quantize_0.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/columns_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: ld.global.b16

@@ -1,7 +1,7 @@
 // Delayed scaling: with `amax(%a)` every kernel shape takes each tile's amax
 // from the given tensor (a parameter "amax", one per tile) instead of the
 // data; the tensorwise kernel then needs no grid-wide reduction.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/tensorwise_quantize_3.ptx
 // RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}

@@ -2,7 +2,7 @@
 // or odd rows) use the generic kernel: a CTA per tile, its extent clipped at
 // the bottom and right edges, strided scalar loads, the amax by shuffles and
 // shared memory, then a second pass that converts element by element.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/partial_tiles_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}

@@ -1,7 +1,7 @@
 // The generated quantization kernels: the key instructions in the PTX, the
 // manifest a launcher reads, and (where ptxas exists) assembly for sm_90a
 // with no spills, and for sm_100a.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/rows_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mx_quantize_1.ptx
 // RUN: FileCheck %s --check-prefix=E5M2 < %t/e5m2_quantize_2.ptx

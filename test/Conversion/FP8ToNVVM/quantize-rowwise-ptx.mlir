@@ -1,7 +1,7 @@
 // Rowwise scaling ([1, *]) of rows of 4096 .. 32768 elements: a CTA per row,
 // its chunks in registers between the amax (warp shuffles, then the 8 warp
 // partials through shared memory) and the casts.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/rowwise_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rowwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}

@@ -2,7 +2,7 @@
 // 264 resident CTAs reduce the amax (an integer atomic max on the f32 bits in
 // a 16-byte scratch parameter), meet at a grid-wide barrier (an arrival
 // counter), and quantize in a second pass; the last CTA zeroes the scratch.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/tensorwise_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}

@@ -1,6 +1,6 @@
 // fp8.transpose kernels: a 64x64 byte tile through shared memory (16-byte
 // row loads, 16-byte column stores), the scales by a grid-stride loop.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/weights_transpose_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/weights_transpose_0.ptx -o /dev/null %}

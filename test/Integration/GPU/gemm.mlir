@@ -8,7 +8,7 @@
 // fp8-legalize makes, which TMA loads with each K-block; partial last
 // rounds of the persistent tile loop for each tile shape; and last rounds of
 // 192 x 128 tiles split into 64-row sub-tiles.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=%t > /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
 

@@ -17,6 +17,7 @@ namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
 namespace fp8 {
+class Target;
 class AmaxOp;
 class DequantizeOp;
 class HadamardOp;
@@ -31,37 +32,37 @@ class TransposeOp;
 /// yet.
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
-                                                StringRef chip);
+                                                const Target &target);
 
 /// Builds a kernel rotating the last dim of `op`'s input by the block
 /// Hadamard matrix, bit-identical to the CPU reference.
 FailureOr<gpu::GPUModuleOp> buildHadamardKernel(OpBuilder &builder,
                                                 HadamardOp op, StringRef name,
-                                                StringRef chip);
+                                                const Target &target);
 
 /// Builds a kernel transposing the data and scales of `op` (square tiles).
 FailureOr<gpu::GPUModuleOp> buildTransposeKernel(OpBuilder &builder,
                                                  TransposeOp op, StringRef name,
-                                                 StringRef chip);
+                                                 const Target &target);
 
 /// Builds a kernel writing the col_major_tma layout of `op`'s scales
 /// (transposed, rows padded with zero bits to 16 bytes), any static shape.
 FailureOr<gpu::GPUModuleOp> buildTmaAlignScalesKernel(OpBuilder &builder,
                                                       TmaAlignScalesOp op,
                                                       StringRef name,
-                                                      StringRef chip);
+                                                      const Target &target);
 
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the
 /// quantization kernels, without the quantization).
 FailureOr<gpu::GPUModuleOp> buildAmaxKernel(OpBuilder &builder, AmaxOp op,
-                                            StringRef name, StringRef chip);
+                                            StringRef name, const Target &target);
 
 /// Builds a kernel computing `op` (f32(q) * scale rounded to the result
 /// type) into a new gpu.module named `name`.
 FailureOr<gpu::GPUModuleOp> buildDequantizeKernel(OpBuilder &builder,
                                                   DequantizeOp op,
                                                   StringRef name,
-                                                  StringRef chip);
+                                                  const Target &target);
 
 /// Whether the fused quantize+transpose kernel takes an input of `type`:
 /// static, rank 2, 16-bit, both dims multiples of its 128x128 tile.
@@ -74,21 +75,22 @@ FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
                                                      QuantizeOp rowsOp,
                                                      QuantizeOp transposedOp,
                                                      StringRef name,
-                                                     StringRef chip);
+                                                     const Target &target);
 
 /// Builds the sm_90a GEMM of `op` (both operands K-major): TMA loads into a
 /// multi-stage mbarrier pipeline, a producer warpgroup and two wgmma
 /// consumer warpgroups, promotion of every K-block to f32 with its scales.
 FailureOr<gpu::GPUModuleOp> buildGemmKernel(OpBuilder &builder,
                                             ScaledMatmulOp op, StringRef name,
-                                            StringRef chip);
+                                            const Target &target);
 
 /// Adds the passes that lower generated gpu.modules to NVVM and serialize
-/// them to PTX (`gpu.binary` ops).
-void buildKernelToPTXPipeline(OpPassManager &pm);
+/// them to PTX (`gpu.binary` ops), with .file/.loc line info pointing at
+/// the fp8 ops where `lineInfo` is set.
+void buildKernelToPTXPipeline(OpPassManager &pm, bool lineInfo = true);
 
-/// Registers `fp8-to-ptx{chip=}` and `fp8-emit` (`--fp8-emit=DIR`).
-void registerFP8ToPTXPipelines();
+/// Registers the `fp8-to-ptx{chip= line-info=}` pipeline.
+void registerFP8ToPTXPipeline();
 
 } // namespace fp8
 } // namespace mlir

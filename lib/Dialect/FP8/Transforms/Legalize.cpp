@@ -16,6 +16,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Dominance.h"
 
@@ -325,14 +326,13 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // tcgen05 reads either major and takes E8M0 block-32 scales natively.
-    if (chip == "sm_100a")
-      return;
-    if (chip != "sm_90a") {
-      module.emitError() << "unknown chip '" << chip
-                         << "', expected sm_90a or sm_100a";
+    FailureOr<Target> target = Target::parse(
+        chip, [&] { return emitError(module.getLoc(), "fp8-legalize: "); });
+    if (failed(target))
       return signalPassFailure();
-    }
+    // tcgen05 reads either major and takes E8M0 block-32 scales natively.
+    if (!target->needsKMajorOperands())
+      return;
     // MXFP8 needs nothing on sm_90a: the kernel promotes every 32 elements.
     SmallVector<ScaledMatmulOp> matmuls;
     module.walk([&](ScaledMatmulOp mm) { matmuls.push_back(mm); });

@@ -1,0 +1,100 @@
+//===- Target.h - the GPUs fp8-mlir generates code for ----------*- C++ -*-===//
+//
+// One description per supported chip: every fact a pass or a kernel builder
+// needs about the hardware (operand majorness, MMA shapes, TMA alignment,
+// native scale formats, PTX version) lives here, and the chip name is
+// parsed in one place. Unsupported chips get a diagnostic that says why.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_UTILS_TARGET_H
+#define FP8_DIALECT_FP8_UTILS_TARGET_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::fp8 {
+class ScalingAttr;
+
+/// The architectures with FP8 code generation.
+enum class Chip {
+  /// Hopper (H100, H200): wgmma, TMA, mbarriers.
+  sm_90a,
+  /// Blackwell datacenter (B200, GB200): tcgen05 with block-scaled MMA.
+  sm_100a,
+};
+
+/// What the passes and kernel builders may assume about one chip.
+class Target {
+public:
+  /// The target named `chip` ("sm_90a", "sm_100a"); otherwise an error,
+  /// reported through `emitError`, that names the supported chips and, for
+  /// known GPUs, why they are not among them.
+  static FailureOr<Target> parse(StringRef chip,
+                                 function_ref<InFlightDiagnostic()> emitError);
+  /// The chip names `parse` accepts, for option help and diagnostics.
+  static constexpr StringLiteral kSupportedChips = "sm_90a, sm_100a";
+
+  explicit Target(Chip chip) : chip(chip) {}
+
+  Chip getChip() const { return chip; }
+  /// The name PTX and the NVVM target attribute use ("sm_90a").
+  StringRef getName() const;
+  bool isHopper() const { return chip == Chip::sm_90a; }
+  bool isBlackwell() const { return chip == Chip::sm_100a; }
+
+  /// The NVVM target features: the PTX ISA version the generated code
+  /// needs. sm_90a's FP8 conversions and wgmma are in PTX 8.0; sm_100a's
+  /// tcgen05 block-scaled MMA (block32) needs PTX 8.8 (LLVM 22 aborts on
+  /// 8.6 and 8.7).
+  StringRef getPtxFeatures() const;
+
+  /// Whether the MMA reads FP8 operands only K-major (wgmma: both operands
+  /// from shared memory with K contiguous; tcgen05 reads either major).
+  bool needsKMajorOperands() const { return isHopper(); }
+
+  /// The K of one FP8 MMA instruction (wgmma m64nNk32; tcgen05 kind::f8f6f4
+  /// K = 32): the finest step at which a scale can change between
+  /// tensor-core products.
+  int64_t getMmaK() const { return 32; }
+
+  /// Whether the MMA applies scales of `scaling` itself (tcgen05's
+  /// block-scaled kind: 1x32 blocks along K with E8M0 scales). Elsewhere the
+  /// kernel promotes partial sums in registers.
+  bool hasNativeBlockScales(ScalingAttr scaling) const;
+
+  /// Whether the chip has a scaled_matmul kernel in this compiler yet.
+  bool hasGemmKernel() const { return isHopper(); }
+
+  /// Streaming multiprocessors of the reference part (H100 SXM: 132; B200:
+  /// 148), for grid sizes and tile heuristics.
+  int64_t getNumSMs() const;
+
+  /// Shared memory one CTA may use (227 KiB on both).
+  int64_t getSharedMemoryPerBlock() const { return 227 * 1024; }
+
+  /// TMA (cp.async.bulk.tensor) needs every row stride of a global tensor
+  /// to be a multiple of this many bytes.
+  static constexpr int64_t kTmaStrideAlignment = 16;
+
+  /// The K-block of the sm_90a GEMM: one pipeline stage holds this many
+  /// elements of K of each operand (128 FP8 bytes: one 128-byte swizzle
+  /// row).
+  static constexpr int64_t kHopperGemmTileK = 128;
+
+  /// Whether the sm_90a GEMM loads the scales of a K-major operand scaled by
+  /// `scaling` with TMA, beside each K-block, once they are in the
+  /// col_major_tma layout: one f32 scale per row and per K-block of a
+  /// multiple of kHopperGemmTileK (DeepSeek-V3's 1x128).
+  /// fp8-legalize{chip=sm_90a} puts exactly these in that layout.
+  bool hasTmaLoadableScales(ScalingAttr scaling) const;
+
+  bool operator==(const Target &other) const { return chip == other.chip; }
+
+private:
+  Chip chip;
+};
+
+} // namespace mlir::fp8
+
+#endif // FP8_DIALECT_FP8_UTILS_TARGET_H

@@ -1,0 +1,251 @@
+//===- Emit.cpp - fp8-emit: PTX files and the kernel manifest -------------===//
+//
+// fp8-emit generates the module's kernels where convert-fp8-to-nvvm has not
+// run, lowers a copy of them to PTX and writes DIR/<kernel>.ptx and
+// DIR/manifest.json, so that kernels run without MLIR (tools/fp8-run). Each
+// PTX file starts with a comment saying where the kernel came from and what
+// its parameters are, and carries .loc line info back to the MLIR op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
+#include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8EMIT
+#include "fp8/Conversion/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+namespace schema = mlir::fp8::manifest;
+
+/// The PTX text of a serialized kernel module.
+static FailureOr<StringRef> getPTX(gpu::BinaryOp binary) {
+  for (Attribute object : binary.getObjects())
+    if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
+      return gpuObject.getObject().getValue();
+  return binary.emitError("no PTX object in this gpu.binary");
+}
+
+/// Converts a manifest attribute to JSON.
+static llvm::json::Value toJSON(Attribute attr) {
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return str.getValue().str();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array values;
+    for (Attribute element : array)
+      values.push_back(toJSON(element));
+    return values;
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().getValue()] = toJSON(entry.getValue());
+    return object;
+  }
+  return nullptr;
+}
+
+/// `file:line:col` of the op a kernel came from (its kernel's location).
+static std::string formatLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return formatLocation(nameLoc.getChildLoc());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string text = formatLocation(inner); !text.empty())
+        return text;
+  return "";
+}
+
+static std::string joinIntegers(const llvm::json::Array *values,
+                                StringRef separator) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!values)
+    return text;
+  llvm::interleave(
+      *values, os, [&](const llvm::json::Value &v) { os << *v.getAsInteger(); },
+      separator);
+  return text;
+}
+
+/// The comment that opens a kernel's PTX: where it came from, its launch,
+/// and its parameters in order, as the manifest lists them.
+static std::string buildHeader(StringRef name, const llvm::json::Object &entry,
+                               const Target &target) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto str = [&](StringRef key) {
+    return entry.getString(key).value_or("").str();
+  };
+  os << "//\n// fp8-mlir kernel " << name << ": " << str(schema::kOp);
+  if (std::string location = str(schema::kLocation); !location.empty())
+    os << " at " << location;
+  os << "\n// " << target.getName() << ", grid ["
+     << joinIntegers(entry.getArray(schema::kGrid), ", ") << "], block ["
+     << joinIntegers(entry.getArray(schema::kBlock), ", ") << "], "
+     << entry.getInteger(schema::kSharedBytes).value_or(0)
+     << " bytes of dynamic shared memory\n";
+  os << "// Parameters (each a device pointer; a tensor map points to a "
+        "CUtensorMap):\n";
+  const llvm::json::Array *params = entry.getArray(schema::kParams);
+  for (auto [index, value] : llvm::enumerate(params ? *params
+                                                    : llvm::json::Array())) {
+    const llvm::json::Object *param = value.getAsObject();
+    auto field = [&](StringRef key) {
+      return param->getString(key).value_or("").str();
+    };
+    os << "//   " << llvm::left_justify(name.str() + "_param_" +
+                                            std::to_string(index),
+                                        name.size() + 10)
+       << llvm::left_justify(field(schema::kName), 12)
+       << llvm::left_justify(field(schema::kRole), 10);
+    if (field(schema::kRole) == schema::kRoleTensorMap)
+      os << "of " << field(schema::kTensor) << ", box ["
+         << joinIntegers(param->getArray(schema::kBox), " x ")
+         << "], swizzle " << field(schema::kSwizzle);
+    else
+      os << llvm::left_justify(field(schema::kDType), 8) << "["
+         << joinIntegers(param->getArray(schema::kShape), " x ") << "]";
+    os << "\n";
+  }
+  os << "//\n";
+  return text;
+}
+
+/// Writes `contents` to `path` through a temporary file renamed into place,
+/// so that a failed emission never leaves a half-written file.
+static LogicalResult writeFile(Location loc, StringRef path,
+                               StringRef contents) {
+  SmallString<128> temporary(path);
+  temporary += ".tmp";
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream file(temporary, error);
+    if (error)
+      return emitError(loc)
+             << "cannot write " << path << ": " << error.message();
+    file << contents;
+    file.close();
+    if (file.has_error())
+      return emitError(loc)
+             << "cannot write " << path << ": " << file.error().message();
+  }
+  if (std::error_code error = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return emitError(loc)
+           << "cannot write " << path << ": " << error.message();
+  }
+  return success();
+}
+
+/// Writes `<dir>/<kernel>.ptx` for every kernel and `<dir>/manifest.json`.
+static LogicalResult emitKernels(ModuleOp module, StringRef dir,
+                                 const Target &target, bool lineInfo) {
+  // Manifests live on the kernels, which serialization replaces: collect
+  // them (with the kernel's source location) first, then serialize a copy.
+  llvm::StringMap<llvm::json::Object> entries;
+  module.walk([&](gpu::GPUFuncOp func) {
+    auto manifest = func->getAttrOfType<DictionaryAttr>("fp8.manifest");
+    if (!manifest)
+      return;
+    llvm::json::Object entry = *toJSON(manifest).getAsObject();
+    if (std::string location = formatLocation(func.getLoc());
+        !location.empty())
+      entry[schema::kLocation] = location;
+    entries[func.getName()] = std::move(entry);
+  });
+  if (entries.empty())
+    return emitError(module.getLoc(),
+                     "no kernels to emit: the module has no fp8 ops");
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  buildKernelToPTXPipeline(pm, lineInfo);
+  if (failed(pm.run(*copy)))
+    return failure();
+
+  std::error_code error = llvm::sys::fs::create_directories(dir);
+  if (!error && !llvm::sys::fs::is_directory(dir))
+    error = std::make_error_code(std::errc::not_a_directory);
+  if (error)
+    return emitError(module.getLoc())
+           << "cannot create " << dir << ": " << error.message();
+  llvm::json::Array kernels;
+  WalkResult walk = copy->walk([&](gpu::BinaryOp binary) {
+    FailureOr<StringRef> ptx = getPTX(binary);
+    if (failed(ptx))
+      return WalkResult::interrupt();
+    StringRef name = binary.getName();
+    auto it = entries.find(name);
+    if (it == entries.end())
+      return WalkResult::advance();
+    llvm::json::Object entry = std::move(it->second);
+    entry[schema::kName] = name.str();
+    entry[schema::kPtx] = (name + ".ptx").str();
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, name + ".ptx");
+    if (failed(writeFile(module.getLoc(), path,
+                         buildHeader(name, entry, target) + ptx->str())))
+      return WalkResult::interrupt();
+    kernels.push_back(std::move(entry));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  llvm::json::Object manifest;
+  manifest[schema::kVersionKey] = schema::kVersion;
+  manifest[schema::kChip] = target.getName().str();
+  manifest[schema::kKernels] = std::move(kernels);
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, "manifest.json");
+  return writeFile(module.getLoc(), path, json);
+}
+
+namespace {
+struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (dir.empty()) {
+      emitError(module.getLoc(), "fp8-emit needs a directory: "
+                                 "--fp8-emit=\"dir=DIR chip=CHIP\"");
+      return signalPassFailure();
+    }
+    FailureOr<Target> target =
+        Target::parse(
+        chip, [&] { return emitError(module.getLoc(), "fp8-emit: "); });
+    if (failed(target))
+      return signalPassFailure();
+    // Kernels for the ops that have none yet.
+    OpPassManager convert(ModuleOp::getOperationName());
+    ConvertFP8ToNVVMOptions options;
+    options.chip = chip;
+    convert.addPass(createConvertFP8ToNVVM(options));
+    if (failed(runPipeline(convert, module)) ||
+        failed(emitKernels(module, dir, *target, lineInfo)))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
