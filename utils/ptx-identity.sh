@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Emits the PTX of every kernel of the GPU tests, the benchmarks and the
-# examples, so that a refactoring can show that it changes no kernel:
+# Emits the PTX of every kernel of the GPU tests, the benchmark and the PTX
+# tests, so that a refactoring can show that it changes no kernel:
 #
 #   utils/ptx-identity.sh save    DIR [FP8_OPT]   # before the change
 #   utils/ptx-identity.sh compare DIR [FP8_OPT]   # after: exit 1 on any diff
@@ -17,7 +17,7 @@ if [ -z "$mode" ] || [ -z "$dir" ] || { [ "$mode" != save ] && [ "$mode" != comp
   exit 2
 fi
 inputs="test/Integration/GPU/gemm.mlir test/Integration/GPU/quantize.mlir
-        bench/gemm.mlir"
+        bench/gemm.mlir $(ls test/Conversion/FP8ToNVVM/*-ptx.mlir)"
 # fp8-emit with its options (line info off: it changes no instruction), or
 # the older `--fp8-emit=DIR` of a baseline built before they existed.
 if "$fp8_opt" --help | grep -c "line-info" > /dev/null; then
