@@ -12,7 +12,7 @@ current CUDA device:
     quantized 1x128 along its rows (the Wgrad operand), from one input;
 and, for every kernel of the manifest, torch.compile of the same job (same
 shape, element type, tile, scale type and rounding; both outputs for a fused
-quantize+transpose kernel). The quantization is DESIGN.md section 4, written
+quantize+transpose kernel). The quantization is docs/Design.md section 4, written
 with the scale rules of test/Integration/GPU/check_quantize.py (which checks
 them bit for bit against oracle.py).
 

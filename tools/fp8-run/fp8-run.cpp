@@ -46,7 +46,8 @@ struct Options {
 const char *usageText =
     "usage: fp8-run DIR/manifest.json [options]\n"
     "\n"
-    "Runs the kernels that `fp8-opt --fp8-emit=dir=DIR` wrote: loads each PTX,\n"
+    "Runs the kernels that `fp8-opt --fp8-emit=dir=DIR` wrote: loads each "
+    "PTX,\n"
     "fills the inputs, runs once, then times repeated launches.\n"
     "\n"
     "options:\n"
@@ -545,9 +546,9 @@ bool writeDump(const Options &opts, const Manifest &manifest,
   return true;
 }
 
-// The TMA descriptor of a row-major [rows, cols] tensor at `base` (DESIGN.md
-// section 6): dimensions innermost first, out-of-bounds elements read as
-// zero, so partial edge tiles need no masking in the kernel.
+// The TMA descriptor of a row-major [rows, cols] tensor at `base`
+// (docs/Design.md section 6): dimensions innermost first, out-of-bounds
+// elements read as zero, so partial edge tiles need no masking in the kernel.
 bool encodeTensorMap(Gpu &gpu, const Kernel &kernel, const Param &map,
                      CUdeviceptr base, const std::string &where,
                      std::vector<uint8_t> &bytes) {

@@ -2,7 +2,7 @@
 """Independent oracle for the CPU reference numerics (docs/Numerics.md).
 
 Plain python3 (struct, math): no MLIR, no numpy, no code shared with the C++
-builders. It is written from the formulas of DESIGN.md section 4 and
+builders. It is written from the formulas of docs/Design.md section 4 and
 docs/Numerics.md, and the Philox and cast facts of the research notes
 (Random123 known answers, PyTorch's c10 casts).
 

@@ -17,7 +17,7 @@ requantize, hadamard, matmul), and so is every "fp8.dequantize",
 "fp8.amax", "fp8.transpose", "fp8.hadamard" and "fp8.tma_align_scales"
 kernel; the others are listed as skipped.
 Each fp8 output and its scale are recomputed from the dumped input by two
-independent references (DESIGN.md section 4):
+independent references (docs/Design.md section 4):
 
   (a) the plain-Python oracle of the CPU reference, test/Integration/CPU/
       oracle.py: its amax_tiles, tile_scales, fmul, cast_rne_sat,
@@ -103,7 +103,7 @@ non-zero), and an f32 NaN scale (or bf16/f16/f32 dequantized value, or f32
 amax) matches any NaN of its type (transposes and scale alignments
 excepted: they move bits): the hardware writes NaN without its sign (0x7F, and a
 canonical NaN from arithmetic) while torch and the oracle keep it (0xFF for
--NaN), and DESIGN.md section 4 only says NaN stays NaN. Such NaN-sign or
+-NaN), and docs/Design.md section 4 only says NaN stays NaN. Such NaN-sign or
 payload differences are counted and printed, not failed. E8M0 NaN is the one
 code 0xFF, compared exactly. Exit status: 0 when everything matches, 1 on
 any mismatch (or when the two references disagree with each other), 2 on
@@ -979,7 +979,7 @@ def torch_tile_amax(x, tile):
 
 def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
                    stochastic=False, chunk_rows=2048):
-    """DESIGN.md section 4 on a 2-D f32 tensor x: (codes uint8, stored scale:
+    """docs/Design.md section 4 on a 2-D f32 tensor x: (codes uint8, stored scale:
     f32 tensor or uint8 E8M0 codes, tile amax f32)."""
     R, C = x.shape
     tr, tc = _resolve_tile(scaling["tile"], R, C)
@@ -1015,7 +1015,7 @@ def torch_fp8_to_f32(q, fmt):
 
 
 def torch_dequantize(q, scale, fmt, scaling, out_dtype, chunk_rows=2048):
-    """DESIGN.md section 4's dequantize on uint8 codes q [R, C] with their
+    """docs/Design.md section 4's dequantize on uint8 codes q [R, C] with their
     tile scales (f32, or uint8 E8M0 codes): f32(q) * f32(scale) in f32, then
     .to(out_dtype) (RNE) for bf16/f16."""
     R, C = q.shape

@@ -344,7 +344,7 @@ Value fp8::buildSaturatingCast(OpBuilder &b, Location loc, Value x,
 }
 
 Value fp8::buildRoundF32To(OpBuilder &b, Location loc, Value x,
-                          Type elementType) {
+                           Type elementType) {
   if (elementType.isF32())
     return x;
   if (!elementType.isBF16())
@@ -360,8 +360,7 @@ Value fp8::buildRoundF32To(OpBuilder &b, Location loc, Value x,
           b, loc, bits,
           arith::AddIOp::create(b, loc, lowestKept, constI32(b, loc, 0x7FFF))),
       constI32(b, loc, 16));
-  Value isNaN =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
   Value result = selectI32(b, loc, isNaN, 0x7FC0, rounded);
   return arith::BitcastOp::create(
       b, loc, elementType,

@@ -54,7 +54,7 @@ def FP8DeriveScaling : Pass<"fp8-derive-scaling", "::mlir::ModuleOp"> {
   let description = [{
     For every `fp8.scaled_matmul` in a function that carries `fp8.recipe`,
     gives each operand the tile its role's policy yields for the dimension
-    that matmul contracts (DESIGN.md §2), replacing any other. Then makes one
+    that matmul contracts (docs/Design.md §2), replacing any other. Then makes one
     quantization per (value, scaling):
 
     * the same value with the same scaling is quantized once and **reused**;

@@ -1,9 +1,10 @@
 //===- ConstantQuantization.h - quantize constants at compile time -*- C++
 //-*-===//
 //
-// The numerics of DESIGN.md §4 evaluated in C++ on constant data, for passes
-// that report what a quantization does to known values (fp8-convert-scaling
-// measures the error of converting weights between scalings).
+// The numerics of docs/Design.md §4 evaluated in C++ on constant data, for
+// passes that report what a quantization does to known values
+// (fp8-convert-scaling measures the error of converting weights between
+// scalings).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,9 @@
 //===- Numerics.h - FP8 quantization numerics -------------------*- C++ -*-===//
 //
-// The scalar arithmetic of DESIGN.md §4 as IR builders (arith ops on scalars,
-// usable on the CPU reference and inside GPU kernels alike) and as plain C++
-// for compile-time constants. Keeping one implementation is what makes the
-// CPU reference and the kernels agree bit for bit.
+// The scalar arithmetic of docs/Design.md §4 as IR builders (arith ops on
+// scalars, usable on the CPU reference and inside GPU kernels alike) and as
+// plain C++ for compile-time constants. Keeping one implementation is what
+// makes the CPU reference and the kernels agree bit for bit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,7 +66,7 @@ struct TileScales {
 };
 
 /// IR computing the scales of a tile with amax `amax` (f32) for quantizing to
-/// `elementType` with `scaling` and `margin`, exactly as DESIGN.md §4 and
+/// `elementType` with `scaling` and `margin`, exactly as docs/Design.md §4 and
 /// docs/Numerics.md define them.
 TileScales buildTileScales(OpBuilder &b, Location loc, Value amax,
                            Type elementType, ScalingAttr scaling,
