@@ -9,12 +9,12 @@ JOBS        ?= $(shell nproc)
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
-                cmake ninja-build g++ python3
+                clang-format-22 cmake ninja-build g++ python3
 
 FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 
-.PHONY: all deps configure build check check-lit check-embed check-gpu install \
-        demo docs format clean
+.PHONY: all deps configure build check check-format check-lit check-run \
+        check-embed check-gpu install demo docs format hooks clean
 
 all: build
 
@@ -73,7 +73,32 @@ check-embed: install
 	  --input-file $(EMBED_BUILD_DIR)/fp8-embed-c.out
 	@echo "check-embed: passed"
 
-check: check-lit check-embed
+# Every C++ source of the repository as clang-format-22 formats it
+# (.clang-format); `make format` fixes what this reports.
+CLANG_FORMAT ?= clang-format-22
+FORMATTED     = $(shell git ls-files '*.cpp' '*.h' '*.c')
+
+check-format: deps
+	$(CLANG_FORMAT) --dry-run --Werror $(FORMATTED)
+	@echo "check-format: passed"
+
+# fp8-run's CPU-side tests (manifest reader, options, tensor-map checks; no
+# GPU needed), where the CUDA toolkit's headers are: fp8-run includes cuda.h
+# and opens libcuda at run time.
+CUDA_HOME ?= /usr/local/cuda
+
+check-run:
+	@if [ -f $(CUDA_HOME)/include/cuda.h ]; then \
+	  set -e; \
+	  cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) \
+	    -DCMAKE_BUILD_TYPE=Release -DCUDAToolkit_ROOT=$(CUDA_HOME); \
+	  ninja -C $(RUN_BUILD_DIR); \
+	  ctest --test-dir $(RUN_BUILD_DIR) --output-on-failure; \
+	else \
+	  echo "check-run: skipped (no $(CUDA_HOME)/include/cuda.h)"; \
+	fi
+
+check: check-lit check-run check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
@@ -160,8 +185,14 @@ docs: configure
 demo: build
 	@sh examples/demo.sh $(FP8_OPT)
 
-format:
-	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+format: deps
+	$(CLANG_FORMAT) -i $(FORMATTED)
+
+# A commit-msg hook that keeps subjects under 72 characters and asks for a
+# body (docs/Design.md, habits).
+hooks:
+	install -D -m 755 utils/commit-msg "$$(git rev-parse --git-path hooks)/commit-msg"
+	@echo "hooks: installed .git/hooks/commit-msg"
 
 clean:
 	rm -rf $(BUILD_DIR) $(INSTALL_DIR) examples/embed/build

@@ -9,12 +9,15 @@
 
 #include "Manifest.h"
 
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 using namespace fp8run;
+namespace schema = mlir::fp8::manifest;
 
 size_t fp8run::dtypeSize(DType dtype) {
   switch (dtype) {
@@ -200,15 +203,15 @@ static bool readScaling(Reader &r, const JsonValue &scaling,
   if (!scaling.isObject())
     return r.fail(where, "expected an object");
   std::vector<int64_t> tile;
-  if (!r.integers(scaling, where, "tile", 2, -1, INT32_MAX,
+  if (!r.integers(scaling, where, schema::kTile, 2, -1, INT32_MAX,
                   "an array of 2 tile extents (positive, or -1 for '*')", tile))
     return false;
   for (int64_t t : tile)
     if (t == 0)
       return r.fail(where + ".tile", "a tile extent cannot be 0");
   std::string scale, round;
-  if (!r.string(scaling, where, "scale", scale) ||
-      !r.string(scaling, where, "round", round))
+  if (!r.string(scaling, where, schema::kScale, scale) ||
+      !r.string(scaling, where, schema::kRound, round))
     return false;
   if (scale != "f32" && scale != "e8m0")
     return r.fail(where + ".scale",
@@ -241,10 +244,10 @@ static bool readTensorMap(Reader &r, const JsonValue &p,
                           std::string &tensor) {
   std::vector<int64_t> box;
   std::string swizzle;
-  if (!r.string(p, where, "tensor", tensor) ||
-      !r.integers(p, where, "box", 2, 1, 256,
+  if (!r.string(p, where, schema::kTensor, tensor) ||
+      !r.integers(p, where, schema::kBox, 2, 1, 256,
                   "an array of 2 integers in [1, 256] (rows, cols)", box) ||
-      !r.string(p, where, "swizzle", swizzle))
+      !r.string(p, where, schema::kSwizzle, swizzle))
     return false;
   param.box[0] = unsigned(box[0]);
   param.box[1] = unsigned(box[1]);
@@ -265,8 +268,8 @@ static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
                       Param &param, std::string &tensor) {
   if (!p.isObject())
     return r.fail(where, "expected an object");
-  if (!r.string(p, where, "name", param.name) ||
-      !r.string(p, where, "role", param.role))
+  if (!r.string(p, where, schema::kName, param.name) ||
+      !r.string(p, where, schema::kRole, param.role))
     return false;
   if (!isSafeName(param.name))
     return r.fail(where + ".name",
@@ -276,8 +279,8 @@ static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
   if (param.isTensorMap())
     return readTensorMap(r, p, where, param, tensor);
   std::string dtype;
-  if (!r.string(p, where, "dtype", dtype) ||
-      !r.integers(p, where, "shape", -1, 0, INT64_MAX,
+  if (!r.string(p, where, schema::kDType, dtype) ||
+      !r.integers(p, where, schema::kShape, -1, 0, INT64_MAX,
                   "an array of non-negative integers", param.shape))
     return false;
   if (!parseDType(dtype, param.dtype))
@@ -354,18 +357,19 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   kernel.entry = k;
   std::vector<int64_t> grid, block;
   int64_t shared = 0;
-  if (!r.string(k, where, "name", kernel.name) ||
-      !r.string(k, where, "ptx", kernel.ptxFile) ||
-      !r.string(k, where, "op", kernel.op) ||
-      !r.integers(k, where, "grid", 3, 1, INT32_MAX,
+  if (!r.string(k, where, schema::kName, kernel.name) ||
+      !r.string(k, where, schema::kPtx, kernel.ptxFile) ||
+      !r.string(k, where, schema::kOp, kernel.op) ||
+      !r.integers(k, where, schema::kGrid, 3, 1, INT32_MAX,
                   "an array of 3 positive integers", grid) ||
-      !r.integers(k, where, "block", 3, 1, 1024,
+      !r.integers(k, where, schema::kBlock, 3, 1, 1024,
                   "an array of 3 integers in [1, 1024]", block) ||
-      !r.integer(k, where, "shared_bytes", 0, INT32_MAX, shared) ||
-      !r.integer(k, where, "bytes_moved", 0, INT64_MAX, kernel.bytesMoved))
+      !r.integer(k, where, schema::kSharedBytes, 0, INT32_MAX, shared) ||
+      !r.integer(k, where, schema::kBytesMoved, 0, INT64_MAX,
+                 kernel.bytesMoved))
     return false;
-  if (k.get("flops") &&
-      !r.integer(k, where, "flops", 0, INT64_MAX, kernel.flops))
+  if (k.get(schema::kFlops) &&
+      !r.integer(k, where, schema::kFlops, 0, INT64_MAX, kernel.flops))
     return false;
   if (!isSafeName(kernel.name))
     return r.fail(where + ".name", "\"" + kernel.name +
@@ -387,16 +391,16 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
                   "not supported: a tensor map is a param of role "
                   "\"tensormap\" (see tools/fp8-run/README.md)");
 
-  if (const JsonValue *et = k.get("element_type")) {
+  if (const JsonValue *et = k.get(schema::kElementType)) {
     if (!et->isString() ||
         (et->getString() != "f8e4m3" && et->getString() != "f8e5m2"))
       return r.fail(where + ".element_type", "expected \"f8e4m3\" or "
                                              "\"f8e5m2\"");
   }
-  if (const JsonValue *scaling = k.get("scaling"))
+  if (const JsonValue *scaling = k.get(schema::kScaling))
     if (!readScaling(r, *scaling, where + ".scaling"))
       return false;
-  if (const JsonValue *rounding = k.get("rounding")) {
+  if (const JsonValue *rounding = k.get(schema::kRounding)) {
     if (!rounding->isString() || (rounding->getString() != "nearest" &&
                                   rounding->getString() != "stochastic"))
       return r.fail(where + ".rounding",
@@ -404,7 +408,7 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   }
 
   const JsonValue *params =
-      r.member(k, where, "params", JsonValue::Kind::Array);
+      r.member(k, where, schema::kParams, JsonValue::Kind::Array);
   if (!params)
     return false;
   std::vector<std::string> tensors; // Of each param; "" if no tensormap.
@@ -427,7 +431,7 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
                         tensors[n], kernel, kernel.params[n]))
       return false;
   // Stochastic rounding reads its seed from an i64 input.
-  if (const JsonValue *rounding = k.get("rounding"))
+  if (const JsonValue *rounding = k.get(schema::kRounding))
     if (rounding->getString() == "stochastic" &&
         std::none_of(kernel.params.begin(), kernel.params.end(),
                      [](const Param &p) {
@@ -460,10 +464,24 @@ bool fp8run::loadManifest(const std::string &path, Manifest &manifest,
   bool ok = [&] {
     if (!root.isObject())
       return r.fail("manifest", "expected a JSON object at the top level");
-    if (!r.string(root, "manifest", "chip", manifest.chip))
+    // A manifest without a version predates it (version 1's keys).
+    if (root.get(schema::kVersionKey)) {
+      int64_t version = 0;
+      if (!r.integer(root, "manifest", schema::kVersionKey, 1, INT32_MAX,
+                     version))
+        return false;
+      if (version > schema::kVersion)
+        return r.fail("manifest.version",
+                      "version " + std::to_string(version) +
+                          " is newer than this fp8-run reads (" +
+                          std::to_string(schema::kVersion) +
+                          "): rebuild fp8-run from the same checkout as "
+                          "fp8-opt");
+    }
+    if (!r.string(root, "manifest", schema::kChip, manifest.chip))
       return false;
     const JsonValue *kernels =
-        r.member(root, "manifest", "kernels", JsonValue::Kind::Array);
+        r.member(root, "manifest", schema::kKernels, JsonValue::Kind::Array);
     if (!kernels)
       return false;
     if (kernels->getArray().empty())

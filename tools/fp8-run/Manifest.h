@@ -1,9 +1,9 @@
 //===- Manifest.h - Kernel manifests of fp8-opt --fp8-emit ------*- C++ -*-===//
 //
-// `fp8-opt --fp8-emit=dir=DIR` writes one PTX file per kernel and a manifest.json
-// that says how to launch each: grid, block, dynamic shared memory, and the
-// parameters (each one device pointer) with their role, dtype and shape. This
-// is the manifest's reader and validator; it needs no CUDA.
+// `fp8-opt --fp8-emit=dir=DIR` writes one PTX file per kernel and a
+// manifest.json that says how to launch each: grid, block, dynamic shared
+// memory, and the parameters (each one device pointer) with their role, dtype
+// and shape. This is the manifest's reader and validator; it needs no CUDA.
 //
 // A param of role "tensormap" is no buffer of its own: fp8-run encodes a TMA
 // descriptor (CUtensorMap) of another 2-D param and passes a device copy of
@@ -15,6 +15,7 @@
 #define FP8_TOOLS_FP8_RUN_MANIFEST_H
 
 #include "Json.h"
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -53,9 +54,11 @@ struct Param {
   unsigned box[2] = {0, 0};
   Swizzle swizzle = Swizzle::None;
 
-  bool isInput() const { return role == "input"; }
-  bool isOutput() const { return role == "output"; }
-  bool isTensorMap() const { return role == "tensormap"; }
+  bool isInput() const { return role == mlir::fp8::manifest::kRoleInput; }
+  bool isOutput() const { return role == mlir::fp8::manifest::kRoleOutput; }
+  bool isTensorMap() const {
+    return role == mlir::fp8::manifest::kRoleTensorMap;
+  }
   int64_t numElements() const;
   size_t numBytes() const {
     return isTensorMap() ? tensorMapBytes : numElements() * dtypeSize(dtype);

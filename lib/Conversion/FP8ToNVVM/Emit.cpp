@@ -61,8 +61,8 @@ static llvm::json::Value toJSON(Attribute attr) {
 /// `file:line:col` of the op a kernel came from (its kernel's location).
 static std::string formatLocation(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()))
         .str();
   if (auto nameLoc = dyn_cast<NameLoc>(loc))
     return formatLocation(nameLoc.getChildLoc());
@@ -105,21 +105,21 @@ static std::string buildHeader(StringRef name, const llvm::json::Object &entry,
   os << "// Parameters (each a device pointer; a tensor map points to a "
         "CUtensorMap):\n";
   const llvm::json::Array *params = entry.getArray(schema::kParams);
-  for (auto [index, value] : llvm::enumerate(params ? *params
-                                                    : llvm::json::Array())) {
+  for (auto [index, value] :
+       llvm::enumerate(params ? *params : llvm::json::Array())) {
     const llvm::json::Object *param = value.getAsObject();
     auto field = [&](StringRef key) {
       return param->getString(key).value_or("").str();
     };
-    os << "//   " << llvm::left_justify(name.str() + "_param_" +
-                                            std::to_string(index),
-                                        name.size() + 10)
+    os << "//   "
+       << llvm::left_justify(name.str() + "_param_" + std::to_string(index),
+                             name.size() + 10)
        << llvm::left_justify(field(schema::kName), 12)
        << llvm::left_justify(field(schema::kRole), 10);
     if (field(schema::kRole) == schema::kRoleTensorMap)
       os << "of " << field(schema::kTensor) << ", box ["
-         << joinIntegers(param->getArray(schema::kBox), " x ")
-         << "], swizzle " << field(schema::kSwizzle);
+         << joinIntegers(param->getArray(schema::kBox), " x ") << "], swizzle "
+         << field(schema::kSwizzle);
     else
       os << llvm::left_justify(field(schema::kDType), 8) << "["
          << joinIntegers(param->getArray(schema::kShape), " x ") << "]";
@@ -149,8 +149,7 @@ static LogicalResult writeFile(Location loc, StringRef path,
   }
   if (std::error_code error = llvm::sys::fs::rename(temporary, path)) {
     llvm::sys::fs::remove(temporary);
-    return emitError(loc)
-           << "cannot write " << path << ": " << error.message();
+    return emitError(loc) << "cannot write " << path << ": " << error.message();
   }
   return success();
 }
@@ -166,8 +165,7 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
     if (!manifest)
       return;
     llvm::json::Object entry = *toJSON(manifest).getAsObject();
-    if (std::string location = formatLocation(func.getLoc());
-        !location.empty())
+    if (std::string location = formatLocation(func.getLoc()); !location.empty())
       entry[schema::kLocation] = location;
     entries[func.getName()] = std::move(entry);
   });
@@ -232,8 +230,7 @@ struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
                                  "--fp8-emit=\"dir=DIR chip=CHIP\"");
       return signalPassFailure();
     }
-    FailureOr<Target> target =
-        Target::parse(
+    FailureOr<Target> target = Target::parse(
         chip, [&] { return emitError(module.getLoc(), "fp8-emit: "); });
     if (failed(target))
       return signalPassFailure();

@@ -34,8 +34,9 @@ struct ConvertFP8ToNVVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<Target> parsed = Target::parse(
-        chip, [&] { return emitError(module.getLoc(), "convert-fp8-to-nvvm: "); });
+    FailureOr<Target> parsed = Target::parse(chip, [&] {
+      return emitError(module.getLoc(), "convert-fp8-to-nvvm: ");
+    });
     if (failed(parsed))
       return signalPassFailure();
     const Target &target = *parsed;
@@ -115,8 +116,8 @@ struct ConvertFP8ToNVVMPass
       if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         if (fused.contains(op))
           return WalkResult::advance();
-        kernel =
-            buildQuantizeKernel(b, quantize, kernelName(op, "quantize"), target);
+        kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
+                                     target);
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       target);
@@ -124,8 +125,8 @@ struct ConvertFP8ToNVVMPass
         kernel = buildTmaAlignScalesKernel(
             b, align, kernelName(op, "tma_align_scales"), target);
       } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
-        kernel =
-            buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"), target);
+        kernel = buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"),
+                                     target);
       } else if (auto amax = dyn_cast<AmaxOp>(op)) {
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), target);
       } else if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {

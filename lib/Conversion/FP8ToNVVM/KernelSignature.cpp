@@ -55,7 +55,8 @@ bool KernelSignature::has(StringRef name) const {
 }
 
 unsigned KernelSignature::getIndex(StringRef name) const {
-  auto it = llvm::find_if(params, [&](const Param &p) { return p.name == name; });
+  auto it =
+      llvm::find_if(params, [&](const Param &p) { return p.name == name; });
   assert(it != params.end() && "no such parameter");
   return it - params.begin();
 }

@@ -49,9 +49,8 @@ public:
                      ArrayRef<int64_t> shape, Type argumentType);
   /// Declares a TMA descriptor (a pointer to a CUtensorMap in global memory)
   /// of buffer `tensor`, copying boxes of `box` = {rows, cols}.
-  unsigned addTensorMap(StringRef name, StringRef tensor,
-                        ArrayRef<int64_t> box, Swizzle swizzle,
-                        Type argumentType);
+  unsigned addTensorMap(StringRef name, StringRef tensor, ArrayRef<int64_t> box,
+                        Swizzle swizzle, Type argumentType);
 
   ArrayRef<Param> getParams() const { return params; }
   /// The kernel's argument types, in declaration order.

@@ -55,7 +55,8 @@ FailureOr<gpu::GPUModuleOp> buildTmaAlignScalesKernel(OpBuilder &builder,
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the
 /// quantization kernels, without the quantization).
 FailureOr<gpu::GPUModuleOp> buildAmaxKernel(OpBuilder &builder, AmaxOp op,
-                                            StringRef name, const Target &target);
+                                            StringRef name,
+                                            const Target &target);
 
 /// Builds a kernel computing `op` (f32(q) * scale rounded to the result
 /// type) into a new gpu.module named `name`.
