@@ -231,6 +231,53 @@ int64_t ScaledMatmulOp::getPromotionInterval() {
   return std::min(kBlockA, kBlockB);
 }
 
+TypedValue<RankedTensorType> ScaledMatmulOp::getData(MatmulSide side) {
+  return side == MatmulSide::a ? getA() : getB();
+}
+
+TypedValue<RankedTensorType> ScaledMatmulOp::getScale(MatmulSide side) {
+  return side == MatmulSide::a ? getAScale() : getBScale();
+}
+
+ScalingAttr ScaledMatmulOp::getScaling(MatmulSide side) {
+  return side == MatmulSide::a ? getAScaling() : getBScaling();
+}
+
+ScaleLayout ScaledMatmulOp::getScaleLayout(MatmulSide side) {
+  return side == MatmulSide::a ? getAScaleLayout() : getBScaleLayout();
+}
+
+int64_t ScaledMatmulOp::getContractingDim(MatmulSide side) {
+  return getContracting()[static_cast<unsigned>(side)];
+}
+
+void ScaledMatmulOp::setData(MatmulSide side, Value data) {
+  (side == MatmulSide::a ? getAMutable() : getBMutable()).assign(data);
+}
+
+void ScaledMatmulOp::setScale(MatmulSide side, Value scale) {
+  (side == MatmulSide::a ? getAScaleMutable() : getBScaleMutable())
+      .assign(scale);
+}
+
+void ScaledMatmulOp::setScaling(MatmulSide side, ScalingAttr scaling) {
+  if (side == MatmulSide::a)
+    setAScalingAttr(scaling);
+  else
+    setBScalingAttr(scaling);
+}
+
+void ScaledMatmulOp::setScaleLayout(MatmulSide side, ScaleLayout layout) {
+  if (side == MatmulSide::a)
+    setAScaleLayout(layout);
+  else
+    setBScaleLayout(layout);
+}
+
+StringRef ScaledMatmulOp::getSideName(MatmulSide side) {
+  return side == MatmulSide::a ? "a" : "b";
+}
+
 //===----------------------------------------------------------------------===//
 // TmaAlignScalesOp
 //===----------------------------------------------------------------------===//

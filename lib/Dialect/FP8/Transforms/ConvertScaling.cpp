@@ -135,8 +135,8 @@ void FP8ConvertScalingPass::convert(FunctionOpInterface func, RecipeAttr target,
   llvm::DenseMap<std::tuple<Operation *, Attribute, Type>, RequantizeOp>
       conversions;
   func->walk([&](ScaledMatmulOp mm) {
-    for (unsigned side = 0; side < 2; ++side) {
-      auto q = (side == 0 ? mm.getA() : mm.getB()).getDefiningOp<QuantizeOp>();
+    for (MatmulSide side : kMatmulSides) {
+      auto q = mm.getData(side).getDefiningOp<QuantizeOp>();
       auto roleAttr =
           q ? q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName())
             : StringAttr();
@@ -147,7 +147,7 @@ void FP8ConvertScalingPass::convert(FunctionOpInterface func, RecipeAttr target,
         continue;
       PolicyAttr policy = target.getPolicy(role);
       ScalingAttr from = q.getScaling();
-      ScalingAttr to = policy.getScaling(mm.getContracting()[side]);
+      ScalingAttr to = policy.getScaling(mm.getContractingDim(side));
       Type fromType = q.getResult().getType().getElementType();
       Type toType = policy.getElementType();
       if (from == to && fromType == toType)
@@ -169,12 +169,9 @@ void FP8ConvertScalingPass::convert(FunctionOpInterface func, RecipeAttr target,
             q.getScale(), seedValue, from, to, round);
         reportError(q, from, fromType, to, toType, round, seed);
       }
-      mm->setOperand(side == 0 ? 0 : 2, conversion.getResult());
-      mm->setOperand(side == 0 ? 1 : 3, conversion.getResultScale());
-      if (side == 0)
-        mm.setAScalingAttr(to);
-      else
-        mm.setBScalingAttr(to);
+      mm.setData(side, conversion.getResult());
+      mm.setScale(side, conversion.getResultScale());
+      mm.setScaling(side, to);
     }
   });
 }

@@ -38,27 +38,23 @@ static QuantizeOp cloneQuantize(OpBuilder &b, QuantizeOp q, Value input,
 /// Step 1: the tile of each operand from its role's policy.
 static void assignTiles(FunctionOpInterface func, RecipeAttr recipe) {
   func->walk([&](ScaledMatmulOp mm) {
-    for (unsigned side = 0; side < 2; ++side) {
-      Value data = side == 0 ? mm.getA() : mm.getB();
-      auto q = data.getDefiningOp<QuantizeOp>();
+    for (MatmulSide side : kMatmulSides) {
+      auto q = mm.getData(side).getDefiningOp<QuantizeOp>();
       auto role =
           q ? q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName())
             : StringAttr();
       if (!role)
         continue;
-      int64_t dim = mm.getContracting()[side];
+      int64_t dim = mm.getContractingDim(side);
       ScalingAttr expected =
           recipe.getPolicy(*symbolizeRole(role.getValue())).getScaling(dim);
-      if (expected == (side == 0 ? mm.getAScaling() : mm.getBScaling()))
+      if (expected == mm.getScaling(side))
         continue;
       OpBuilder b(mm);
       QuantizeOp fresh = cloneQuantize(b, q, q.getInput(), expected);
-      mm->setOperand(side == 0 ? 0 : 2, fresh.getResult());
-      mm->setOperand(side == 0 ? 1 : 3, fresh.getScale());
-      if (side == 0)
-        mm.setAScalingAttr(expected);
-      else
-        mm.setBScalingAttr(expected);
+      mm.setData(side, fresh.getResult());
+      mm.setScale(side, fresh.getScale());
+      mm.setScaling(side, expected);
       if (q->use_empty())
         q->erase();
     }

@@ -88,11 +88,11 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
       return WalkResult::interrupt();
     }
     OpBuilder b(mm);
-    for (unsigned side = 0; side < 2; ++side) {
-      QuantizeOp q = side == 0 ? qa : qb;
+    for (MatmulSide side : kMatmulSides) {
+      auto q = mm.getData(side).getDefiningOp<QuantizeOp>();
       auto input = q.getInput();
       auto inputType = cast<RankedTensorType>(input.getType());
-      int64_t dim = inputType.getRank() - 2 + mm.getContracting()[side];
+      int64_t dim = inputType.getRank() - 2 + mm.getContractingDim(side);
       Value &rotated = rotations[{input, dim}];
       if (!rotated) {
         OpBuilder::InsertionGuard guard(b);
@@ -105,8 +105,8 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
       b.setInsertionPoint(q);
       auto clone = cast<QuantizeOp>(b.clone(*q));
       clone.getInputMutable().assign(rotated);
-      mm->setOperand(side == 0 ? 0 : 2, clone.getResult());
-      mm->setOperand(side == 0 ? 1 : 3, clone.getScale());
+      mm.setData(side, clone.getResult());
+      mm.setScale(side, clone.getScale());
       if (q->use_empty())
         q->erase();
     }

@@ -87,9 +87,9 @@ public:
 
 private:
   /// Whether operand `side` can be made K-major; emits the error if not.
-  bool check(ScaledMatmulOp mm, unsigned side);
+  bool check(ScaledMatmulOp mm, MatmulSide side);
   /// The K-major form of operand `side` of `mm` (data, scales).
-  std::pair<Value, Value> makeKMajor(ScaledMatmulOp mm, unsigned side);
+  std::pair<Value, Value> makeKMajor(ScaledMatmulOp mm, MatmulSide side);
   std::pair<Value, Value> transposeExactly(ScaledMatmulOp mm, Value data,
                                            Value scale, ScalingAttr scaling);
   QuantizeOp quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q);
@@ -97,26 +97,6 @@ private:
   DominanceInfo dominance;
 };
 } // namespace
-
-static Value getData(ScaledMatmulOp mm, unsigned side) {
-  return side == 0 ? mm.getA() : mm.getB();
-}
-static Value getScale(ScaledMatmulOp mm, unsigned side) {
-  return side == 0 ? mm.getAScale() : mm.getBScale();
-}
-static ScalingAttr getScaling(ScaledMatmulOp mm, unsigned side) {
-  return side == 0 ? mm.getAScaling() : mm.getBScaling();
-}
-static ScaleLayout getScaleLayout(ScaledMatmulOp mm, unsigned side) {
-  return side == 0 ? mm.getAScaleLayout() : mm.getBScaleLayout();
-}
-static void setScaleLayout(ScaledMatmulOp mm, unsigned side,
-                           ScaleLayout layout) {
-  if (side == 0)
-    mm.setAScaleLayout(layout);
-  else
-    mm.setBScaleLayout(layout);
-}
 
 /// The quantize whose results are exactly `data` and `scale`, if any.
 static QuantizeOp getQuantization(Value data, Value scale) {
@@ -126,15 +106,15 @@ static QuantizeOp getQuantization(Value data, Value scale) {
   return q;
 }
 
-bool KMajorRewriter::check(ScaledMatmulOp mm, unsigned side) {
-  ScalingAttr scaling = getScaling(mm, side);
-  if (mm.getContracting()[side] == 1 || scaling.isSquare() ||
-      getQuantization(getData(mm, side), getScale(mm, side)))
+bool KMajorRewriter::check(ScaledMatmulOp mm, MatmulSide side) {
+  ScalingAttr scaling = mm.getScaling(side);
+  if (mm.getContractingDim(side) == 1 || scaling.isSquare() ||
+      getQuantization(mm.getData(side), mm.getScale(side)))
     return true;
-  Value data = getData(mm, side);
+  Value data = mm.getData(side);
   InFlightDiagnostic diag =
       mm.emitOpError()
-      << "operand " << (side == 0 ? "a" : "b") << " ("
+      << "operand " << ScaledMatmulOp::getSideName(side) << " ("
       << formatShape(cast<ShapedType>(data.getType()).getShape()) << ", tile "
       << formatTile(scaling.getTile())
       << ") is contracted along its rows, but sm_90a wgmma needs K-major "
@@ -153,21 +133,21 @@ bool KMajorRewriter::check(ScaledMatmulOp mm, unsigned side) {
 /// they are col_major_tma, by reading through the fp8.tma_align_scales that
 /// made them (the values are the same); false, after an error, if they
 /// have no such producer.
-static bool restoreRowMajorScales(ScaledMatmulOp mm, unsigned side) {
-  if (getScaleLayout(mm, side) == ScaleLayout::row_major)
+static bool restoreRowMajorScales(ScaledMatmulOp mm, MatmulSide side) {
+  if (mm.getScaleLayout(side) == ScaleLayout::row_major)
     return true;
-  Value scale = getScale(mm, side);
+  Value scale = mm.getScale(side);
   auto align = scale.getDefiningOp<TmaAlignScalesOp>();
   if (!align) {
-    mm.emitOpError() << "operand " << (side == 0 ? "a" : "b")
+    mm.emitOpError() << "operand " << ScaledMatmulOp::getSideName(side)
                      << " is contracted along its rows and must be made "
                         "K-major for sm_90a wgmma, but its col_major_tma "
                         "scales do not come from an fp8.tma_align_scales "
                         "whose row-major input could be transposed with it";
     return false;
   }
-  mm->setOperand(2 * side + 1, align.getScale());
-  setScaleLayout(mm, side, ScaleLayout::row_major);
+  mm.setScale(side, align.getScale());
+  mm.setScaleLayout(side, ScaleLayout::row_major);
   if (align->use_empty())
     align->erase();
   return true;
@@ -179,27 +159,24 @@ bool KMajorRewriter::rewrite(ScaledMatmulOp mm) {
     return true;
   // A K-major copy is made from row-major scales; col_major_tma ones are
   // aligned again afterwards.
-  for (unsigned side = 0; side < 2; ++side)
-    if (contracting[side] != 1 && !restoreRowMajorScales(mm, side))
+  for (MatmulSide side : kMatmulSides)
+    if (mm.getContractingDim(side) != 1 && !restoreRowMajorScales(mm, side))
       return false;
   // Check both operands first so that a failing matmul stays as it was.
-  bool okA = check(mm, 0), okB = check(mm, 1);
+  bool okA = check(mm, MatmulSide::a), okB = check(mm, MatmulSide::b);
   if (!okA || !okB)
     return false;
-  for (unsigned side = 0; side < 2; ++side) {
-    if (mm.getContracting()[side] == 1)
+  for (MatmulSide side : kMatmulSides) {
+    if (mm.getContractingDim(side) == 1)
       continue;
-    Operation *producer = getData(mm, side).getDefiningOp();
-    ScalingAttr scaling = getScaling(mm, side);
+    Operation *producer = mm.getData(side).getDefiningOp();
+    ScalingAttr scaling = mm.getScaling(side);
     auto [data, scale] = makeKMajor(mm, side);
-    mm->setOperand(2 * side, data);
-    mm->setOperand(2 * side + 1, scale);
+    mm.setData(side, data);
+    mm.setScale(side, scale);
     // Symmetric tiles read the same transposed; others swap their extents.
     ScalingAttr kMajor = scaling.isSquare() ? scaling : scaling.transposed();
-    if (side == 0)
-      mm.setAScalingAttr(kMajor);
-    else
-      mm.setBScalingAttr(kMajor);
+    mm.setScaling(side, kMajor);
     if (producer && isa<QuantizeOp, TransposeOp>(producer) &&
         producer->use_empty())
       producer->erase();
@@ -210,9 +187,9 @@ bool KMajorRewriter::rewrite(ScaledMatmulOp mm) {
 }
 
 std::pair<Value, Value> KMajorRewriter::makeKMajor(ScaledMatmulOp mm,
-                                                   unsigned side) {
-  Value data = getData(mm, side), scale = getScale(mm, side);
-  ScalingAttr scaling = getScaling(mm, side);
+                                                   MatmulSide side) {
+  Value data = mm.getData(side), scale = mm.getScale(side);
+  ScalingAttr scaling = mm.getScaling(side);
   if (scaling.isSquare())
     return transposeExactly(mm, data, scale, scaling);
   QuantizeOp q = quantizeTransposed(mm, getQuantization(data, scale));
@@ -299,11 +276,11 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
 /// the GEMM bulk-copies from the row-major scales), rowwise and tensorwise
 /// scales (one per row or tensor, loaded once) and E8M0 block scales are
 /// read as they are.
-static bool needsTmaAlignedScales(ScaledMatmulOp mm, unsigned side) {
-  return getScaleLayout(mm, side) == ScaleLayout::row_major &&
-         mm.getContracting()[side] == 1 &&
-         cast<ShapedType>(getData(mm, side).getType()).getRank() == 2 &&
-         hasTmaLoadableScales(getScaling(mm, side));
+static bool needsTmaAlignedScales(ScaledMatmulOp mm, MatmulSide side) {
+  return mm.getScaleLayout(side) == ScaleLayout::row_major &&
+         mm.getContractingDim(side) == 1 &&
+         mm.getData(side).getType().getRank() == 2 &&
+         hasTmaLoadableScales(mm.getScaling(side));
 }
 
 /// The fp8.tma_align_scales of `scale` that `mm` can read: one that already
@@ -344,12 +321,12 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
       return signalPassFailure();
     DominanceInfo dominance(module);
     for (ScaledMatmulOp mm : matmuls) {
-      for (unsigned side = 0; side < 2; ++side) {
+      for (MatmulSide side : kMatmulSides) {
         if (!needsTmaAlignedScales(mm, side))
           continue;
-        mm->setOperand(2 * side + 1,
-                       getTmaAlignedScales(getScale(mm, side), mm, dominance));
-        setScaleLayout(mm, side, ScaleLayout::col_major_tma);
+        mm.setScale(side,
+                    getTmaAlignedScales(mm.getScale(side), mm, dominance));
+        mm.setScaleLayout(side, ScaleLayout::col_major_tma);
       }
     }
   }

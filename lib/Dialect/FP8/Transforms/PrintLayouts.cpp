@@ -70,26 +70,24 @@ static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
   unsigned index = 0;
   func->walk([&](ScaledMatmulOp mm) {
     auto kind = mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
-    for (unsigned side = 0; side < 2; ++side) {
-      Value data = side == 0 ? mm.getA() : mm.getB();
-      Value scale = side == 0 ? mm.getAScale() : mm.getBScale();
-      ScalingAttr scaling = side == 0 ? mm.getAScaling() : mm.getBScaling();
+    for (MatmulSide side : kMatmulSides) {
+      Value data = mm.getData(side);
+      Value scale = mm.getScale(side);
+      ScalingAttr scaling = mm.getScaling(side);
       OperandLayout layout;
       layout.matmulIndex = index;
       layout.kind = kind ? kind.getValue() : StringRef("-");
-      layout.side = side == 0 ? "a" : "b";
+      layout.side = ScaledMatmulOp::getSideName(side);
       auto dataType = cast<RankedTensorType>(data.getType());
       layout.shape = llvm::to_vector(dataType.getShape());
       layout.elementType = dataType.getElementType();
-      layout.contractingDim = mm.getContracting()[side];
+      layout.contractingDim = mm.getContractingDim(side);
       layout.tile = llvm::to_vector(scaling.getTile());
       layout.round = scaling.getRound();
       auto scaleType = cast<RankedTensorType>(scale.getType());
       layout.scaleShape = llvm::to_vector(scaleType.getShape());
       layout.scaleType = scaleType.getElementType();
-      layout.tmaScales = (side == 0 ? mm.getAScaleLayout()
-                                    : mm.getBScaleLayout()) ==
-                         ScaleLayout::col_major_tma;
+      layout.tmaScales = mm.getScaleLayout(side) == ScaleLayout::col_major_tma;
 
       bool transposed = false;
       if (auto t = data.getDefiningOp<TransposeOp>()) {

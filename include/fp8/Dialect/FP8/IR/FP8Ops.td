@@ -169,6 +169,23 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     /// The K-block at which partial sums are promoted: the finer of the two
     /// operands' K-blocks, or kDynamic when both span the whole K.
     int64_t getPromotionInterval();
+
+    /// One side's FP8 data and scales, the scaling and layout of those
+    /// scales, and the matrix dim it contracts (0 = rows, 1 = cols).
+    ::mlir::TypedValue<::mlir::RankedTensorType> getData(MatmulSide side);
+    ::mlir::TypedValue<::mlir::RankedTensorType> getScale(MatmulSide side);
+    ScalingAttr getScaling(MatmulSide side);
+    ScaleLayout getScaleLayout(MatmulSide side);
+    int64_t getContractingDim(MatmulSide side);
+
+    /// Replace one side's operands or attributes in place.
+    void setData(MatmulSide side, ::mlir::Value data);
+    void setScale(MatmulSide side, ::mlir::Value scale);
+    void setScaling(MatmulSide side, ScalingAttr scaling);
+    void setScaleLayout(MatmulSide side, ScaleLayout layout);
+
+    /// "a" or "b", as diagnostics and printed layouts name the side.
+    static ::llvm::StringRef getSideName(MatmulSide side);
   }];
 }
 

@@ -1,0 +1,411 @@
+//===- MatmulLowering.cpp - fp8 matmul and layout ops to linalg -----------===//
+//
+// The CPU reference of fp8.scaled_matmul, transpose, tma_align_scales and
+// hadamard. A scaled matmul reads its scales in row-major layout (undoing
+// col_major_tma), splits K into chunks of the promotion interval, sums each
+// chunk's products in f32 and adds the chunks scaled, as a promoting GPU
+// kernel does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceUtils.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::reference;
+
+/// Partial sums of a scaled_matmul whose scales are constant along all of K
+/// are promoted to the f32 result every this many elements, the interval
+/// Hopper kernels use (four wgmma K-steps of 32).
+static constexpr int64_t kDefaultPromotionInterval = 128;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Converts a float tensor to f32 elementwise (extf; identity for f32).
+static Value convertToF32(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getElementType().isF32())
+    return input;
+  unsigned rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  Value init = emptyTensor(b, loc, type.getShape(), b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), input, init, ArrayRef<AffineMap>{id, id},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = buildFP8ToF32(nb, nloc, args[0]);
+               linalg::YieldOp::create(nb, nloc, v);
+             })
+      .getResult(0);
+}
+
+/// A float constant whose bits are all zero: +0.0, or for E8M0, which has
+/// no zero, code 0 (2^-127).
+static Value zeroBits(OpBuilder &b, Location loc, Type elementType) {
+  auto type = cast<FloatType>(elementType);
+  APFloat value(type.getFloatSemantics(), APInt::getZero(type.getWidth()));
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// The transpose of a rank-2 tensor.
+static Value transposeMatrix(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Value init = emptyTensor(b, loc, {type.getDimSize(1), type.getDimSize(0)},
+                           type.getElementType());
+  return linalg::TransposeOp::create(b, loc, input, init,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+/// The col_major_tma form of a row-major scale matrix [R, C]: rows padded
+/// with zero bits to R' (16 bytes), then transposed to [C, R'].
+static Value buildTmaAlignScales(OpBuilder &b, Location loc, Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  SmallVector<int64_t> aligned =
+      getTmaAlignedScaleShape(type.getShape(), type.getElementType());
+  Value padded = padWith(b, loc, scale, {aligned[1], type.getDimSize(1)},
+                         zeroBits(b, loc, type.getElementType()));
+  return transposeMatrix(b, loc, padded);
+}
+
+/// The row-major [R, C] scales of a matmul operand whose scales `scale` are
+/// laid out as `layout`: col_major_tma scales [C, R'] lose their padding and
+/// are transposed back.
+static Value buildRowMajorScales(OpBuilder &b, Location loc, Value scale,
+                                 ScaleLayout layout, ShapedType data,
+                                 ScalingAttr scaling) {
+  if (layout == ScaleLayout::row_major)
+    return scale;
+  SmallVector<int64_t> rowMajor =
+      getTiledShape(data.getShape(), scaling.getTile());
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowMajor[1]),
+                                     b.getIndexAttr(rowMajor[0])};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  Value unpadded =
+      tensor::ExtractSliceOp::create(b, loc, scale, offsets, sizes, strides);
+  return transposeMatrix(b, loc, unpadded);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct TmaAlignScalesLowering : OpRewritePattern<TmaAlignScalesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TmaAlignScalesOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildTmaAlignScales(rewriter, op.getLoc(), op.getScale()));
+    return success();
+  }
+};
+
+struct TransposeLowering : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto transpose = [&](Value input, RankedTensorType resultType) {
+      SmallVector<int64_t> permutation =
+          llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank()));
+      std::swap(permutation[resultType.getRank() - 2],
+                permutation[resultType.getRank() - 1]);
+      Value init = emptyTensor(rewriter, loc, resultType.getShape(),
+                               resultType.getElementType());
+      return linalg::TransposeOp::create(rewriter, loc, input, init,
+                                         permutation)
+          .getResult()[0];
+    };
+    rewriter.replaceOp(
+        op, {transpose(op.getInput(), op.getResult().getType()),
+             transpose(op.getScale(), op.getResultScale().getType())});
+    return success();
+  }
+};
+
+/// C = sum over K-chunks of (sa * sb) * partial, with each chunk's partial
+/// sum accumulated in f32 in order of k (see docs/Numerics.md).
+struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScaledMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto aType = op.getA().getType();
+    unsigned rank = aType.getRank(), batchRank = rank - 2;
+    int64_t da = op.getContracting()[0], db = op.getContracting()[1];
+    int64_t k = aType.getDimSize(batchRank + da);
+
+    // Chunk length: the promotion interval, or for scales constant along K
+    // the default interval (promoted) or all of K (fast).
+    int64_t chunk = op.getPromotionInterval();
+    if (ShapedType::isDynamic(chunk))
+      chunk = op.getAccumulate() == Accumulate::promoted
+                  ? kDefaultPromotionInterval
+                  : k;
+    chunk = std::min(chunk, k);
+    int64_t numChunks = llvm::divideCeil(k, chunk);
+    // The lowering indexes scales in their row-major layout.
+    Value aScale =
+        buildRowMajorScales(rewriter, loc, op.getAScale(), op.getAScaleLayout(),
+                            aType, op.getAScaling());
+    Value bScale = buildRowMajorScales(
+        rewriter, loc, op.getBScale(), op.getBScaleLayout(),
+        cast<ShapedType>(op.getB().getType()), op.getBScaling());
+
+    // Operands in f32, K padded to whole chunks and split into (chunk, pos).
+    auto prepare = [&](Value operand, int64_t contractDim) {
+      Value wide = convertToF32(rewriter, loc, operand);
+      SmallVector<int64_t> shape(
+          cast<RankedTensorType>(wide.getType()).getShape());
+      shape[batchRank + contractDim] = numChunks * chunk;
+      wide = padWithZeros(rewriter, loc, wide, shape);
+      return splitDim(rewriter, loc, wide, batchRank + contractDim, chunk);
+    };
+    Value a = prepare(op.getA(), da), b = prepare(op.getB(), db);
+
+    // Loops of the partial sums: batch, m, n, chunk, position in chunk.
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> batch;
+    for (unsigned i = 0; i < batchRank; ++i)
+      batch.push_back(d(i));
+    AffineExpr m = d(batchRank), n = d(batchRank + 1), c = d(batchRank + 2),
+               p = d(batchRank + 3);
+    auto operandMap = [&](int64_t contractDim, AffineExpr freeDim) {
+      SmallVector<AffineExpr> exprs(batch);
+      if (contractDim == 1)
+        exprs.append({freeDim, c, p});
+      else
+        exprs.append({c, p, freeDim});
+      return AffineMap::get(batchRank + 4, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> partialExprs(batch);
+    partialExprs.append({m, n, c});
+    SmallVector<int64_t> resultShape(op.getResult().getType().getShape());
+    SmallVector<int64_t> partialShape(resultShape);
+    partialShape.push_back(numChunks);
+    Value partialInit =
+        filledTensor(rewriter, loc, partialShape, rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
+    SmallVector<utils::IteratorType> partialIterators =
+        parallelIterators(batchRank + 4);
+    partialIterators.back() = utils::IteratorType::reduction;
+    Value partial =
+        linalg::GenericOp::create(
+            rewriter, loc, partialInit.getType(), ValueRange{a, b}, partialInit,
+            ArrayRef<AffineMap>{
+                operandMap(da, m), operandMap(db, n),
+                AffineMap::get(batchRank + 4, 0, partialExprs, ctx)},
+            partialIterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args[2], product)});
+            })
+            .getResult(0);
+
+    // Where both scales are constant along K they factor out of the sum and
+    // are applied once, in the epilogue; otherwise every chunk's partial sum
+    // is scaled by its own scales before it is added (promotion).
+    bool epilogueScales = ShapedType::isDynamic(op.getPromotionInterval());
+    auto scaleMap = [&](ScalingAttr scaling, int64_t contractDim,
+                        AffineExpr freeDim, unsigned numLoops) {
+      auto index = [&](int64_t tileExtent, AffineExpr expr) {
+        return ShapedType::isDynamic(tileExtent) ? getAffineConstantExpr(0, ctx)
+                                                 : expr.floorDiv(tileExtent);
+      };
+      AffineExpr kIndex = index(scaling.getTile()[contractDim], c * chunk);
+      AffineExpr freeIndex = index(scaling.getTile()[1 - contractDim], freeDim);
+      SmallVector<AffineExpr> exprs(batch);
+      if (contractDim == 1)
+        exprs.append({freeIndex, kIndex});
+      else
+        exprs.append({kIndex, freeIndex});
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    auto scaleProduct = [](OpBuilder &nb, Location nloc, Value sa, Value sb) {
+      return arith::MulFOp::create(nb, nloc, buildScaleToF32(nb, nloc, sa),
+                                   buildScaleToF32(nb, nloc, sb));
+    };
+
+    // Sum of the chunks: loops batch, m, n, chunk.
+    SmallVector<AffineExpr> resultExprs(batch);
+    resultExprs.append({m, n});
+    unsigned sumLoops = batchRank + 3;
+    SmallVector<Value> sumInputs = {partial};
+    SmallVector<AffineMap> sumMaps = {
+        AffineMap::get(sumLoops, 0, partialExprs, ctx)};
+    if (!epilogueScales) {
+      sumInputs.append({aScale, bScale});
+      sumMaps.append({scaleMap(op.getAScaling(), da, m, sumLoops),
+                      scaleMap(op.getBScaling(), db, n, sumLoops)});
+    }
+    sumMaps.push_back(AffineMap::get(sumLoops, 0, resultExprs, ctx));
+    Value sumInit =
+        filledTensor(rewriter, loc, resultShape, rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
+    SmallVector<utils::IteratorType> sumIterators = parallelIterators(sumLoops);
+    sumIterators.back() = utils::IteratorType::reduction;
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, sumInit.getType(), sumInputs, sumInit, sumMaps,
+            sumIterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value term = args[0];
+              if (!epilogueScales)
+                term = arith::MulFOp::create(
+                    nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), term);
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args.back(), term)});
+            })
+            .getResult(0);
+
+    // Epilogue: tensorwise/rowwise scales, then the result type.
+    Type resultElementType = op.getResult().getType().getElementType();
+    if (epilogueScales || !resultElementType.isF32()) {
+      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+      SmallVector<Value> inputs = {result};
+      SmallVector<AffineMap> maps = {id};
+      if (epilogueScales) {
+        // No chunk loop here; the K index of a `*` tile is the constant 0.
+        inputs.append({aScale, bScale});
+        maps.append({scaleMap(op.getAScaling(), da, m, rank),
+                     scaleMap(op.getBScaling(), db, n, rank)});
+      }
+      maps.push_back(id);
+      Value init = emptyTensor(rewriter, loc, resultShape, resultElementType);
+      result =
+          linalg::GenericOp::create(
+              rewriter, loc, init.getType(), inputs, init, maps,
+              parallelIterators(rank),
+              [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                Value v = args[0];
+                if (epilogueScales)
+                  v = arith::MulFOp::create(
+                      nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), v);
+                v = buildRoundF32To(nb, nloc, v, resultElementType);
+                linalg::YieldOp::create(nb, nloc, v);
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// y = (x * s) H / sqrt(n) per block of `size` along `dim`, with the signs s
+/// folded into a constant matrix: Hs[j][i] = s_j * (-1)^popcount(i & j).
+struct HadamardLowering : OpRewritePattern<HadamardOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(HadamardOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    unsigned rank = type.getRank();
+    unsigned dim = op.getDim();
+    int64_t n = op.getSize();
+    std::optional<uint64_t> seed = op.getSeed();
+
+    SmallVector<float> matrix(n * n);
+    for (int64_t j = 0; j < n; ++j) {
+      float sign = seed && (philoxRandom32(*seed, j) & 1) ? -1.0f : 1.0f;
+      for (int64_t i = 0; i < n; ++i)
+        matrix[j * n + i] =
+            llvm::popcount(static_cast<uint64_t>(i & j)) % 2 ? -sign : sign;
+    }
+    auto matrixType = RankedTensorType::get({n, n}, rewriter.getF32Type());
+    Value hadamard = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(matrixType, ArrayRef<float>(matrix)));
+
+    Value x = splitDim(rewriter, loc,
+                       convertToF32(rewriter, loc, op.getInput()), dim, n);
+    auto splitType = cast<RankedTensorType>(x.getType());
+    // Loops: the split dims of x (block index at `dim`, output position at
+    // `dim + 1`), then the reduction position j.
+    unsigned numLoops = rank + 2;
+    SmallVector<AffineExpr> xExprs, outExprs;
+    for (unsigned i = 0; i < rank + 1; ++i) {
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+      xExprs.push_back(i == dim + 1 ? getAffineDimExpr(rank + 1, ctx)
+                                    : getAffineDimExpr(i, ctx));
+    }
+    AffineMap hMap = AffineMap::get(
+        numLoops, 0,
+        {getAffineDimExpr(rank + 1, ctx), getAffineDimExpr(dim + 1, ctx)}, ctx);
+    SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
+    iterators.back() = utils::IteratorType::reduction;
+    Value init =
+        filledTensor(rewriter, loc, splitType.getShape(), rewriter.getF32Type(),
+                     rewriter.getF32FloatAttr(0.0f));
+    Value rotated =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{x, hadamard}, init,
+            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, ctx), hMap,
+                                AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args[2], product)});
+            })
+            .getResult(0);
+
+    // Normalize and round to the input type.
+    float norm = static_cast<float>(1.0 / std::sqrt(static_cast<double>(n)));
+    Type elementType = type.getElementType();
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank + 1);
+    Value outInit =
+        emptyTensor(rewriter, loc, splitType.getShape(), elementType);
+    Value normalized =
+        linalg::GenericOp::create(
+            rewriter, loc, outInit.getType(), rotated, outInit,
+            ArrayRef<AffineMap>{id, id}, parallelIterators(rank + 1),
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value factor =
+                  arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(norm));
+              Value y = arith::MulFOp::create(nb, nloc, args[0], factor);
+              y = buildRoundF32To(nb, nloc, y, elementType);
+              linalg::YieldOp::create(nb, nloc, y);
+            })
+            .getResult(0);
+    SmallVector<ReassociationIndices> reassociation;
+    for (unsigned i = 0, s = 0; i < rank; ++i) {
+      if (i == dim) {
+        reassociation.push_back({s, s + 1});
+        s += 2;
+      } else {
+        reassociation.push_back({s++});
+      }
+    }
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, normalized,
+                                                         reassociation);
+    return success();
+  }
+};
+
+} // namespace
+
+void reference::populateMatmulLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<HadamardLowering, ScaledMatmulLowering, TmaAlignScalesLowering,
+               TransposeLowering>(patterns.getContext());
+}

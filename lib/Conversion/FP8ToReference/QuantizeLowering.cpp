@@ -1,0 +1,284 @@
+//===- QuantizeLowering.cpp - fp8 quantization ops to linalg --------------===//
+//
+// The CPU reference of fp8.quantize, dequantize, requantize and amax. A
+// quantization takes the per-tile amax of its input padded to whole tiles,
+// derives each tile's scales with Numerics.h's buildTileScales, then scales
+// and rounds every element with its tile's scale in one linalg.generic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceUtils.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::reference;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// A static tile extent: `*` spans the whole dimension.
+static int64_t resolveExtent(int64_t tileExtent, int64_t dimExtent) {
+  return ShapedType::isDynamic(tileExtent) ? dimExtent : tileExtent;
+}
+
+/// The map from a data index (batch dims, then rows, cols) to the index of
+/// its tile in a per-tile tensor: `d floordiv t`, or 0 where the tile spans
+/// the dimension.
+static AffineMap tileIndexMap(MLIRContext *ctx, unsigned rank,
+                              ArrayRef<int64_t> tile) {
+  SmallVector<AffineExpr> results;
+  unsigned batchRank = rank - 2;
+  for (unsigned d = 0; d < batchRank; ++d)
+    results.push_back(getAffineDimExpr(d, ctx));
+  for (unsigned i = 0; i < 2; ++i) {
+    int64_t extent = tile[i];
+    results.push_back(
+        ShapedType::isDynamic(extent)
+            ? getAffineConstantExpr(0, ctx)
+            : getAffineDimExpr(batchRank + i, ctx).floorDiv(extent));
+  }
+  return AffineMap::get(rank, 0, results, ctx);
+}
+
+/// Per-tile max |x| in f32 of a rank-2 or rank-3 tensor; NaN propagates.
+static Value buildTileAmax(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<int64_t> tile) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  unsigned rank = type.getRank(), batchRank = rank - 2;
+  int64_t tr = resolveExtent(tile[0], type.getDimSize(batchRank));
+  int64_t tc = resolveExtent(tile[1], type.getDimSize(batchRank + 1));
+  SmallVector<int64_t> padded(type.getShape());
+  padded[batchRank] = llvm::alignTo(padded[batchRank], tr);
+  padded[batchRank + 1] = llvm::alignTo(padded[batchRank + 1], tc);
+  Value tiles = padWithZeros(b, loc, input, padded);
+  tiles = splitDim(b, loc, tiles, batchRank + 1, tc);
+  tiles = splitDim(b, loc, tiles, batchRank, tr);
+
+  // Loops: batch, row tile, col tile (parallel), row in tile, col in tile.
+  unsigned numLoops = batchRank + 4;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inputExprs, outputExprs;
+  for (unsigned i = 0; i < batchRank; ++i) {
+    inputExprs.push_back(d(i));
+    outputExprs.push_back(d(i));
+  }
+  inputExprs.append(
+      {d(batchRank), d(batchRank + 2), d(batchRank + 1), d(batchRank + 3)});
+  outputExprs.append({d(batchRank), d(batchRank + 1)});
+  SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
+  iterators[batchRank + 2] = iterators[batchRank + 3] =
+      utils::IteratorType::reduction;
+
+  SmallVector<int64_t> resultShape = getTiledShape(type.getShape(), tile);
+  Value init = filledTensor(b, loc, resultShape, b.getF32Type(),
+                            b.getF32FloatAttr(0.0f));
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), tiles, init,
+             ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inputExprs, ctx),
+                                 AffineMap::get(numLoops, 0, outputExprs, ctx)},
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = args[0];
+               if (!v.getType().isF32())
+                 v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+               Value magnitude = math::AbsFOp::create(nb, nloc, v);
+               Value max =
+                   arith::MaximumFOp::create(nb, nloc, args[1], magnitude);
+               linalg::YieldOp::create(nb, nloc, max);
+             })
+      .getResult(0);
+}
+
+/// The linear (row-major) index of the current element of a generic whose
+/// first `shape.size()` loops walk `shape`, as i64.
+static Value buildLinearIndex(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> shape) {
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    Value extent = arith::ConstantIndexOp::create(b, loc, shape[d]);
+    Value index = linalg::IndexOp::create(b, loc, d);
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, extent), index);
+  }
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
+}
+
+/// Quantizes f32-convertible `input` with per-tile `amax` (f32) to
+/// `elementType`: returns (data, stored scales).
+static std::pair<Value, Value>
+buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
+              Type elementType, ScalingAttr scaling, int64_t margin,
+              Rounding rounding, Value seed) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  auto amaxType = cast<RankedTensorType>(amax.getType());
+  unsigned rank = type.getRank();
+
+  // Scales per tile.
+  Value quantInit = emptyTensor(b, loc, amaxType.getShape(), b.getF32Type());
+  Value storedInit =
+      emptyTensor(b, loc, amaxType.getShape(), scaling.getScale());
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  auto scales = linalg::GenericOp::create(
+      b, loc, TypeRange{quantInit.getType(), storedInit.getType()}, amax,
+      ValueRange{quantInit, storedInit}, ArrayRef<AffineMap>{id, id, id},
+      parallelIterators(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        TileScales tile =
+            buildTileScales(nb, nloc, args[0], elementType, scaling, margin);
+        linalg::YieldOp::create(nb, nloc,
+                                ValueRange{tile.quantScale, tile.storedScale});
+      });
+
+  // Data: scale, then round.
+  SmallVector<Value> inputs = {input, scales.getResult(0)};
+  SmallVector<AffineMap> maps = {id,
+                                 tileIndexMap(ctx, rank, scaling.getTile())};
+  if (rounding == Rounding::stochastic) {
+    inputs.push_back(seed);
+    maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+  }
+  maps.push_back(id);
+  Value init = emptyTensor(b, loc, type.getShape(), elementType);
+  Value data =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), inputs, init, maps, parallelIterators(rank),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = args[0];
+            if (!v.getType().isF32())
+              v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+            Value scaled = arith::MulFOp::create(nb, nloc, v, args[1]);
+            // A NaN made by the multiply (inf * 0, a NaN scale) has a
+            // host-dependent sign (x86 makes it negative): make it the
+            // positive quiet NaN, as GPUs and APFloat do; a NaN input keeps
+            // its own sign.
+            Value madeNaN = arith::AndIOp::create(
+                nb, nloc,
+                arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::ORD, v,
+                                      v),
+                arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO,
+                                      scaled, scaled));
+            scaled = arith::SelectOp::create(
+                nb, nloc, madeNaN,
+                arith::ConstantOp::create(
+                    nb, nloc,
+                    nb.getF32FloatAttr(
+                        std::numeric_limits<float>::quiet_NaN())),
+                scaled);
+            Value q;
+            if (rounding == Rounding::stochastic) {
+              Value index = buildLinearIndex(nb, nloc, type.getShape());
+              Value random = buildPhiloxRandom32(nb, nloc, args[2], index);
+              q = buildStochasticCast(nb, nloc, scaled, random, elementType);
+            } else {
+              q = buildSaturatingCast(nb, nloc, scaled, elementType);
+            }
+            linalg::YieldOp::create(nb, nloc, q);
+          })
+          .getResult(0);
+  return {data, scales.getResult(1)};
+}
+
+/// `f32(q) * scale` for every element, rounded to `resultElementType`.
+static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
+                             ScalingAttr scaling, Type resultElementType) {
+  auto type = cast<RankedTensorType>(q.getType());
+  unsigned rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  Value init = emptyTensor(b, loc, type.getShape(), resultElementType);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{q, scale}, init,
+             ArrayRef<AffineMap>{
+                 id, tileIndexMap(b.getContext(), rank, scaling.getTile()), id},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = buildFP8ToF32(nb, nloc, args[0]);
+               Value s = buildScaleToF32(nb, nloc, args[1]);
+               Value x = arith::MulFOp::create(nb, nloc, v, s);
+               x = buildRoundF32To(nb, nloc, x, resultElementType);
+               linalg::YieldOp::create(nb, nloc, x);
+             })
+      .getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value amax = op.getAmax();
+    if (!amax)
+      amax = buildTileAmax(rewriter, loc, op.getInput(),
+                           op.getScaling().getTile());
+    auto [data, scale] = buildQuantize(
+        rewriter, loc, op.getInput(), amax,
+        op.getResult().getType().getElementType(), op.getScaling(),
+        op.getMargin(), op.getRounding(), op.getSeed());
+    rewriter.replaceOp(op, {data, scale});
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildDequantize(rewriter, op.getLoc(), op.getInput(), op.getScale(),
+                            op.getScaling(),
+                            op.getResult().getType().getElementType()));
+    return success();
+  }
+};
+
+struct AmaxLowering : OpRewritePattern<AmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildTileAmax(rewriter, op.getLoc(), op.getInput(),
+                                         op.getTile().getExtents()));
+    return success();
+  }
+};
+
+/// requantize = dequantize to f32, then quantize with the new scaling; the
+/// new amax is that of the dequantized values.
+struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value wide = buildDequantize(rewriter, loc, op.getInput(), op.getScale(),
+                                 op.getScaling(), rewriter.getF32Type());
+    Value amax = buildTileAmax(rewriter, loc, wide, op.getTo().getTile());
+    auto [data, scale] = buildQuantize(
+        rewriter, loc, wide, amax, op.getResult().getType().getElementType(),
+        op.getTo(), /*margin=*/0, op.getRounding(), op.getSeed());
+    rewriter.replaceOp(op, {data, scale});
+    return success();
+  }
+};
+
+} // namespace
+
+void reference::populateQuantizeLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<AmaxLowering, DequantizeLowering, QuantizeLowering,
+               RequantizeLowering>(patterns.getContext());
+}
