@@ -271,16 +271,17 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
 }
 
 /// Whether a Hopper GEMM loads the scales of operand `side` of `mm` with
-/// TMA (hasTmaLoadableScales, on a K-major matrix) and they are still in
-/// row_major layout. 128x128 weights (one scale per tile and K-block, which
+/// TMA (Target::hasTmaLoadableScales, on a K-major matrix) and they are still
+/// in row_major layout. 128x128 weights (one scale per tile and K-block, which
 /// the GEMM bulk-copies from the row-major scales), rowwise and tensorwise
 /// scales (one per row or tensor, loaded once) and E8M0 block scales are
 /// read as they are.
-static bool needsTmaAlignedScales(ScaledMatmulOp mm, MatmulSide side) {
+static bool needsTmaAlignedScales(const Target &target, ScaledMatmulOp mm,
+                                  MatmulSide side) {
   return mm.getScaleLayout(side) == ScaleLayout::row_major &&
          mm.getContractingDim(side) == 1 &&
          mm.getData(side).getType().getRank() == 2 &&
-         hasTmaLoadableScales(mm.getScaling(side));
+         target.hasTmaLoadableScales(mm.getScaling(side));
 }
 
 /// The fp8.tma_align_scales of `scale` that `mm` can read: one that already
@@ -322,7 +323,7 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
     DominanceInfo dominance(module);
     for (ScaledMatmulOp mm : matmuls) {
       for (MatmulSide side : kMatmulSides) {
-        if (!needsTmaAlignedScales(mm, side))
+        if (!needsTmaAlignedScales(*target, mm, side))
           continue;
         mm.setScale(side,
                     getTmaAlignedScales(mm.getScale(side), mm, dominance));
