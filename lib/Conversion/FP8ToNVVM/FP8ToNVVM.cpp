@@ -27,6 +27,75 @@ namespace mlir::fp8 {
 using namespace mlir;
 using namespace mlir::fp8;
 
+/// CUDA's launch limits: grid.x below 2^31, grid.y and grid.z below 2^16.
+static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+static constexpr int64_t kMaxGridYZ = 65535;
+
+/// A buffer larger than this is no GPU's (and its byte count is far from
+/// overflowing the manifest's 64-bit integers).
+static constexpr int64_t kMaxBufferBytes = int64_t(1) << 48;
+
+/// Whether the kernel built for `op` can be launched as its manifest says:
+/// a grid within CUDA's limits that has at least one CTA (an empty operand
+/// gives an empty grid), and buffers whose byte counts fit.
+static LogicalResult checkLaunchable(Operation *op, gpu::GPUModuleOp module) {
+  for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+    auto manifest = func->getAttrOfType<DictionaryAttr>("fp8.manifest");
+    if (!manifest)
+      continue;
+    auto grid = manifest.getAs<ArrayAttr>("grid");
+    SmallVector<int64_t> extents;
+    for (Attribute extent : grid)
+      extents.push_back(cast<IntegerAttr>(extent).getInt());
+    auto gridText = [&] {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "[";
+      llvm::interleaveComma(extents, os);
+      os << "]";
+      return text;
+    };
+    if (llvm::is_contained(extents, 0)) {
+      InFlightDiagnostic diag =
+          op->emitOpError("convert-fp8-to-nvvm: the kernel would launch an "
+                          "empty grid ")
+          << gridText() << ": an operand has no elements (";
+      llvm::interleaveComma(op->getOperandTypes(), diag);
+      return diag << ")";
+    }
+    if (extents[0] > kMaxGridX || extents[1] > kMaxGridYZ ||
+        extents[2] > kMaxGridYZ)
+      return op->emitOpError("convert-fp8-to-nvvm: the kernel's grid ")
+             << gridText() << " exceeds CUDA's launch limits (x < 2^31, "
+             << "y and z < 2^16)";
+  }
+  return success();
+}
+
+/// Whether every shaped operand and result of `op` has a byte count that
+/// fits a GPU buffer (none overflows 64 bits on the way).
+static LogicalResult checkBufferSizes(Operation *op) {
+  auto check = [&](Type type) -> LogicalResult {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return success();
+    int64_t bytes =
+        llvm::divideCeil(shaped.getElementType().getIntOrFloatBitWidth(), 8);
+    for (int64_t extent : shaped.getShape())
+      if (extent != 0 && bytes > kMaxBufferBytes / extent)
+        return op->emitOpError("convert-fp8-to-nvvm: ")
+               << type << " is larger than any GPU buffer (2^48 bytes)";
+      else
+        bytes *= extent;
+    return success();
+  };
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (failed(check(type)))
+      return failure();
+  return success();
+}
+
 namespace {
 struct ConvertFP8ToNVVMPass
     : fp8::impl::ConvertFP8ToNVVMBase<ConvertFP8ToNVVMPass> {
@@ -112,6 +181,10 @@ struct ConvertFP8ToNVVMPass
     WalkResult walk = module.walk([&](Operation *op) {
       if (hasKernel(op))
         return WalkResult::advance();
+      if (isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp,
+              HadamardOp, ScaledMatmulOp>(op) &&
+          failed(checkBufferSizes(op)))
+        return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
       if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         if (fused.contains(op))
@@ -137,7 +210,7 @@ struct ConvertFP8ToNVVMPass
       } else {
         return WalkResult::advance();
       }
-      if (failed(kernel))
+      if (failed(kernel) || failed(checkLaunchable(op, *kernel)))
         return WalkResult::interrupt();
       symbols.insert(*kernel);
       tag(op, *kernel);
