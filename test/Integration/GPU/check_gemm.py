@@ -57,7 +57,8 @@ with E8M0 code c meaning 2^(c - 127) (255: NaN).
       is passed transposed like B, since _scaled_mm computes a @ b with b
       K x N column-major, which is our B^T; K is zero-padded to a multiple
       of 512 there, since cuBLASLt reads a 128x128 scale's rows as if
-      padded to 4 K-blocks while torch passes them unpadded). A scaling that
+      padded to 4 K-blocks while torch passes them unpadded, and M to a
+      multiple of 16, which its blockwise kernels need). A scaling that
       is a coarsening
       of one of these (tensorwise against rowwise, rowwise against blockwise,
       any tile whose K extent is a multiple of 128) is expanded to it
@@ -463,33 +464,39 @@ def torch_scale_b(v, form):
 CUBLASLT_SCALE_K_BLOCKS = 4
 
 
-def pad_k_for_cublaslt(a, va, b, vb, forms):
+# cuBLASLt's blockwise kernels also refuse M not a multiple of 16
+# (CUBLAS_STATUS_NOT_SUPPORTED at M = 4095, 17, 1 on the H100).
+CUBLASLT_BLOCKWISE_M = 16
+
+
+def pad_for_cublaslt(a, va, b, vb, forms):
     """(a, va, b, vb) with K zero-padded to a multiple of 128 *
-    CUBLASLT_SCALE_K_BLOCKS: zero codes (+0 in e4m3 and e5m2) add nothing to
-    any product, and the padded blocks' scales are 1, so the result is the
-    same exactly, and every block scale's row is already 16-byte aligned."""
+    CUBLASLT_SCALE_K_BLOCKS and A's rows to a multiple of
+    CUBLASLT_BLOCKWISE_M: zero codes (+0 in e4m3 and e5m2) add nothing to
+    any product, the padded scales are 1, and the padded rows of the result
+    are dropped, so the result is the same exactly, and every block scale's
+    row is 16-byte aligned."""
     M, K = a.shape
     step = 128 * CUBLASLT_SCALE_K_BLOCKS
-    padded = -(-K // step) * step
-    if padded == K:
-        return a, va, b, vb
+    padded_k = -(-K // step) * step
+    padded_m = -(-M // CUBLASLT_BLOCKWISE_M) * CUBLASLT_BLOCKWISE_M
 
-    def pad_codes(x):
-        out = torch.zeros((x.shape[0], padded), dtype=x.dtype,
-                          device=x.device)
-        out[:, :K] = x
+    def pad_codes(x, rows):
+        out = torch.zeros((rows, padded_k), dtype=x.dtype, device=x.device)
+        out[:x.shape[0], :K] = x
         return out
 
-    def pad_scale(v, form):
+    def pad_scale(v, form, rows):
         if form not in ("1x128", "128x128"):
             return v
-        out = torch.ones((v.shape[0], padded // 128), dtype=v.dtype,
+        rows = rows if form == "1x128" else v.shape[0]
+        out = torch.ones((rows, padded_k // 128), dtype=v.dtype,
                          device=v.device)
-        out[:, :v.shape[1]] = v
+        out[:v.shape[0], :v.shape[1]] = v
         return out
 
-    return (pad_codes(a), pad_scale(va, forms[0]), pad_codes(b),
-            pad_scale(vb, forms[1]))
+    return (pad_codes(a, padded_m), pad_scale(va, forms[0], padded_m),
+            pad_codes(b, b.shape[0]), pad_scale(vb, forms[1], b.shape[0]))
 
 
 TORCH_OUT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
@@ -519,9 +526,11 @@ def scaled_mm(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
                       fb)
     how = "%s x %s scales, use_fast_accum=%s" % (fa, fb, fast)
     if "1x128" in forms or "128x128" in forms:
-        a, va, b, vb = pad_k_for_cublaslt(a, va, b, vb, forms)
+        a, va, b, vb = pad_for_cublaslt(a, va, b, vb, forms)
         if a.shape[1] != K:
             how += ", K zero-padded to %d" % a.shape[1]
+        if a.shape[0] != M:
+            how += ", M zero-padded to %d" % a.shape[0]
     ta = torch.float8_e4m3fn if a_dtype == "f8e4m3" else torch.float8_e5m2
     tb = torch.float8_e4m3fn if b_dtype == "f8e4m3" else torch.float8_e5m2
     try:
@@ -535,7 +544,7 @@ def scaled_mm(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
         return None, "%s: %s" % (how, str(e).strip().split("\n")[0])
     if isinstance(out, tuple):  # Older torch: (out, amax).
         out = out[0]
-    return out.to(torch.float64), how
+    return out[:M].to(torch.float64), how
 
 
 # ---------------------------------------------------------------------------
@@ -885,20 +894,23 @@ def self_test_scaled_mm(rng, dev):
     scales differ per row and per K-block must match the reference (a
     transposed or mis-strided scale would be far off); unsupported ones are
     reported, not failed."""
-    M, N = 256, 384
+    N = 384
     failures = 0
     cases = [([-1, -1], [-1, -1], False), ([-1, -1], [-1, -1], True),
              ([1, -1], [1, -1], False), ([1, 128], [128, 128], False),
              ([1, 128], [1, 128], False), ([128, 128], [1, 128], False),
              ([1, -1], [128, 128], False), ([1, 32], [1, 32], False)]
     # Partial and unaligned K-block counts (K = 208: 2 blocks, the last
-    # partial; K = 384: 3), which cuBLASLt gets wrong without the padding.
+    # partial; K = 384: 3), which cuBLASLt gets wrong without the padding,
+    # and M = 17, which it refuses.
     cases += [([1, 128], [128, 128], False, 208),
               ([1, 128], [128, 128], False, 384),
-              ([128, 128], [1, 128], False, 208)]
+              ([128, 128], [1, 128], False, 208),
+              ([1, 128], [128, 128], False, 512, 17)]
     for case in cases:
         at, bt, fast = case[:3]
         K = case[3] if len(case) > 3 else 512
+        M = case[4] if len(case) > 4 else 256
         asc = {"tile": at, "scale": "f32", "round": "exact"}
         bsc = {"tile": bt, "scale": "f32", "round": "exact"}
         a = random_codes(rng, M, K, "f8e4m3", dev)
@@ -910,7 +922,7 @@ def self_test_scaled_mm(rng, dev):
         allowed = allowance(ref, bound, TOL[accumulate], "bf16", K)
         t, how = scaled_mm(a, sa, asc, "f8e4m3", b, sb, bsc, "f8e4m3", "bf16",
                            fast)
-        label = "torch._scaled_mm %s x %s, K = %d" % (at, bt, K)
+        label = "torch._scaled_mm %s x %s, M = %d, K = %d" % (at, bt, M, K)
         if t is None:
             print("self-test %s: skipped (%s)" % (label, how))
             continue
