@@ -22,10 +22,9 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-FailureOr<gpu::GPUModuleOp> fp8::buildTmaAlignScalesKernel(OpBuilder &b,
-                                                           TmaAlignScalesOp op,
-                                                           StringRef name,
-                                                           const Target &target) {
+FailureOr<gpu::GPUModuleOp>
+fp8::buildTmaAlignScalesKernel(OpBuilder &builder, TmaAlignScalesOp op,
+                               StringRef name, const Target &target) {
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
@@ -33,8 +32,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTmaAlignScalesKernel(OpBuilder &b,
     return op.emitOpError("convert-fp8-to-nvvm needs a static, non-empty "
                           "scale matrix, got ")
            << scaleType << " -> " << resultType;
-  OpBuilder::InsertionGuard guard(b);
-  Location loc = op.getLoc();
+  KernelBuilder b(op.getLoc(), builder);
   int64_t rows = scaleType.getDimSize(0), cols = scaleType.getDimSize(1);
   int64_t paddedRows = resultType.getDimSize(1);
   int64_t numOutputs = cols * paddedRows;
@@ -42,59 +40,38 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTmaAlignScalesKernel(OpBuilder &b,
   Type storage = storageType(element);
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
 
-  gpu::GPUFuncOp func = createKernel(b, loc, name, target,
-                                     {MemRefType::get({rows * cols}, storage),
-                                      MemRefType::get({numOutputs}, storage)},
-                                     kThreadsPerBlock);
-  StringRef dtype = dtypeName(element);
-  func->setAttr(
-      "fp8.manifest",
-      b.getDictionaryAttr(
-          {b.getNamedAttr("op", b.getStringAttr("fp8.tma_align_scales")),
-           b.getNamedAttr("grid",
-                          b.getI64ArrayAttr({int64_t(llvm::divideCeil(
-                                                 numOutputs, kThreadsPerBlock)),
-                                             1, 1})),
-           b.getNamedAttr("block", b.getI64ArrayAttr({kThreadsPerBlock, 1, 1})),
-           b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-           b.getNamedAttr(
-               "params",
-               b.getArrayAttr(
-                   {manifestParam(b, "scale", "input", dtype, {rows, cols}),
-                    manifestParam(b, "tma_scale", "output", dtype,
-                                  {cols, paddedRows})})),
-           b.getNamedAttr("bytes_moved",
-                          b.getI64IntegerAttr((rows * cols + numOutputs) *
-                                              elementBytes))}));
+  KernelSignature signature;
+  signature.addBuffer("scale", ParamRole::input, element, {rows, cols},
+                      MemRefType::get({rows * cols}, storage));
+  signature.addBuffer("tma_scale", ParamRole::output, element,
+                      {cols, paddedRows},
+                      MemRefType::get({numOutputs}, storage));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, "fp8.tma_align_scales",
+              llvm::divideCeil(numOutputs, kThreadsPerBlock), kThreadsPerBlock,
+              (rows * cols + numOutputs) * elementBytes);
+  Value scale = signature.getArgument(func, "scale");
+  Value tmaScale = signature.getArgument(func, "tma_scale");
 
   // Thread t writes out[t / R'][t % R'], i.e. scale[t % R'][t / R'], or zero
   // bits in the padding (where no load is made).
-  Value thread = buildActiveThread(b, loc, numOutputs);
-  Value col =
-      arith::DivUIOp::create(b, loc, thread, constIndex(b, loc, paddedRows));
-  Value row =
-      arith::RemUIOp::create(b, loc, thread, constIndex(b, loc, paddedRows));
-  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                       constIndex(b, loc, rows));
-  auto ifInside = scf::IfOp::create(b, loc, storage, inside,
+  Value thread = buildActiveThread(b, numOutputs);
+  Value col = b.divU(thread, paddedRows);
+  Value row = b.remU(thread, paddedRows);
+  Value inside = b.ult(row, rows);
+  auto ifInside = scf::IfOp::create(b, storage, inside,
                                     /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard branch(b);
     b.setInsertionPointToStart(ifInside.thenBlock());
-    Value index = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, constIndex(b, loc, cols)),
-        col);
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{memref::LoadOp::create(b, loc, func.getArgument(0), index)});
+    Value index = b.add(b.mul(row, cols), col);
+    scf::YieldOp::create(b,
+                         ValueRange{memref::LoadOp::create(b, scale, index)});
     b.setInsertionPointToStart(ifInside.elseBlock());
     scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(storage))});
+        b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(storage))});
   }
-  memref::StoreOp::create(b, loc, ifInside.getResult(0), func.getArgument(1),
-                          thread);
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b, loc);
-  return func->getParentOfType<gpu::GPUModuleOp>();
+  memref::StoreOp::create(b, ifInside.getResult(0), tmaScale, thread);
+  return finishKernel(b, func);
 }

@@ -24,27 +24,13 @@
 
 using namespace mlir;
 using namespace mlir::fp8;
-using kernels::kThreadsPerBlock;
+using namespace mlir::fp8::kernels;
 
 static constexpr int64_t kTile = 128;
 // Shared rows are padded by 16 bytes: 16-byte stores stay aligned, and the
 // column pass (a warp reads 32 consecutive columns of one row) is
 // conflict-free either way.
 static constexpr int64_t kSharedStride = kTile + 8;
-
-static Value idx(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
-static Value maxAbs(OpBuilder &b, Location loc, Value acc, Value v) {
-  return arith::MaximumFOp::create(b, loc, acc, kernels::buildAbs(b, loc, v));
-}
-
-static Value storeScale(OpBuilder &b, Location loc, Value scale) {
-  if (isa<Float8E8M0FNUType>(scale.getType()))
-    return arith::BitcastOp::create(b, loc, b.getI8Type(), scale);
-  return scale;
-}
 
 bool fp8::fitsCastTransposeKernel(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -55,7 +41,7 @@ bool fp8::fitsCastTransposeKernel(Type type) {
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
+fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
                               QuantizeOp transposedOp, StringRef name,
                               const Target &target) {
   auto inputType = cast<RankedTensorType>(rowsOp.getInput().getType());
@@ -67,152 +53,131 @@ fp8::buildCastTransposeKernel(OpBuilder &b, QuantizeOp rowsOp,
     return rowsOp.emitOpError("the fused quantize+transpose kernel needs a "
                               "16-bit input with both dims multiples of 128");
 
-  MLIRContext *ctx = b.getContext();
-  Location loc = rowsOp.getLoc();
+  KernelBuilder b(rowsOp.getLoc(), builder);
   Type f32 = b.getF32Type();
   Type scaleElement = scaling.getScale();
-  Type scaleStorage =
-      isa<Float8E8M0FNUType>(scaleElement) ? Type(b.getI8Type()) : scaleElement;
+  Type scaleStorage = storageType(scaleElement);
   int64_t tileRows = rows / kTile, tileCols = cols / kTile;
 
-  OpBuilder::InsertionGuard guard(b);
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  auto tileType =
-      MemRefType::get({kTile, kSharedStride}, inputElement, nullptr, workgroup);
-  auto partialType = MemRefType::get({2, kTile}, f32, nullptr, workgroup);
+  KernelSignature signature;
+  signature.addBuffer("input", ParamRole::input, inputElement, {rows, cols},
+                      MemRefType::get({rows * cols}, inputElement));
+  signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
+                      MemRefType::get({rows * cols}, b.getI8Type()));
+  signature.addBuffer("scale", ParamRole::output, scaleElement,
+                      {rows, tileCols},
+                      MemRefType::get({rows * tileCols}, scaleStorage));
+  signature.addBuffer("qt", ParamRole::output, elementType, {cols, rows},
+                      MemRefType::get({rows * cols}, b.getI8Type()));
+  signature.addBuffer("scale_t", ParamRole::output, scaleElement,
+                      {cols, tileRows},
+                      MemRefType::get({cols * tileRows}, scaleStorage));
   gpu::GPUFuncOp func =
-      kernels::createKernel(b, loc, name, target,
-                            {MemRefType::get({rows * cols}, inputElement),
-                             MemRefType::get({rows * cols}, b.getI8Type()),
-                             MemRefType::get({rows * tileCols}, scaleStorage),
-                             MemRefType::get({rows * cols}, b.getI8Type()),
-                             MemRefType::get({cols * tileRows}, scaleStorage)},
-                            kThreadsPerBlock, {tileType, partialType});
+      createKernel(b, name, target, signature, kThreadsPerBlock,
+                   {b.workgroupMemRef({kTile, kSharedStride}, inputElement),
+                    b.workgroupMemRef({2, kTile}, f32)});
   // The staged tile takes 16-byte vector stores.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
-  StringRef inputName = kernels::dtypeName(inputElement);
-  StringRef dataName = kernels::dtypeName(elementType);
-  StringRef scaleName = kernels::dtypeName(scaleElement);
   int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4;
   int64_t bytesMoved =
       rows * cols * (2 + 2) + (rows * tileCols + cols * tileRows) * scaleBytes;
-  kernels::setManifest(
-      b, func, "fp8.quantize+transpose", {tileRows * tileCols, 1, 1},
-      kThreadsPerBlock,
-      {kernels::manifestParam(b, "input", "input", inputName, {rows, cols}),
-       kernels::manifestParam(b, "q", "output", dataName, {rows, cols}),
-       kernels::manifestParam(b, "scale", "output", scaleName,
-                              {rows, tileCols}),
-       kernels::manifestParam(b, "qt", "output", dataName, {cols, rows}),
-       kernels::manifestParam(b, "scale_t", "output", scaleName,
-                              {cols, tileRows})},
-      dataName, scaling, bytesMoved);
+  setManifest(b, func, signature, "fp8.quantize+transpose", tileRows * tileCols,
+              kThreadsPerBlock, bytesMoved,
+              manifestQuantization(b, elementType, scaling));
 
-  Value input = func.getArgument(0), q = func.getArgument(1),
-        scale = func.getArgument(2), qt = func.getArgument(3),
-        scaleT = func.getArgument(4);
+  Value input = signature.getArgument(func, "input");
+  Value q = signature.getArgument(func, "q");
+  Value scale = signature.getArgument(func, "scale");
+  Value qt = signature.getArgument(func, "qt");
+  Value scaleT = signature.getArgument(func, "scale_t");
   Value tile = func.getWorkgroupAttributions()[0];
   Value partial = func.getWorkgroupAttributions()[1];
-  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value tileRow = arith::DivUIOp::create(b, loc, block, idx(b, loc, tileCols));
-  Value tileCol = arith::RemUIOp::create(b, loc, block, idx(b, loc, tileCols));
-  Value rowBase = arith::MulIOp::create(b, loc, tileRow, idx(b, loc, kTile));
-  Value colBase = arith::MulIOp::create(b, loc, tileCol, idx(b, loc, kTile));
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y).getResult();
-  };
-  auto mul = [&](Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, idx(b, loc, y)).getResult();
-  };
+  Value block = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value tileRow = b.divU(block, tileCols);
+  Value tileCol = b.remU(block, tileCols);
+  Value rowBase = b.mul(tileRow, kTile);
+  Value colBase = b.mul(tileCol, kTile);
 
   // Row pass: a warp covers two rows per step (16 lanes x 8 elements each).
-  Value warp = arith::DivUIOp::create(b, loc, thread, idx(b, loc, 32));
-  Value lane = arith::RemUIOp::create(b, loc, thread, idx(b, loc, 32));
-  Value rowInPair = arith::DivUIOp::create(b, loc, lane, idx(b, loc, 16));
-  Value segment = mul(arith::RemUIOp::create(b, loc, lane, idx(b, loc, 16)), 8);
+  Value warp = b.divU(thread, kWarpSize);
+  Value lane = b.remU(thread, kWarpSize);
+  Value rowInPair = b.divU(lane, 16);
+  Value segment = b.mul(b.remU(lane, 16), 8);
   auto vec8 = VectorType::get({8}, inputElement);
   auto vec8f = VectorType::get({8}, f32);
   for (int64_t step = 0; step < 8; ++step) {
-    Value row = add(add(mul(warp, 16), idx(b, loc, 2 * step)), rowInPair);
-    Value globalRow = add(rowBase, row);
-    Value offset = add(mul(globalRow, cols), add(colBase, segment));
-    Value loaded = vector::LoadOp::create(b, loc, vec8, input, offset, false,
-                                          llvm::Align(16));
-    vector::StoreOp::create(b, loc, loaded, tile, ValueRange{row, segment},
-                            false, llvm::Align(16));
-    Value values = arith::ExtFOp::create(b, loc, vec8f, loaded);
-    Value amax =
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
-                                    kernels::buildAbs(b, loc, values));
+    Value row = b.add(b.add(b.mul(warp, 16), 2 * step), rowInPair);
+    Value globalRow = b.add(rowBase, row);
+    Value segmentCol = b.add(colBase, segment);
+    Value offset = b.add(b.mul(globalRow, cols), segmentCol);
+    Value loaded =
+        vector::LoadOp::create(b, vec8, input, offset, false, llvm::Align(16));
+    vector::StoreOp::create(b, loaded, tile, ValueRange{row, segment}, false,
+                            llvm::Align(16));
+    Value values = arith::ExtFOp::create(b, vec8f, loaded);
+    Value amax = vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF,
+                                             b.absF(values));
     for (int64_t stride = 8; stride >= 1; stride /= 2)
-      amax = arith::MaximumFOp::create(
-          b, loc, amax,
-          gpu::ShuffleOp::create(b, loc, amax, stride, 32,
-                                 gpu::ShuffleMode::XOR)
-              .getShuffleResult());
-    TileScales scales =
-        buildTileScales(b, loc, amax, elementType, scaling, rowsOp.getMargin());
+      amax = b.maxF(amax, gpu::ShuffleOp::create(b, amax, stride, kWarpSize,
+                                                 gpu::ShuffleMode::XOR)
+                              .getShuffleResult());
+    TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType,
+                                        scaling, rowsOp.getMargin());
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 8; ++i)
-      scaled.push_back(arith::MulFOp::create(
-          b, loc, vector::ExtractOp::create(b, loc, values, i),
-          scales.quantScale));
-    vector::StoreOp::create(
-        b, loc, kernels::convertToBytes(b, loc, scaled, elementType), q, offset,
-        false, llvm::Align(8));
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        segment, idx(b, loc, 0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, false);
+      scaled.push_back(
+          b.mulF(vector::ExtractOp::create(b, values, i), scales.quantScale));
+    vector::StoreOp::create(b, convertToBytes(b, scaled, elementType), q,
+                            offset, false, llvm::Align(8));
+    Value first = b.eq(segment, 0);
+    auto ifFirst = scf::IfOp::create(b, first, false);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    memref::StoreOp::create(b, loc, storeScale(b, loc, scales.storedScale),
-                            scale, add(mul(globalRow, tileCols), tileCol));
+    Value scaleIndex = b.add(b.mul(globalRow, tileCols), tileCol);
+    memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), scale,
+                            scaleIndex);
   }
-  gpu::BarrierOp::create(b, loc);
+  gpu::BarrierOp::create(b);
 
   // Column pass: thread t reads column t % 128, rows (t / 128) * 64 + 0..63;
   // a warp reads 32 consecutive columns of one row at a time.
-  Value column = arith::RemUIOp::create(b, loc, thread, idx(b, loc, kTile));
-  Value half = arith::DivUIOp::create(b, loc, thread, idx(b, loc, kTile));
-  Value firstRow = mul(half, 64);
+  Value column = b.remU(thread, kTile);
+  Value half = b.divU(thread, kTile);
+  Value firstRow = b.mul(half, 64);
   SmallVector<Value> values;
-  Value amax = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value amax = b.f32(0.0);
   for (int64_t i = 0; i < 64; ++i) {
-    Value v = memref::LoadOp::create(
-        b, loc, tile, ValueRange{add(firstRow, idx(b, loc, i)), column});
-    Value wide = arith::ExtFOp::create(b, loc, f32, v);
+    Value v =
+        memref::LoadOp::create(b, tile, ValueRange{b.add(firstRow, i), column});
+    Value wide = arith::ExtFOp::create(b, f32, v);
     values.push_back(wide);
-    amax = maxAbs(b, loc, amax, wide);
+    amax = b.maxF(amax, b.absF(wide));
   }
-  memref::StoreOp::create(b, loc, amax, partial, ValueRange{half, column});
-  gpu::BarrierOp::create(b, loc);
+  memref::StoreOp::create(b, amax, partial, ValueRange{half, column});
+  gpu::BarrierOp::create(b);
   Value other = memref::LoadOp::create(
-      b, loc, partial,
-      ValueRange{arith::SubIOp::create(b, loc, idx(b, loc, 1), half), column});
-  amax = arith::MaximumFOp::create(b, loc, amax, other);
-  TileScales scales =
-      buildTileScales(b, loc, amax, elementType, scaling, rowsOp.getMargin());
-  Value globalCol = add(colBase, column);
-  Value rowStart = add(mul(globalCol, rows), add(rowBase, firstRow));
+      b, partial, ValueRange{b.sub(b.index(1), half), column});
+  amax = b.maxF(amax, other);
+  TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType, scaling,
+                                      rowsOp.getMargin());
+  Value globalCol = b.add(colBase, column);
+  Value globalFirstRow = b.add(rowBase, firstRow);
+  Value rowStart = b.add(b.mul(globalCol, rows), globalFirstRow);
   for (int64_t chunk = 0; chunk < 4; ++chunk) {
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 16; ++i)
-      scaled.push_back(arith::MulFOp::create(b, loc, values[chunk * 16 + i],
-                                             scales.quantScale));
-    vector::StoreOp::create(
-        b, loc, kernels::convertToBytes(b, loc, scaled, elementType), qt,
-        add(rowStart, idx(b, loc, chunk * 16)), false, llvm::Align(16));
+      scaled.push_back(b.mulF(values[chunk * 16 + i], scales.quantScale));
+    Value offset = b.add(rowStart, chunk * 16);
+    vector::StoreOp::create(b, convertToBytes(b, scaled, elementType), qt,
+                            offset, false, llvm::Align(16));
   }
-  Value isFirstHalf = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            half, idx(b, loc, 0));
-  auto ifFirstHalf = scf::IfOp::create(b, loc, isFirstHalf, false);
+  Value isFirstHalf = b.eq(half, 0);
+  auto ifFirstHalf = scf::IfOp::create(b, isFirstHalf, false);
   b.setInsertionPointToStart(ifFirstHalf.thenBlock());
-  memref::StoreOp::create(b, loc, storeScale(b, loc, scales.storedScale),
-                          scaleT, add(mul(globalCol, tileRows), tileRow));
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b, loc);
-  return func->getParentOfType<gpu::GPUModuleOp>();
+  Value scaleIndex = b.add(b.mul(globalCol, tileRows), tileRow);
+  memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), scaleT,
+                          scaleIndex);
+  return finishKernel(b, func);
 }

@@ -22,7 +22,7 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
+FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &builder,
                                                        DequantizeOp op,
                                                        StringRef name,
                                                        const Target &target) {
@@ -31,8 +31,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
     return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "
                           "got ")
            << dataType;
-  OpBuilder::InsertionGuard guard(b);
-  Location loc = op.getLoc();
+  KernelBuilder b(op.getLoc(), builder);
   int64_t rows = dataType.getDimSize(0), cols = dataType.getDimSize(1);
   ScalingAttr scaling = op.getScaling();
   int64_t tileRows =
@@ -49,83 +48,74 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &b,
   int64_t chunk = cols % kChunk == 0 ? kChunk : (cols % 2 == 0 ? 2 : 1);
   int64_t numThreads = numElements / chunk;
 
-  gpu::GPUFuncOp func = createKernel(
-      b, loc, name, target,
-      {MemRefType::get({numElements}, b.getI8Type()),
-       MemRefType::get({scaleRows * scaleCols}, storageType(scaleElement)),
-       MemRefType::get({numElements}, resultElement)},
-      kThreadsPerBlock);
+  KernelSignature signature;
+  signature.addBuffer("q", ParamRole::input, elementType, {rows, cols},
+                      MemRefType::get({numElements}, b.getI8Type()));
+  signature.addBuffer(
+      "scale", ParamRole::input, scaleElement, {scaleRows, scaleCols},
+      MemRefType::get({scaleRows * scaleCols}, storageType(scaleElement)));
+  signature.addBuffer("out", ParamRole::output, resultElement, {rows, cols},
+                      MemRefType::get({numElements}, resultElement));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
   int64_t scaleBytes =
       scaleRows * scaleCols * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
-  setManifest(
-      b, func, "fp8.dequantize",
-      {int64_t(llvm::divideCeil(numThreads, kThreadsPerBlock)), 1, 1},
-      kThreadsPerBlock,
-      {manifestParam(b, "q", "input", dtypeName(elementType), {rows, cols}),
-       manifestParam(b, "scale", "input", dtypeName(scaleElement),
-                     {scaleRows, scaleCols}),
-       manifestParam(b, "out", "output", dtypeName(resultElement),
-                     {rows, cols})},
-      dtypeName(elementType), scaling,
-      numElements * (1 + resultElement.getIntOrFloatBitWidth() / 8) +
-          scaleBytes);
+  setManifest(b, func, signature, "fp8.dequantize",
+              llvm::divideCeil(numThreads, kThreadsPerBlock), kThreadsPerBlock,
+              numElements * (1 + resultElement.getIntOrFloatBitWidth() / 8) +
+                  scaleBytes,
+              manifestQuantization(b, elementType, scaling));
+  Value q = signature.getArgument(func, "q");
+  Value scale = signature.getArgument(func, "scale");
+  Value out = signature.getArgument(func, "out");
 
-  Value thread = buildActiveThread(b, loc, numThreads);
-  Value offset =
-      arith::MulIOp::create(b, loc, thread, constIndex(b, loc, chunk));
-  Value row = arith::DivUIOp::create(b, loc, offset, constIndex(b, loc, cols));
-  Value col = arith::RemUIOp::create(b, loc, offset, constIndex(b, loc, cols));
+  Value thread = buildActiveThread(b, numThreads);
+  Value offset = b.mul(thread, chunk);
+  Value row = b.divU(offset, cols);
+  Value col = b.remU(offset, cols);
   // A chunk never straddles a row, and a tile boundary only between chunks
   // when the tile width is a multiple of the chunk; otherwise each element
   // finds its own scale (partial edge tiles included).
   bool chunkInOneTile = tileCols % chunk == 0;
   auto scaleAt = [&](Value column) {
-    Value index = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc,
-            arith::DivUIOp::create(b, loc, row, constIndex(b, loc, tileRows)),
-            constIndex(b, loc, scaleCols)),
-        arith::DivUIOp::create(b, loc, column, constIndex(b, loc, tileCols)));
-    Value stored = memref::LoadOp::create(b, loc, func.getArgument(1), index);
+    Value tileCol = b.divU(column, tileCols);
+    Value tileRow = b.divU(row, tileRows);
+    Value index = b.add(b.mul(tileRow, scaleCols), tileCol);
+    Value stored = memref::LoadOp::create(b, scale, index);
     if (isa<Float8E8M0FNUType>(scaleElement))
-      stored = arith::BitcastOp::create(b, loc, scaleElement, stored);
-    return buildScaleToF32(b, loc, stored);
+      stored = b.bitcast(scaleElement, stored);
+    return buildScaleToF32(b, b.getLoc(), stored);
   };
   Value bytes;
   if (chunk > 1) {
-    bytes = vector::LoadOp::create(
-        b, loc, VectorType::get({chunk}, b.getI8Type()), func.getArgument(0),
-        offset, /*nontemporal=*/false, llvm::Align(chunk));
+    bytes = vector::LoadOp::create(b, VectorType::get({chunk}, b.getI8Type()),
+                                   q, offset, /*nontemporal=*/false,
+                                   llvm::Align(chunk));
   } else {
     // cvt converts pairs: the byte and a zero.
-    Value byte = memref::LoadOp::create(b, loc, func.getArgument(0), offset);
-    Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+    Value byte = memref::LoadOp::create(b, q, offset);
+    Value zero = arith::ConstantIntOp::create(b, 0, 8);
     bytes = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2}, b.getI8Type()), ValueRange{byte, zero});
+        b, VectorType::get({2}, b.getI8Type()), ValueRange{byte, zero});
   }
-  SmallVector<Value> values = convertFromBytes(b, loc, bytes, elementType);
+  SmallVector<Value> values = convertFromBytes(b, bytes, elementType);
   Value chunkScale = chunkInOneTile ? scaleAt(col) : Value();
   SmallVector<Value> results;
   for (int64_t i = 0; i < chunk; ++i) {
-    Value scale = chunkInOneTile ? chunkScale
-                                 : scaleAt(arith::AddIOp::create(
-                                       b, loc, col, constIndex(b, loc, i)));
-    Value x = arith::MulFOp::create(b, loc, values[i], scale);
+    Value factor = chunkInOneTile ? chunkScale : scaleAt(b.add(col, i));
+    Value x = b.mulF(values[i], factor);
     if (!resultElement.isF32())
-      x = arith::TruncFOp::create(b, loc, resultElement, x);
+      x = arith::TruncFOp::create(b, resultElement, x);
     results.push_back(x);
   }
   if (chunk == 1) {
-    memref::StoreOp::create(b, loc, results[0], func.getArgument(2), offset);
+    memref::StoreOp::create(b, results[0], out, offset);
   } else {
-    Value out = vector::FromElementsOp::create(
-        b, loc, VectorType::get({chunk}, resultElement), results);
+    Value outChunk = vector::FromElementsOp::create(
+        b, VectorType::get({chunk}, resultElement), results);
     vector::StoreOp::create(
-        b, loc, out, func.getArgument(2), offset, /*nontemporal=*/false,
+        b, outChunk, out, offset, /*nontemporal=*/false,
         llvm::Align(chunk * resultElement.getIntOrFloatBitWidth() / 8));
   }
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b, loc);
-  return func->getParentOfType<gpu::GPUModuleOp>();
+  return finishKernel(b, func);
 }

@@ -12,6 +12,7 @@
 #define FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -105,6 +106,47 @@ public:
             Value offset) {
     return LLVM::GEPOp::create(*this, ptrType(space), elementType, base,
                                ValueRange{offset});
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Added for the streaming kernels (quantize, dequantize, transpose,
+  // cast-transpose, Hadamard, scale alignment).
+  //===--------------------------------------------------------------------===//
+
+  Value andI(Value x, Value y) { return arith::AndIOp::create(*this, x, y); }
+  Value bitcast(Type type, Value x) {
+    return arith::BitcastOp::create(*this, type, x);
+  }
+
+  // Floating-point arithmetic.
+  Value mulF(Value x, Value y) { return arith::MulFOp::create(*this, x, y); }
+  /// The NaN-propagating maximum.
+  Value maxF(Value x, Value y) {
+    return arith::MaximumFOp::create(*this, x, y);
+  }
+  /// |x| as max(x, -x): NaN-propagating, and no libdevice call.
+  Value absF(Value x) {
+    Value negated = arith::NegFOp::create(*this, x);
+    return maxF(x, negated);
+  }
+
+  // The x coordinates of the launch.
+  Value threadIdX() {
+    return gpu::ThreadIdOp::create(*this, gpu::Dimension::x);
+  }
+  Value blockIdX() { return gpu::BlockIdOp::create(*this, gpu::Dimension::x); }
+  Value globalIdX() {
+    return gpu::GlobalIdOp::create(*this, gpu::Dimension::x);
+  }
+
+  /// A shared-memory buffer type for a gpu.func workgroup attribution. It
+  /// names the GPU dialect's workgroup space, not NVVMMemorySpace::Shared:
+  /// gpu.func's verifier wants that attribute, and the lowering to NVVM maps
+  /// it to the shared space.
+  MemRefType workgroupMemRef(ArrayRef<int64_t> shape, Type elementType) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    return MemRefType::get(shape, elementType, nullptr, workgroup);
   }
 
 private:

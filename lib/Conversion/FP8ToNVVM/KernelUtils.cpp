@@ -7,6 +7,7 @@
 
 #include "KernelUtils.h"
 
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -14,6 +15,7 @@
 
 using namespace mlir;
 using namespace mlir::fp8;
+namespace schema = mlir::fp8::manifest;
 
 StringRef kernels::dtypeName(Type type) {
   if (type.isBF16())
@@ -39,8 +41,19 @@ Type kernels::storageType(Type type) {
   return type;
 }
 
-Value kernels::constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
+Value kernels::toScaleStorage(KernelBuilder &b, Value scale) {
+  if (isa<Float8E8M0FNUType>(scale.getType()))
+    return b.bitcast(b.getI8Type(), scale);
+  return scale;
+}
+
+gpu::GPUFuncOp kernels::createKernel(KernelBuilder &b, StringRef name,
+                                     const Target &target,
+                                     const KernelSignature &signature,
+                                     int64_t blockSize,
+                                     TypeRange workgroupBuffers) {
+  return createKernel(b, b.getLoc(), name, target, signature.getArgumentTypes(),
+                      blockSize, workgroupBuffers);
 }
 
 gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
@@ -48,9 +61,9 @@ gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
                                      int64_t blockSize,
                                      TypeRange workgroupBuffers) {
   MLIRContext *ctx = b.getContext();
-  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", target.getName(),
-      target.getPtxFeatures());
+  auto nvvmTarget =
+      NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                target.getName(), target.getPtxFeatures());
   auto module =
       gpu::GPUModuleOp::create(b, loc, name, ArrayRef<Attribute>{nvvmTarget});
   b.setInsertionPointToStart(module.getBody());
@@ -63,14 +76,21 @@ gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
   return func;
 }
 
+gpu::GPUModuleOp kernels::finishKernel(KernelBuilder &b,
+                                       gpu::GPUFuncOp kernel) {
+  b.setInsertionPointToEnd(&kernel.getBody().front());
+  gpu::ReturnOp::create(b);
+  return kernel->getParentOfType<gpu::GPUModuleOp>();
+}
+
 DictionaryAttr kernels::manifestParam(OpBuilder &b, StringRef name,
                                       StringRef role, StringRef dtype,
                                       ArrayRef<int64_t> shape) {
   return b.getDictionaryAttr(
-      {b.getNamedAttr("name", b.getStringAttr(name)),
-       b.getNamedAttr("role", b.getStringAttr(role)),
-       b.getNamedAttr("dtype", b.getStringAttr(dtype)),
-       b.getNamedAttr("shape", b.getI64ArrayAttr(shape))});
+      {b.getNamedAttr(schema::kName, b.getStringAttr(name)),
+       b.getNamedAttr(schema::kRole, b.getStringAttr(role)),
+       b.getNamedAttr(schema::kDType, b.getStringAttr(dtype)),
+       b.getNamedAttr(schema::kShape, b.getI64ArrayAttr(shape))});
 }
 
 DictionaryAttr kernels::manifestScaling(OpBuilder &b, ScalingAttr scaling) {
@@ -78,10 +98,51 @@ DictionaryAttr kernels::manifestScaling(OpBuilder &b, ScalingAttr scaling) {
   for (int64_t extent : scaling.getTile())
     tile.push_back(ShapedType::isDynamic(extent) ? -1 : extent);
   return b.getDictionaryAttr(
-      {b.getNamedAttr("tile", b.getI64ArrayAttr(tile)),
-       b.getNamedAttr("scale", b.getStringAttr(dtypeName(scaling.getScale()))),
-       b.getNamedAttr(
-           "round", b.getStringAttr(stringifyScaleRound(scaling.getRound())))});
+      {b.getNamedAttr(schema::kTile, b.getI64ArrayAttr(tile)),
+       b.getNamedAttr(schema::kScale,
+                      b.getStringAttr(dtypeName(scaling.getScale()))),
+       b.getNamedAttr(schema::kRound, b.getStringAttr(stringifyScaleRound(
+                                          scaling.getRound())))});
+}
+
+static SmallVector<NamedAttribute>
+quantizationEntries(OpBuilder &b, StringRef elementType, ScalingAttr scaling) {
+  return {
+      b.getNamedAttr(schema::kElementType, b.getStringAttr(elementType)),
+      b.getNamedAttr(schema::kScaling, kernels::manifestScaling(b, scaling))};
+}
+
+SmallVector<NamedAttribute> kernels::manifestQuantization(OpBuilder &b,
+                                                          Type elementType,
+                                                          ScalingAttr scaling) {
+  return quantizationEntries(b, dtypeName(elementType), scaling);
+}
+
+/// The manifest every kernel has (op, launch, params, bytes moved), with
+/// `extra` entries replacing defaults of the same name (e.g. shared_bytes).
+static void setManifestEntries(OpBuilder &b, gpu::GPUFuncOp kernel,
+                               StringRef op, ArrayRef<int64_t> grid,
+                               int64_t block, ArrayAttr params,
+                               int64_t bytesMoved,
+                               ArrayRef<NamedAttribute> extra) {
+  NamedAttrList list(ArrayRef<NamedAttribute>{
+      b.getNamedAttr(schema::kOp, b.getStringAttr(op)),
+      b.getNamedAttr(schema::kGrid, b.getI64ArrayAttr(grid)),
+      b.getNamedAttr(schema::kBlock, b.getI64ArrayAttr({block, 1, 1})),
+      b.getNamedAttr(schema::kSharedBytes, b.getI64IntegerAttr(0)),
+      b.getNamedAttr(schema::kParams, params),
+      b.getNamedAttr(schema::kBytesMoved, b.getI64IntegerAttr(bytesMoved))});
+  for (NamedAttribute entry : extra)
+    list.set(entry.getName(), entry.getValue());
+  kernel->setAttr("fp8.manifest", list.getDictionary(b.getContext()));
+}
+
+void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                          const KernelSignature &signature, StringRef op,
+                          int64_t numBlocks, int64_t blockSize,
+                          int64_t bytesMoved, ArrayRef<NamedAttribute> extra) {
+  setManifestEntries(b, kernel, op, {numBlocks, 1, 1}, blockSize,
+                     signature.getManifestParams(b), bytesMoved, extra);
 }
 
 void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
@@ -89,38 +150,23 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
                           ArrayRef<Attribute> params, StringRef elementType,
                           ScalingAttr scaling, int64_t bytesMoved,
                           ArrayRef<NamedAttribute> extra) {
-  SmallVector<NamedAttribute> entries = {
-      b.getNamedAttr("op", b.getStringAttr(op)),
-      b.getNamedAttr("grid", b.getI64ArrayAttr(grid)),
-      b.getNamedAttr("block", b.getI64ArrayAttr({block, 1, 1})),
-      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-      b.getNamedAttr("params", b.getArrayAttr(params)),
-      b.getNamedAttr("element_type", b.getStringAttr(elementType)),
-      b.getNamedAttr("scaling", manifestScaling(b, scaling)),
-      b.getNamedAttr("bytes_moved", b.getI64IntegerAttr(bytesMoved))};
-  // An extra entry replaces a default of the same name (e.g. shared_bytes).
-  NamedAttrList list(entries);
-  for (NamedAttribute entry : extra)
-    list.set(entry.getName(), entry.getValue());
-  kernel->setAttr("fp8.manifest", list.getDictionary(b.getContext()));
+  SmallVector<NamedAttribute> entries =
+      quantizationEntries(b, elementType, scaling);
+  entries.append(extra.begin(), extra.end());
+  setManifestEntries(b, kernel, op, grid, block, b.getArrayAttr(params),
+                     bytesMoved, entries);
 }
 
-Value kernels::buildActiveThread(OpBuilder &b, Location loc,
-                                 int64_t numThreads) {
-  Value thread = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       thread, constIndex(b, loc, numThreads));
-  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+Value kernels::buildActiveThread(KernelBuilder &b, int64_t numThreads) {
+  Value thread = b.globalIdX();
+  Value active = b.ult(thread, numThreads);
+  auto ifActive = scf::IfOp::create(b, active, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifActive.thenBlock());
   return thread;
 }
 
-Value kernels::buildAbs(OpBuilder &b, Location loc, Value x) {
-  return arith::MaximumFOp::create(b, loc, x, arith::NegFOp::create(b, loc, x));
-}
-
-Value kernels::convertToBytes(OpBuilder &b, Location loc,
-                              ArrayRef<Value> values, Type elementType) {
+Value kernels::convertToBytes(KernelBuilder &b, ArrayRef<Value> values,
+                              Type elementType) {
   MLIRContext *ctx = b.getContext();
   auto rounding = NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN);
   auto saturation =
@@ -130,29 +176,28 @@ Value kernels::convertToBytes(OpBuilder &b, Location loc,
     // cvt puts its first operand in the high byte: element i goes low, so
     // the little-endian bytes come out in order.
     pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), values[i + 1], values[i], rounding, saturation,
+        b, b.getI16Type(), values[i + 1], values[i], rounding, saturation,
         b.getBoolAttr(false), TypeAttr::get(elementType)));
   Value packed = vector::FromElementsOp::create(
-      b, loc, VectorType::get({int64_t(pairs.size())}, b.getI16Type()), pairs);
+      b, VectorType::get({int64_t(pairs.size())}, b.getI16Type()), pairs);
   return vector::BitCastOp::create(
-      b, loc, VectorType::get({int64_t(values.size())}, b.getI8Type()), packed);
+      b, VectorType::get({int64_t(values.size())}, b.getI8Type()), packed);
 }
 
-SmallVector<Value> kernels::convertFromBytes(OpBuilder &b, Location loc,
-                                             Value bytes, Type elementType) {
+SmallVector<Value> kernels::convertFromBytes(KernelBuilder &b, Value bytes,
+                                             Type elementType) {
   auto type = cast<VectorType>(bytes.getType());
   int64_t count = type.getNumElements();
   auto halfPair = VectorType::get({2}, b.getF16Type());
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; i += 2) {
-    Value pair = vector::ShuffleOp::create(b, loc, bytes, bytes,
-                                           ArrayRef<int64_t>{i, i + 1});
+    Value pair =
+        vector::ShuffleOp::create(b, bytes, bytes, ArrayRef<int64_t>{i, i + 1});
     Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-        b, loc, halfPair, pair, b.getBoolAttr(false),
-        TypeAttr::get(elementType));
+        b, halfPair, pair, b.getBoolAttr(false), TypeAttr::get(elementType));
     for (int64_t j = 0; j < 2; ++j) {
-      Value half = vector::ExtractOp::create(b, loc, halves, j);
-      values.push_back(arith::ExtFOp::create(b, loc, b.getF32Type(), half));
+      Value half = vector::ExtractOp::create(b, halves, j);
+      values.push_back(arith::ExtFOp::create(b, b.getF32Type(), half));
     }
   }
   return values;

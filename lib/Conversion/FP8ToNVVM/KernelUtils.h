@@ -1,14 +1,16 @@
 //===- KernelUtils.h - shared pieces of the generated kernels ---*- C++ -*-===//
 //
 // Helpers the fp8 kernel builders share: the kernel module and its NVVM
-// target, manifest entries, and conversions between f32 and FP8 bytes with
-// the PTX cvt instructions.
+// target, the kernel manifest, and conversions between f32 and FP8 bytes
+// with the PTX cvt instructions.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
 
+#include "KernelBuilder.h"
+#include "KernelSignature.h"
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,14 +30,19 @@ StringRef dtypeName(Type type);
 /// The type a kernel buffer holds: FP8 and E8M0 travel as bytes.
 Type storageType(Type type);
 
-Value constIndex(OpBuilder &b, Location loc, int64_t value);
+/// A scale as its buffer holds it (storageType): E8M0 as its byte.
+Value toScaleStorage(KernelBuilder &b, Value scale);
 
-/// A gpu.module named `name` for `target` holding one kernel gpu.func of the
-/// given argument types and block size; the builder is left at the start of
-/// the kernel's body.
-gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
-                            const Target &target, TypeRange arguments,
-                            int64_t blockSize, TypeRange workgroupBuffers = {});
+/// A gpu.module named `name` for `target` holding one kernel gpu.func with
+/// the arguments of `signature`, `blockSize` threads per block and the given
+/// shared-memory buffers; the builder is left at the start of its body.
+gpu::GPUFuncOp createKernel(KernelBuilder &b, StringRef name,
+                            const Target &target,
+                            const KernelSignature &signature, int64_t blockSize,
+                            TypeRange workgroupBuffers = {});
+
+/// Ends the body of `kernel` with its return; returns its module.
+gpu::GPUModuleOp finishKernel(KernelBuilder &b, gpu::GPUFuncOp kernel);
 
 /// One manifest parameter.
 DictionaryAttr manifestParam(OpBuilder &b, StringRef name, StringRef role,
@@ -44,8 +51,29 @@ DictionaryAttr manifestParam(OpBuilder &b, StringRef name, StringRef role,
 /// The manifest's description of a scaling: tile (-1 for `*`), scale, round.
 DictionaryAttr manifestScaling(OpBuilder &b, ScalingAttr scaling);
 
-/// Sets the `fp8.manifest` of `kernel`; an `extra` entry overrides a default
-/// one of the same name.
+/// The manifest entries of a kernel that writes or reads FP8 data of
+/// `elementType` scaled by `scaling`: element_type and scaling.
+SmallVector<NamedAttribute> manifestQuantization(OpBuilder &b, Type elementType,
+                                                 ScalingAttr scaling);
+
+/// Sets the `fp8.manifest` of `kernel`, a 1-D launch of `numBlocks` blocks
+/// of `blockSize` threads: its op, launch, the params of `signature` and
+/// the bytes moved, then the `extra` entries; an extra entry overrides a
+/// default one of the same name (e.g. shared_bytes, 0 by default).
+void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                 const KernelSignature &signature, StringRef op,
+                 int64_t numBlocks, int64_t blockSize, int64_t bytesMoved,
+                 ArrayRef<NamedAttribute> extra = {});
+
+// The GEMM's forms, with argument types and manifest params listed by hand,
+// until GemmKernel.cpp declares a KernelSignature.
+
+/// createKernel above, of the given argument types.
+gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
+                            const Target &target, TypeRange arguments,
+                            int64_t blockSize, TypeRange workgroupBuffers = {});
+
+/// setManifest above, of `params` and with manifestQuantization's entries.
 void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
                  ArrayRef<int64_t> grid, int64_t block,
                  ArrayRef<Attribute> params, StringRef elementType,
@@ -54,18 +82,15 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
 
 /// The global thread index of a kernel with `numThreads` working threads;
 /// the builder is left inside the `if` that idles the rest.
-Value buildActiveThread(OpBuilder &b, Location loc, int64_t numThreads);
-
-/// |x| as max(x, -x): NaN-propagating, and no libdevice call.
-Value buildAbs(OpBuilder &b, Location loc, Value x);
+Value buildActiveThread(KernelBuilder &b, int64_t numThreads);
 
 /// FP8 bytes of f32 `values` (an even number) by cvt.rn.satfinite pairs.
-Value convertToBytes(OpBuilder &b, Location loc, ArrayRef<Value> values,
+Value convertToBytes(KernelBuilder &b, ArrayRef<Value> values,
                      Type elementType);
 
 /// f32 values of a vector of FP8 bytes, by cvt.rn.f16x2.{e4m3,e5m2}x2 pairs
 /// (exact) and an f16 to f32 extension.
-SmallVector<Value> convertFromBytes(OpBuilder &b, Location loc, Value bytes,
+SmallVector<Value> convertFromBytes(KernelBuilder &b, Value bytes,
                                     Type elementType);
 
 } // namespace mlir::fp8::kernels

@@ -28,7 +28,7 @@ static constexpr int64_t kTile = 64;
 // the column reads.
 static constexpr int64_t kStride = kTile + 16;
 
-FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
+FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
                                                       TransposeOp op,
                                                       StringRef name,
                                                       const Target &target) {
@@ -40,93 +40,79 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &b,
     return op.emitOpError("convert-fp8-to-nvvm transposes static rank-2 "
                           "data whose dims are multiples of 64 so far, got ")
            << dataType;
-  OpBuilder::InsertionGuard guard(b);
-  MLIRContext *ctx = b.getContext();
-  Location loc = op.getLoc();
+  KernelBuilder b(op.getLoc(), builder);
   int64_t rows = dataType.getDimSize(0), cols = dataType.getDimSize(1);
   int64_t scaleRows = scaleType.getDimSize(0),
           scaleCols = scaleType.getDimSize(1);
   int64_t numScales = scaleRows * scaleCols;
-  Type scaleStorage = storageType(scaleType.getElementType());
+  Type dataElement = dataType.getElementType();
+  Type scaleElement = scaleType.getElementType();
+  Type scaleStorage = storageType(scaleElement);
   int64_t tilesPerRow = cols / kTile;
   int64_t numBlocks = (rows / kTile) * tilesPerRow;
 
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  gpu::GPUFuncOp func = createKernel(
-      b, loc, name, target,
-      {MemRefType::get({rows * cols}, b.getI8Type()),
-       MemRefType::get({numScales}, scaleStorage),
-       MemRefType::get({rows * cols}, b.getI8Type()),
-       MemRefType::get({numScales}, scaleStorage)},
-      kThreadsPerBlock,
-      {MemRefType::get({kTile, kStride}, b.getI8Type(), nullptr, workgroup)});
+  KernelSignature signature;
+  signature.addBuffer("q", ParamRole::input, dataElement, {rows, cols},
+                      MemRefType::get({rows * cols}, b.getI8Type()));
+  signature.addBuffer("scale", ParamRole::input, scaleElement,
+                      {scaleRows, scaleCols},
+                      MemRefType::get({numScales}, scaleStorage));
+  signature.addBuffer("qt", ParamRole::output, dataElement, {cols, rows},
+                      MemRefType::get({rows * cols}, b.getI8Type()));
+  signature.addBuffer("scale_t", ParamRole::output, scaleElement,
+                      {scaleCols, scaleRows},
+                      MemRefType::get({numScales}, scaleStorage));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock,
+                   {b.workgroupMemRef({kTile, kStride}, b.getI8Type())});
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
-  StringRef dataName = dtypeName(dataType.getElementType());
-  StringRef scaleName = dtypeName(scaleType.getElementType());
-  int64_t scaleBytes =
-      isa<Float8E8M0FNUType>(scaleType.getElementType()) ? 1 : 4;
-  setManifest(
-      b, func, "fp8.transpose", {numBlocks, 1, 1}, kThreadsPerBlock,
-      {manifestParam(b, "q", "input", dataName, {rows, cols}),
-       manifestParam(b, "scale", "input", scaleName, {scaleRows, scaleCols}),
-       manifestParam(b, "qt", "output", dataName, {cols, rows}),
-       manifestParam(b, "scale_t", "output", scaleName,
-                     {scaleCols, scaleRows})},
-      dataName, op.getScaling(), 2 * (rows * cols + numScales * scaleBytes));
+  int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4;
+  setManifest(b, func, signature, "fp8.transpose", numBlocks, kThreadsPerBlock,
+              2 * (rows * cols + numScales * scaleBytes),
+              manifestQuantization(b, dataElement, op.getScaling()));
 
-  Value q = func.getArgument(0), scale = func.getArgument(1),
-        qt = func.getArgument(2), scaleT = func.getArgument(3);
+  Value q = signature.getArgument(func, "q");
+  Value scale = signature.getArgument(func, "scale");
+  Value qt = signature.getArgument(func, "qt");
+  Value scaleT = signature.getArgument(func, "scale_t");
   Value tile = func.getWorkgroupAttributions()[0];
-  auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y).getResult();
-  };
-  auto mul = [&](Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, idx(y)).getResult();
-  };
-  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value rowBase =
-      mul(arith::DivUIOp::create(b, loc, block, idx(tilesPerRow)), kTile);
-  Value colBase =
-      mul(arith::RemUIOp::create(b, loc, block, idx(tilesPerRow)), kTile);
+  Value block = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value rowBase = b.mul(b.divU(block, tilesPerRow), kTile);
+  Value colBase = b.mul(b.remU(block, tilesPerRow), kTile);
   // Row pass: thread t loads bytes 16 (t % 4) .. +15 of tile row t / 4.
-  Value row = arith::DivUIOp::create(b, loc, thread, idx(kTile / kChunk));
-  Value segment =
-      mul(arith::RemUIOp::create(b, loc, thread, idx(kTile / kChunk)), kChunk);
+  Value row = b.divU(thread, kTile / kChunk);
+  Value segment = b.mul(b.remU(thread, kTile / kChunk), kChunk);
   auto bytesType = VectorType::get({kChunk}, b.getI8Type());
-  Value loaded = vector::LoadOp::create(
-      b, loc, bytesType, q,
-      add(mul(add(rowBase, row), cols), add(colBase, segment)), false,
-      llvm::Align(16));
-  vector::StoreOp::create(b, loc, loaded, tile, ValueRange{row, segment}, false,
+  Value globalCol = b.add(colBase, segment);
+  Value rowOffset = b.add(b.mul(b.add(rowBase, row), cols), globalCol);
+  Value loaded = vector::LoadOp::create(b, bytesType, q, rowOffset, false,
+                                        llvm::Align(16));
+  vector::StoreOp::create(b, loaded, tile, ValueRange{row, segment}, false,
                           llvm::Align(16));
-  gpu::BarrierOp::create(b, loc);
+  gpu::BarrierOp::create(b);
   // Column pass: thread t gathers tile column t / 4, rows 16 (t % 4) .. +15:
   // 16 consecutive bytes of a row of the transpose.
   SmallVector<Value> column;
   for (int64_t i = 0; i < kChunk; ++i)
-    column.push_back(memref::LoadOp::create(
-        b, loc, tile, ValueRange{add(segment, idx(i)), row}));
-  Value gathered = vector::FromElementsOp::create(b, loc, bytesType, column);
-  vector::StoreOp::create(
-      b, loc, gathered, qt,
-      add(mul(add(colBase, row), rows), add(rowBase, segment)), false,
-      llvm::Align(16));
+    column.push_back(
+        memref::LoadOp::create(b, tile, ValueRange{b.add(segment, i), row}));
+  Value gathered = vector::FromElementsOp::create(b, bytesType, column);
+  Value transposedCol = b.add(rowBase, segment);
+  Value columnOffset = b.add(b.mul(b.add(colBase, row), rows), transposedCol);
+  vector::StoreOp::create(b, gathered, qt, columnOffset, false,
+                          llvm::Align(16));
 
   // Scales: a grid-stride loop, scale[r][c] -> scale_t[c][r].
-  Value start = gpu::GlobalIdOp::create(b, loc, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, loc, start, idx(numScales),
-                                 idx(numBlocks * kThreadsPerBlock));
+  Value start = b.globalIdX();
+  auto loop = scf::ForOp::create(b, start, b.index(numScales),
+                                 b.index(numBlocks * kThreadsPerBlock));
   b.setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
-  Value r = arith::DivUIOp::create(b, loc, e, idx(scaleCols));
-  Value c = arith::RemUIOp::create(b, loc, e, idx(scaleCols));
-  Value value = memref::LoadOp::create(b, loc, scale, e);
-  memref::StoreOp::create(b, loc, value, scaleT, add(mul(c, scaleRows), r));
-  b.setInsertionPointToEnd(&func.getBody().front());
-  gpu::ReturnOp::create(b, loc);
-  return func->getParentOfType<gpu::GPUModuleOp>();
+  Value r = b.divU(e, scaleCols);
+  Value c = b.remU(e, scaleCols);
+  Value value = memref::LoadOp::create(b, scale, e);
+  memref::StoreOp::create(b, value, scaleT, b.add(b.mul(c, scaleRows), r));
+  return finishKernel(b, func);
 }

@@ -36,6 +36,15 @@ inline constexpr const char kBytesMoved[] = "bytes_moved";
 inline constexpr const char kFlops[] = "flops";
 inline constexpr const char kMatmul[] = "matmul";
 
+// Entries of one op's kernels: fp8.quantize's stochastic rounding (under
+// kRounding) and non-zero margin, fp8.amax's tile (kTile), fp8.hadamard's
+// rotated dim, block size and seed.
+inline constexpr const char kRoundingStochastic[] = "stochastic";
+inline constexpr const char kMargin[] = "margin";
+inline constexpr const char kDim[] = "dim";
+inline constexpr const char kSize[] = "size";
+inline constexpr const char kSeed[] = "seed";
+
 // One parameter: a device pointer to a buffer, or a tensor map.
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kDType[] = "dtype";

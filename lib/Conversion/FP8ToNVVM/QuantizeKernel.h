@@ -1,0 +1,106 @@
+//===- QuantizeKernel.h - what the quantize kernels share -------*- C++ -*-===//
+//
+// The pieces every kernel shape of fp8.quantize and fp8.amax uses (the
+// op's tiling and types, the kernel and its arguments, loads, reductions,
+// the cast and the stores), and the shapes themselves, which
+// QuantizeKernel.cpp picks from: the tile kernels (QuantizeTileKernels.cpp)
+// and the tensorwise kernel (QuantizeTensorwiseKernel.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
+
+#include "KernelUtils.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+
+namespace mlir::fp8::kernels {
+
+/// The most 4096-element steps a single-row tile may take in one CTA (its
+/// chunks stay in registers: 8 x 16 values per thread).
+inline constexpr int64_t kMaxBlockSteps = 8;
+
+/// What the kernel shapes share: the tiling, the types and the buffers.
+/// With a QuantizeOp the kernel quantizes; without one (fp8.amax) it stops
+/// at the per-tile amax.
+struct QuantizeKernelBuilder {
+  QuantizeOp op;
+  KernelBuilder &b;
+  Type inputElement, elementType, scaleElement;
+  int64_t rows, cols, tileRows, tileCols;
+  bool stochastic = false;
+  // The kernel's buffers, bound by create (null where the kernel has none):
+  // the seed is already loaded, `scratch` is the workspace.
+  Value input, seed, data, scales, amaxOut, scratch;
+  // A given amax per tile (delayed scaling), else null.
+  Value givenAmax;
+
+  QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
+                        ArrayRef<int64_t> tile, QuantizeOp op = {});
+
+  bool amaxOnly() const { return !op; }
+
+  /// Tiles per column and per row; edge tiles may be partial.
+  SmallVector<int64_t> scaleShape() const;
+  int64_t numScales() const;
+
+  /// The kernel, its manifest and its bound buffers. A quantize kernel's
+  /// parameters are input, [seed], [amax], q and scale; an amax kernel's
+  /// input and amax; with `workspace`, either ends with the scratch buffer
+  /// of the tensorwise kernel.
+  gpu::GPUFuncOp create(StringRef name, const Target &target, int64_t numBlocks,
+                        bool workspace = false);
+
+  /// The 16 elements at `offset`, in f32, from a 16-byte aligned load.
+  Value load(Value offset);
+  /// The element at `offset`, in f32.
+  Value loadScalar(Value offset);
+
+  /// max |x| over a vector, NaN-propagating (|x| as max(x, -x): no
+  /// libdevice call).
+  Value maxAbs(Value values);
+  /// Butterfly max over `lanes` lanes of a warp.
+  Value shuffleMax(Value value, int64_t lanes);
+  /// Shared memory for ctaMax: a slot per warp, and `extra` more.
+  Value addPartials(gpu::GPUFuncOp func, int64_t extra = 0);
+  /// The max of every thread's `value`, in every thread: warp shuffles, then
+  /// the warps' partials through shared memory.
+  Value ctaMax(Value value, Value partials, Value thread);
+
+  /// The scales of a tile of amax `amax`.
+  TileScales tileScales(Value amax);
+  /// The FP8 byte of f32 `scaled` by stochastic rounding with the random
+  /// number of i64 element index `index`.
+  Value stochasticByte(Value scaled, Value index);
+  /// Quantizes the 16 f32 `values` of elements offset..offset+15 with
+  /// `quantScale` and stores their bytes.
+  void quantizeAndStore(Value values, Value quantScale, Value offset);
+
+  /// The amax the scales of tile `index` derive from: the given one under
+  /// delayed scaling, else `computed`.
+  Value tileAmax(Value computed, Value index);
+  /// Stores a tile's result: its amax, or its scale.
+  void storeTile(Value amax, const TileScales &result, Value index);
+
+private:
+  KernelSignature getSignature(bool workspace);
+  void setManifestOf(gpu::GPUFuncOp func, const KernelSignature &signature,
+                     int64_t numBlocks);
+};
+
+// The kernel shapes. Each returns the kernel's module.
+gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k, StringRef name,
+                                    const Target &target);
+gpu::GPUModuleOp buildBlockTileKernel(QuantizeKernelBuilder &k, StringRef name,
+                                      const Target &target);
+gpu::GPUModuleOp buildColumnTileKernel(QuantizeKernelBuilder &k, StringRef name,
+                                       const Target &target);
+gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
+                                        StringRef name, const Target &target);
+gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
+                                       const Target &target);
+
+} // namespace mlir::fp8::kernels
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H

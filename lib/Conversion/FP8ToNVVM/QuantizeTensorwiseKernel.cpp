@@ -1,0 +1,127 @@
+//===- QuantizeTensorwiseKernel.cpp - one scale for the whole tensor ------===//
+//
+// The kernel of fp8.quantize and fp8.amax with tensorwise scaling ([*, *])
+// over more elements than one CTA holds in registers: a grid of resident
+// CTAs reduces the amax, meets at a grid-wide barrier, and quantizes on a
+// second pass with the one scale. QuantizeKernel.cpp picks it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizeKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+/// The CTAs of the tensorwise kernel: two per SM of an H100 (132), few
+/// enough to be resident together, which the grid-wide barrier needs.
+static constexpr int64_t kTensorwiseBlocks = 264;
+
+/// Tensorwise scaling ([*, *]): one scale from the amax of the whole tensor.
+/// A grid of resident CTAs reduces the amax (warp shuffles, shared memory,
+/// then an integer atomic max on the non-negative f32 bits in a scratch
+/// buffer, where NaN's bits order above inf's), meets at a grid-wide
+/// barrier (an arrival counter), and quantizes with the common scale on a
+/// second pass over the input. The last CTA to read the amax zeroes the
+/// scratch for the next launch.
+gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
+                                                StringRef name,
+                                                const Target &target) {
+  KernelBuilder &b = k.b;
+  int64_t numChunks = k.rows * k.cols / kChunk;
+  int64_t numBlocks = std::min<int64_t>(
+      kTensorwiseBlocks, llvm::divideCeil(numChunks, kThreadsPerBlock));
+  // A given amax needs no grid-wide reduction.
+  bool reduce = !(k.op && k.op.getAmax());
+  gpu::GPUFuncOp func = k.create(name, target, numBlocks, /*workspace=*/reduce);
+  // The warps' partial maxima, then one slot through which the leader hands
+  // the global amax to its CTA.
+  Value partials = k.addPartials(func, /*extra=*/1);
+  int64_t broadcastSlot = kThreadsPerBlock / kWarpSize;
+  auto atomic = [&](arith::AtomicRMWKind kind, Value value, int64_t slot) {
+    return memref::AtomicRMWOp::create(b, kind, value, k.scratch,
+                                       ValueRange{b.index(slot)})
+        .getResult();
+  };
+  auto fenceGpu = [&] {
+    NVVM::MembarOp::create(b, NVVM::MemScopeKindAttr::get(
+                                  b.getContext(), NVVM::MemScopeKind::GPU));
+  };
+  Value block = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value first = b.add(b.mul(block, kThreadsPerBlock), thread);
+  Value stride = b.index(numBlocks * kThreadsPerBlock);
+  Value isLeader = b.eq(thread, 0);
+  Value zero = b.f32(0.0);
+  Value amax;
+  if (!reduce) {
+    amax = k.tileAmax(Value(), b.index(0));
+  } else {
+    // Pass 1: this thread's chunks, then the CTA's amax.
+    auto scan = scf::ForOp::create(b, first, b.index(numChunks), stride,
+                                   ValueRange{zero});
+    b.setInsertionPointToStart(scan.getBody());
+    Value chunkMax = k.maxAbs(k.load(b.mul(scan.getInductionVar(), kChunk)));
+    scf::YieldOp::create(
+        b, ValueRange{b.maxF(scan.getRegionIterArgs()[0], chunkMax)});
+    b.setInsertionPointAfter(scan);
+    Value blockMax = k.ctaMax(scan.getResult(0), partials, thread);
+
+    // The leader publishes the CTA's amax and waits for every CTA.
+    auto publish = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(publish.thenBlock());
+    Value bits = b.andI(b.bitcast(b.getI32Type(), blockMax), 0x7FFFFFFF);
+    atomic(arith::AtomicRMWKind::maxs, bits, 0);
+    fenceGpu();
+    atomic(arith::AtomicRMWKind::addi, b.i32(1), 1);
+    auto spin = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
+    {
+      Block *before = b.createBlock(&spin.getBefore());
+      b.setInsertionPointToStart(before);
+      Value arrived = atomic(arith::AtomicRMWKind::addi, b.i32(0), 1);
+      Value waiting = b.ult(arrived, numBlocks);
+      scf::ConditionOp::create(b, waiting, ValueRange{});
+      Block *after = b.createBlock(&spin.getAfter());
+      b.setInsertionPointToStart(after);
+      scf::YieldOp::create(b);
+    }
+    b.setInsertionPointAfter(spin);
+    fenceGpu();
+    Value total = atomic(arith::AtomicRMWKind::addi, b.i32(0), 0);
+    memref::StoreOp::create(b, b.bitcast(b.getF32Type(), total), partials,
+                            b.index(broadcastSlot));
+    // The last CTA to get here resets the scratch for the next launch.
+    Value done = atomic(arith::AtomicRMWKind::addi, b.i32(1), 2);
+    auto last = scf::IfOp::create(b, b.eq(done, numBlocks - 1),
+                                  /*withElseRegion=*/false);
+    b.setInsertionPointToStart(last.thenBlock());
+    for (int64_t slot = 0; slot < 3; ++slot)
+      atomic(arith::AtomicRMWKind::assign, b.i32(0), slot);
+    b.setInsertionPointAfter(publish);
+    gpu::BarrierOp::create(b);
+    amax = memref::LoadOp::create(b, partials, b.index(broadcastSlot));
+  }
+
+  // Pass 2: quantize with the one scale.
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = k.tileScales(amax);
+    auto quantize = scf::ForOp::create(b, first, b.index(numChunks), stride);
+    b.setInsertionPointToStart(quantize.getBody());
+    Value offset = b.mul(quantize.getInductionVar(), kChunk);
+    k.quantizeAndStore(k.load(offset), scales.quantScale, offset);
+    b.setInsertionPointAfter(quantize);
+  }
+  Value writer = b.andI(isLeader, b.eq(block, 0));
+  auto store = scf::IfOp::create(b, writer, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
+  k.storeTile(amax, scales, b.index(0));
+  return finishKernel(b, func);
+}

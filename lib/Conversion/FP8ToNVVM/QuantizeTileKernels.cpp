@@ -1,0 +1,229 @@
+//===- QuantizeTileKernels.cpp - quantize kernels with a scale per tile ---===//
+//
+// The kernel shapes of fp8.quantize and fp8.amax that reduce each tile
+// within one CTA: row tiles (the lanes of a warp), block tiles (a CTA per
+// tile, its chunks held in registers), column tiles (a thread per column of
+// a block of rows), and the generic kernel for any other tiling, partial
+// edge tiles included. QuantizeKernel.cpp picks among them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizeKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+/// Row tiles: thread t quantizes elements 16t..16t+15.
+gpu::GPUModuleOp kernels::buildRowTileKernel(QuantizeKernelBuilder &k,
+                                             StringRef name,
+                                             const Target &target) {
+  KernelBuilder &b = k.b;
+  int64_t lanesPerTile = k.tileCols / kChunk;
+  int64_t numThreads = k.rows * k.cols / kChunk;
+  gpu::GPUFuncOp func =
+      k.create(name, target, llvm::divideCeil(numThreads, kThreadsPerBlock));
+  Value thread = b.globalIdX();
+  Value active = b.ult(thread, numThreads);
+  // Threads past the end (whole tiles of them) still join the shuffles, on
+  // a clamped index, but store nothing.
+  Value safeThread = arith::SelectOp::create(b, active, thread, b.index(0));
+  Value offset = b.mul(safeThread, kChunk);
+  Value values = k.load(offset);
+  Value safeTile = b.divU(safeThread, lanesPerTile);
+  Value amax =
+      k.tileAmax(k.shuffleMax(k.maxAbs(values), lanesPerTile), safeTile);
+  TileScales scales;
+  if (!k.amaxOnly())
+    scales = k.tileScales(amax);
+  auto ifActive = scf::IfOp::create(b, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  if (!k.amaxOnly())
+    k.quantizeAndStore(values, scales.quantScale, offset);
+  Value lane = b.remU(thread, lanesPerTile);
+  Value first = b.eq(lane, 0);
+  auto ifFirst = scf::IfOp::create(b, first, false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  // Tiles are contiguous along rows, rows are contiguous: tile = t / lanes.
+  k.storeTile(amax, scales, b.divU(thread, lanesPerTile));
+  return finishKernel(b, func);
+}
+
+/// Block tiles: CTA b quantizes tile b; its threads walk the tile in steps
+/// of 256 chunks of 16 elements.
+gpu::GPUModuleOp kernels::buildBlockTileKernel(QuantizeKernelBuilder &k,
+                                               StringRef name,
+                                               const Target &target) {
+  KernelBuilder &b = k.b;
+  int64_t tileElements = k.tileRows * k.tileCols;
+  int64_t steps = tileElements / (kChunk * kThreadsPerBlock);
+  int64_t tilesPerRow = k.cols / k.tileCols;
+  gpu::GPUFuncOp func = k.create(name, target, k.numScales());
+  Value partials = k.addPartials(func);
+
+  Value block = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value rowBase = b.mul(b.divU(block, tilesPerRow), k.tileRows);
+  Value colBase = b.mul(b.remU(block, tilesPerRow), k.tileCols);
+  SmallVector<Value> offsets, chunks;
+  Value amax = b.f32(0.0);
+  for (int64_t step = 0; step < steps; ++step) {
+    // Element e of the tile, row-major within the tile.
+    Value e = b.mul(b.add(thread, step * kThreadsPerBlock), kChunk);
+    Value row = b.add(rowBase, b.divU(e, k.tileCols));
+    Value col = b.add(colBase, b.remU(e, k.tileCols));
+    Value offset = b.add(b.mul(row, k.cols), col);
+    Value values = k.load(offset);
+    amax = b.maxF(amax, k.maxAbs(values));
+    offsets.push_back(offset);
+    chunks.push_back(values);
+  }
+  amax = k.tileAmax(k.ctaMax(amax, partials, thread), block);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = k.tileScales(amax);
+    for (auto [values, offset] : llvm::zip(chunks, offsets))
+      k.quantizeAndStore(values, scales.quantScale, offset);
+  }
+  Value first = b.eq(thread, 0);
+  auto ifFirst = scf::IfOp::create(b, first, false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  k.storeTile(amax, scales, block);
+  return finishKernel(b, func);
+}
+
+/// Column tiles [r, 1]: thread t of CTA b owns one column of one block of r
+/// rows; a warp reads 32 consecutive elements of a row at a time (coalesced),
+/// once for the amax and once more (from L2) to quantize, two rows per cvt.
+gpu::GPUModuleOp kernels::buildColumnTileKernel(QuantizeKernelBuilder &k,
+                                                StringRef name,
+                                                const Target &target) {
+  KernelBuilder &b = k.b;
+  int64_t colBlocks = llvm::divideCeil(k.cols, kThreadsPerBlock);
+  gpu::GPUFuncOp func =
+      k.create(name, target, (k.rows / k.tileRows) * colBlocks);
+  Value block = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value rowBlock = b.divU(block, colBlocks);
+  Value col = b.add(b.mul(b.remU(block, colBlocks), kThreadsPerBlock), thread);
+  Value active = b.ult(col, k.cols);
+  auto ifActive = scf::IfOp::create(b, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  Value rowBase = b.mul(rowBlock, k.tileRows);
+  auto offsetOf = [&](Value i) {
+    return b.add(b.mul(b.add(rowBase, i), k.cols), col);
+  };
+  Value zero = b.f32(0.0);
+  auto amaxLoop = scf::ForOp::create(b, b.index(0), b.index(k.tileRows),
+                                     b.index(1), ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(amaxLoop.getBody());
+    Value v = k.loadScalar(offsetOf(amaxLoop.getInductionVar()));
+    Value magnitude = b.absF(v);
+    scf::YieldOp::create(
+        b, ValueRange{b.maxF(amaxLoop.getRegionIterArgs()[0], magnitude)});
+  }
+  Value tileIndex = b.add(b.mul(rowBlock, k.cols), col);
+  Value amax = k.tileAmax(amaxLoop.getResult(0), tileIndex);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = k.tileScales(amax);
+    auto loop =
+        scf::ForOp::create(b, b.index(0), b.index(k.tileRows), b.index(2));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value next = b.add(i, 1);
+    SmallVector<Value> pair = {
+        b.mulF(k.loadScalar(offsetOf(i)), scales.quantScale),
+        b.mulF(k.loadScalar(offsetOf(next)), scales.quantScale)};
+    Value bytes;
+    if (!k.stochastic) {
+      bytes = convertToBytes(b, pair, k.elementType);
+    } else {
+      SmallVector<Value> codes;
+      for (auto [row, value] : llvm::zip(ValueRange{i, next}, pair)) {
+        Value index =
+            arith::IndexCastOp::create(b, b.getI64Type(), offsetOf(row));
+        codes.push_back(k.stochasticByte(value, index));
+      }
+      bytes = vector::FromElementsOp::create(
+          b, VectorType::get({2}, b.getI8Type()), codes);
+    }
+    for (auto [j, row] : llvm::enumerate(ValueRange{i, next})) {
+      Value offset = offsetOf(row);
+      Value byte = vector::ExtractOp::create(b, bytes, int64_t(j));
+      memref::StoreOp::create(b, byte, k.data, offset);
+    }
+  }
+  k.storeTile(amax, scales, tileIndex);
+  return finishKernel(b, func);
+}
+
+/// Any other tiling, partial edge tiles included (any shape, no alignment):
+/// a CTA per tile, strided scalar loads for the amax (warp shuffles, then
+/// shared memory), the scales, and a second strided pass that quantizes
+/// element by element. Correct everywhere; the shapes above are the fast
+/// paths.
+gpu::GPUModuleOp kernels::buildGenericTileKernel(QuantizeKernelBuilder &k,
+                                                 StringRef name,
+                                                 const Target &target) {
+  KernelBuilder &b = k.b;
+  SmallVector<int64_t> tiles = k.scaleShape();
+  gpu::GPUFuncOp func = k.create(name, target, k.numScales());
+  Value partials = k.addPartials(func);
+  Value tile = b.blockIdX();
+  Value thread = b.threadIdX();
+  Value rowStart = b.mul(b.divU(tile, tiles[1]), k.tileRows);
+  Value colStart = b.mul(b.remU(tile, tiles[1]), k.tileCols);
+  // The tile's extent, partial at the bottom and right edges.
+  Value height = b.minU(b.index(k.tileRows), b.sub(b.index(k.rows), rowStart));
+  Value width = b.minU(b.index(k.tileCols), b.sub(b.index(k.cols), colStart));
+  Value count = b.mul(height, width);
+  auto offsetOf = [&](Value e) {
+    Value col = b.add(colStart, b.remU(e, width));
+    Value row = b.add(rowStart, b.divU(e, width));
+    return b.add(b.mul(row, k.cols), col);
+  };
+  Value zero = b.f32(0.0);
+  auto scan = scf::ForOp::create(b, thread, count, b.index(kThreadsPerBlock),
+                                 ValueRange{zero});
+  b.setInsertionPointToStart(scan.getBody());
+  Value magnitude = b.absF(k.loadScalar(offsetOf(scan.getInductionVar())));
+  scf::YieldOp::create(
+      b, ValueRange{b.maxF(scan.getRegionIterArgs()[0], magnitude)});
+  b.setInsertionPointAfter(scan);
+  Value amax = k.tileAmax(k.ctaMax(scan.getResult(0), partials, thread), tile);
+  TileScales scales;
+  if (!k.amaxOnly()) {
+    scales = k.tileScales(amax);
+    auto loop = scf::ForOp::create(b, thread, count, b.index(kThreadsPerBlock));
+    b.setInsertionPointToStart(loop.getBody());
+    Value offset = offsetOf(loop.getInductionVar());
+    Value scaled = b.mulF(k.loadScalar(offset), scales.quantScale);
+    Value byte;
+    if (!k.stochastic) {
+      // cvt converts pairs: the element and a zero, keeping the first byte.
+      byte = vector::ExtractOp::create(
+          b, convertToBytes(b, {scaled, zero}, k.elementType), 0);
+    } else {
+      Value index = arith::IndexCastOp::create(b, b.getI64Type(), offset);
+      byte = k.stochasticByte(scaled, index);
+    }
+    memref::StoreOp::create(b, byte, k.data, offset);
+    b.setInsertionPointAfter(loop);
+  }
+  auto first = scf::IfOp::create(b, b.eq(thread, 0),
+                                 /*withElseRegion=*/false);
+  b.setInsertionPointToStart(first.thenBlock());
+  k.storeTile(amax, scales, tile);
+  return finishKernel(b, func);
+}
