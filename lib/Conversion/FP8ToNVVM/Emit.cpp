@@ -12,6 +12,7 @@
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -161,7 +162,7 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
   // them (with the kernel's source location) first, then serialize a copy.
   llvm::StringMap<llvm::json::Object> entries;
   module.walk([&](gpu::GPUFuncOp func) {
-    auto manifest = func->getAttrOfType<DictionaryAttr>("fp8.manifest");
+    auto manifest = func->getAttrOfType<DictionaryAttr>(kManifestAttrName);
     if (!manifest)
       return;
     llvm::json::Object entry = *toJSON(manifest).getAsObject();

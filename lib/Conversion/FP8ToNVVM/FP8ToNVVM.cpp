@@ -8,6 +8,7 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
@@ -40,10 +41,10 @@ static constexpr int64_t kMaxBufferBytes = int64_t(1) << 48;
 /// gives an empty grid), and buffers whose byte counts fit.
 static LogicalResult checkLaunchable(Operation *op, gpu::GPUModuleOp module) {
   for (auto func : module.getOps<gpu::GPUFuncOp>()) {
-    auto manifest = func->getAttrOfType<DictionaryAttr>("fp8.manifest");
+    auto manifest = func->getAttrOfType<DictionaryAttr>(kManifestAttrName);
     if (!manifest)
       continue;
-    auto grid = manifest.getAs<ArrayAttr>("grid");
+    auto grid = manifest.getAs<ArrayAttr>(manifest::kGrid);
     SmallVector<int64_t> extents;
     for (Attribute extent : grid)
       extents.push_back(cast<IntegerAttr>(extent).getInt());
@@ -111,7 +112,7 @@ struct ConvertFP8ToNVVMPass
     const Target &target = *parsed;
     SymbolTable symbols(module);
     // Ops tagged by an earlier run keep their kernels.
-    auto hasKernel = [](Operation *op) { return op->hasAttr("fp8.kernel"); };
+    auto hasKernel = [](Operation *op) { return op->hasAttr(kKernelAttrName); };
     SmallVector<QuantizeOp> quantizations;
     module.walk([&](QuantizeOp op) {
       if (!hasKernel(op))
@@ -131,7 +132,7 @@ struct ConvertFP8ToNVVMPass
     b.setInsertionPointToEnd(module.getBody());
     unsigned index = 0;
     auto tag = [&](Operation *op, gpu::GPUModuleOp kernel) {
-      op->setAttr("fp8.kernel",
+      op->setAttr(kKernelAttrName,
                   SymbolRefAttr::get(
                       kernel.getSymNameAttr(),
                       {FlatSymbolRefAttr::get(kernel.getSymNameAttr())}));

@@ -134,7 +134,7 @@ static void setManifestEntries(OpBuilder &b, gpu::GPUFuncOp kernel,
       b.getNamedAttr(schema::kBytesMoved, b.getI64IntegerAttr(bytesMoved))});
   for (NamedAttribute entry : extra)
     list.set(entry.getName(), entry.getValue());
-  kernel->setAttr("fp8.manifest", list.getDictionary(b.getContext()));
+  kernel->setAttr(kManifestAttrName, list.getDictionary(b.getContext()));
 }
 
 void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,

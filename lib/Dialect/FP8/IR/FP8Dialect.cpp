@@ -111,7 +111,8 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   // Set by convert-fp8-to-nvvm: the kernel of an op, and a kernel's launch.
-  if (name.getValue() == "fp8.kernel" || name.getValue() == "fp8.manifest")
+  if (name.getValue() == kKernelAttrName ||
+      name.getValue() == kManifestAttrName)
     return success();
   return op->emitError() << "unknown fp8 attribute '" << name.getValue() << "'";
 }

@@ -17,6 +17,12 @@
 
 namespace mlir::fp8 {
 
+/// The discardable attributes of the GPU conversion: on an fp8 op, the
+/// kernel built for it (`@module::@kernel`); on a kernel, its manifest
+/// entry (a dictionary that fp8-emit writes out as JSON).
+inline constexpr StringLiteral kKernelAttrName = "fp8.kernel";
+inline constexpr StringLiteral kManifestAttrName = "fp8.manifest";
+
 /// Parses `[e0, e1, ...]` where each extent is a positive integer or `*`
 /// (stored as ShapedType::kDynamic).
 FailureOr<SmallVector<int64_t>> parseTileExtents(AsmParser &parser);
