@@ -38,6 +38,7 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "Gemm/GemmConfig.h"
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
@@ -51,246 +52,16 @@
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
 
-/// One warpgroup: the unit that issues a wgmma.
-static constexpr int64_t kWarpgroup = 128;
 /// The K of one FP8 wgmma.
 static constexpr int64_t kMmaK = 32;
 /// Rows of A per consumer warpgroup (wgmma's M).
-static constexpr int64_t kMmaM = 64;
-/// A K-block in shared memory: 128 FP8 bytes per row, exactly the span of the
-/// 128-byte swizzle, so one TMA box row is one swizzle row.
-static constexpr int64_t kTileK = kHopperGemmTileK;
-static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
-/// The alignment of a TMA load's shared-memory destination.
-static constexpr int64_t kTmaAlignment = 128;
-/// The swizzle pattern repeats every 8 rows of 128 bytes.
-static constexpr int64_t kSwizzleAtom = 1024;
-/// The width of a 128-byte swizzled row.
-static constexpr int64_t kSwizzleBytes = 128;
-/// Shared memory one CTA may use on sm_90 (227 KiB).
-static constexpr int64_t kSharedLimit = 227 * 1024;
-/// The register file one CTA shares out.
-static constexpr int64_t kRegisterFile = 65536;
+static constexpr int64_t kMmaM = kConsumerRows;
 /// mbarrier.try_wait suspend-time hint (ns).
 static constexpr int64_t kWaitTicks = 0x989680;
 /// M tiles that consecutive CTAs walk before moving along N (L2 reuse of B).
 static constexpr int64_t kRasterGroup = 8;
-/// SMs of an H100 SXM, for the tile-size heuristic.
-static constexpr int64_t kNumSMs = 132;
-/// At most three consumer warpgroups (a 192-row tile).
-static constexpr int64_t kMaxConsumers = 3;
-/// Named barriers 1..3: the issue turns of consumers 0..2.
-static constexpr int64_t kFirstTurnBarrier = 1;
-/// Named barriers 4..6: each consumer's epilogue.
-static constexpr int64_t kFirstEpilogueBarrier =
-    kFirstTurnBarrier + kMaxConsumers;
-/// Named barrier 7: the consumers of a split tile meet to add their sums.
-static constexpr int64_t kSplitBarrier = kFirstEpilogueBarrier + kMaxConsumers;
-
-namespace {
-/// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
-struct GemmConfig {
-  int64_t tileM = 2 * kMmaM;
-  int64_t tileN = 128;
-  int64_t stages = 4;
-  int64_t consumers = 2;
-
-  // Whether C leaves through shared memory and TMA stores (else by direct
-  // stores from the accumulator layout).
-  bool tmaStore = false;
-
-  // Bytes of A's (B's) per-row scales that TMA loads with each stage
-  // (col_major_tma layout); 0 where the consumers read them from global.
-  int64_t aScaleBytes = 0, bScaleBytes = 0;
-  // Whether B's scales are one per tile and K-block (blocks of 128k rows):
-  // a bulk copy brings the aligned 16 bytes of scales that hold the
-  // K-block's with each stage.
-  bool bScalePerTile = false;
-  /// Whether B's scales come by TMA with a tensor map (per-row scales).
-  bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
-
-  /// The tiles of a last, partial round that are split (0: none). Each is
-  /// cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
-  /// CTA of its own whose consumers share its K-blocks round-robin (three
-  /// times the CTAs at work in that round, each with a third of the MMAs),
-  /// then add their f32 sums through shared memory.
-  int64_t splitTiles = 0;
-  /// The sub-tiles of a split tile: one per consumer.
-  int64_t splitWays() const { return consumers; }
-  /// What TMA brings per stage of a sub-tile: 64 rows of A.
-  int64_t splitStageBytes() const {
-    return stageBytes() - (tileM - kMmaM) * kTileK;
-  }
-
-  /// The tiles of an m x n C, partial ones included.
-  int64_t tileCount(int64_t m, int64_t n) const {
-    return llvm::divideCeil(m, tileM) * llvm::divideCeil(n, tileN);
-  }
-  /// The A and B tiles of one stage.
-  int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
-  /// Everything TMA brings per stage (the full barrier's transaction bytes).
-  int64_t stageBytes() const { return tileBytes() + aScaleBytes + bScaleBytes; }
-  /// Shared memory per stage for B's scales: a TMA destination is 128-byte
-  /// aligned.
-  int64_t bScaleStride() const {
-    return bScalePerTile ? kTmaAlignment : bScaleBytes;
-  }
-  /// The shared memory of one stage.
-  int64_t stageSharedBytes() const {
-    return tileBytes() + aScaleBytes + bScaleStride();
-  }
-  /// One 64-row x 128-byte staging buffer of C per consumer.
-  int64_t epilogueBytes() const {
-    return tmaStore ? consumers * kMmaM * kSwizzleBytes : 0;
-  }
-  int64_t barrierBytes() const { return 2 * 8 * stages; }
-  // Shared memory: A tiles, B tiles (1024-aligned for the swizzle), C
-  // staging, A scales, B scales, barriers.
-  int64_t epilogueOffset() const { return stages * tileBytes(); }
-  int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
-  int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
-  int64_t barrierOffset() const {
-    return bScaleOffset() + stages * bScaleStride();
-  }
-  int64_t sharedBytes() const {
-    // Slack to align the dynamic shared memory to the swizzle atom.
-    return barrierOffset() + barrierBytes() + kSwizzleAtom;
-  }
-  int64_t threads() const { return (consumers + 1) * kWarpgroup; }
-  /// The register count at entry: the file shared out evenly (multiple of 8).
-  int64_t entryRegisters() const {
-    return kRegisterFile / threads() / 8 * 8;
-  }
-  /// After setmaxnreg: the producer keeps few, the consumers take the rest:
-  /// 128 * (40 + 2 * 232) or 128 * (24 + 3 * 160) <= 65536.
-  uint32_t producerRegisters() const { return consumers == 2 ? 40 : 24; }
-  uint32_t consumerRegisters() const {
-    int64_t perConsumer =
-        (kRegisterFile / kWarpgroup - producerRegisters()) / consumers;
-    return std::min<int64_t>(perConsumer / 8 * 8, 232);
-  }
-};
-
-/// How one operand's scales are indexed: the scale of element (i, k), with i
-/// the operand's non-contracted index, is scale[i / rowBlock][k / kBlock]
-/// (a dynamic extent: index 0), or scale[k / kBlock][i / rowBlock] where the
-/// layout is col_major_tma (`transposed`).
-struct OperandScaling {
-  int64_t rowBlock;
-  int64_t kBlock;
-  /// The scale tensor's row stride (its dim 1, padding included).
-  int64_t stride;
-  bool e8m0;
-  bool transposed;
-  /// Whether TMA loads this K-block's scales with the tile: scales
-  /// hasTmaLoadableScales accepts, in the col_major_tma layout.
-  bool tmaLoadable;
-  bool byTma() const { return transposed && tmaLoadable; }
-  /// Whether a bulk copy can bring the one scale of a tile and K-block from
-  /// the row-major scales (B's 128x128 blocks): f32, a K-block per kernel
-  /// K-block or coarser, rows 16-byte aligned as the copy needs.
-  bool blockByBulkCopy() const {
-    return !transposed && !e8m0 && !spansRows() && rowBlock % kTileK == 0 &&
-           !spansK() && kBlock % kTileK == 0 && (stride * 4) % 16 == 0;
-  }
-
-  bool spansK() const { return ShapedType::isDynamic(kBlock); }
-  bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
-};
-} // namespace
-
-/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
-/// 128 x 128 tiles would leave most SMs idle (small M) or promotion comes
-/// inside a K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
-/// and 128 x 192 for plain promotion on large problems; as many pipeline
-/// stages as shared memory holds, at most 8; a short last round of 192 x 128
-/// tiles split.
-static GemmConfig chooseConfig(int64_t m, int64_t n, bool fast,
-                               int64_t promotion, const OperandScaling &a,
-                               const OperandScaling &b) {
-  bool kVaryingScales = !ShapedType::isDynamic(promotion);
-  // A tile must not straddle two row blocks of B's scales: the kernel keeps
-  // one B scale per tile unless B's are per column.
-  auto bFits = [&](int64_t tileN) {
-    return b.spansRows() || b.rowBlock == 1 || b.rowBlock % tileN == 0;
-  };
-  GemmConfig config;
-  int64_t tiles = config.tileCount(m, n);
-  // Promotion within a K-block (1x32, 1x64 scales) reads a scale per column
-  // for every step; with 128 columns they and the sums spill (K = 512).
-  if (tiles < kNumSMs / 2 || (kVaryingScales && promotion < kTileK))
-    config.tileN = 64;
-  // Per-block scales (blockwise): 192 x 128, three consumer warpgroups of
-  // 64 accumulator and 64 sum registers each. A 128-wide tile keeps one
-  // 128x128 B scale per K-block, and 1.5x the rows per tile cut the L2
-  // traffic per FLOP that bounds 128 x 128. Per-column B scales (1x128 on
-  // both sides) would not fit the registers.
-  else if (kVaryingScales && promotion >= kTileK && b.rowBlock != 1 &&
-           llvm::divideCeil(m, 3 * kMmaM) * llvm::divideCeil(n, 128) >=
-               2 * kNumSMs) {
-    config.consumers = 3;
-    config.tileM = 3 * kMmaM;
-  }
-  // Without promotion the accumulator is the only large register set, so a
-  // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.
-  else if (fast && n % 256 == 0 && tiles / 2 >= 2 * kNumSMs && bFits(256))
-    config.tileN = 256;
-  // Promotion by plain adds (no scale varies along K): 128 x 192, with 96
-  // accumulator and 96 sum registers per thread. With per-block scales the
-  // promotion's FMAs make it slower than 128 x 128 (measured).
-  else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * kNumSMs &&
-           bFits(192))
-    config.tileN = 192;
-  config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
-  config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
-  // Per-tile B scales that vary along K: the producer's TMA brings them with
-  // the stage instead of a global load per consumer thread and K-block.
-  if (kVaryingScales && b.blockByBulkCopy()) {
-    config.bScalePerTile = true;
-    config.bScaleBytes = 16;
-  }
-  int64_t available = kSharedLimit - kSwizzleAtom - 16 * 8;
-  config.stages = std::min<int64_t>(8, available / config.stageSharedBytes());
-  // C leaves through shared memory and TMA stores, even where its staging
-  // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
-  // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
-  config.tmaStore = true;
-  config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
-                                           config.stageSharedBytes());
-  // 192 x 128 with per-row scales read from global memory: those loads are
-  // fast only while they hit in L1, which a fifth stage (230 KB of shared
-  // memory) leaves too small: 4 stages measured 2-33% faster on the H100.
-  if (config.consumers == 3 && a.rowBlock == 1 && !a.spansK() && !a.byTma())
-    config.stages = std::min<int64_t>(config.stages, 4);
-  // A last round that would keep at most a third of the SMs busy with whole
-  // 192 x 128 tiles (4096^3: 704 tiles, 44 in the sixth round, which cost
-  // 0.85 of a full round on the H100) runs as 64 x 128 sub-tiles instead,
-  // a CTA each, so that every SM takes a third of a tile's MMAs. The
-  // consumers add their sums in the stage buffers, which then hold no data.
-  // Two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
-  // round at 4096^3) are not split: without issue turns (they promote by
-  // adds) a consumer could pass a stage's full-barrier wait on the fill
-  // before the one it waits for (GemmBuilder::buildSplitTile).
-  if (config.consumers == 3) {
-    int64_t partial = config.tileCount(m, n) % kNumSMs;
-    int64_t sumBytes = (config.consumers - 1) * kMmaM * config.tileN * 4;
-    if (partial && partial * config.splitWays() <= kNumSMs &&
-        sumBytes <= config.stages * config.tileBytes())
-      config.splitTiles = partial;
-  }
-  return config;
-}
-
-static OperandScaling describeScaling(ScalingAttr scaling,
-                                      RankedTensorType scaleType,
-                                      ScaleLayout layout) {
-  return OperandScaling{scaling.getTile()[0], scaling.getTile()[1],
-                        scaleType.getDimSize(1),
-                        isa<Float8E8M0FNUType>(scaling.getScale()),
-                        layout == ScaleLayout::col_major_tma,
-                        hasTmaLoadableScales(scaling)};
-}
 
 namespace {
 /// Emits the kernel body; holds the values every part of it uses.
@@ -1195,8 +966,10 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, const Target &tar
   promotion = op.getPromotionInterval();
   if (ShapedType::isDynamic(promotion))
     promotion = op.getAccumulate() == Accumulate::fast ? 0 : kTileK;
-  aScaling = describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout());
-  bScaling = describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout());
+  aScaling = describeScaling(op.getAScaling(), aScaleType,
+                             op.getAScaleLayout(), target);
+  bScaling = describeScaling(op.getBScaling(), bScaleType,
+                             op.getBScaleLayout(), target);
   OpBuilder::InsertionGuard guard(b);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   gpu::GPUFuncOp func = createKernel(
@@ -1231,8 +1004,6 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, const Target &tar
   };
   numTiles = config.tileCount(m, n);
   splitStart = numTiles - config.splitTiles;
-  int64_t gridSize = std::min(
-      numTiles + (config.splitWays() - 1) * config.splitTiles, kNumSMs);
   int64_t scaleBytes = aScaleType.getNumElements() * (aScaling.e8m0 ? 1 : 4) +
                        bScaleType.getNumElements() * (bScaling.e8m0 ? 1 : 4);
   int64_t resultBytes = resultElement.isBF16() ? 2 : 4;
@@ -1283,8 +1054,8 @@ FailureOr<gpu::GPUModuleOp> GemmBuilder::build(StringRef name, const Target &tar
     params.push_back(mapParam("a_split_map", "a", kMmaM, kTileK));
 
   setManifest(
-      b, func, "fp8.scaled_matmul", {gridSize, 1, 1}, config.threads(), params,
-      aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
+      b, func, "fp8.scaled_matmul", {config.gridSize, 1, 1}, config.threads(),
+      params, aName, op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
       {b.getNamedAttr("shared_bytes",
                       b.getI64IntegerAttr(config.sharedBytes())),
        b.getNamedAttr("flops", b.getI64IntegerAttr(2 * m * n * k)), matmul});
@@ -1393,8 +1164,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
   auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
   GemmConfig config = chooseConfig(
-      aType.getDimSize(0), n, fast, op.getPromotionInterval(),
-      describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout()),
-      describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout()));
+      target, aType.getDimSize(0), n, fast, op.getPromotionInterval(),
+      describeScaling(op.getAScaling(), aScaleType, op.getAScaleLayout(),
+                      target),
+      describeScaling(op.getBScaling(), bScaleType, op.getBScaleLayout(),
+                      target));
   return GemmBuilder(builder, op.getLoc(), op, config).build(name, target);
 }
