@@ -98,7 +98,7 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // Two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
   // round at 4096^3) are not split: without issue turns (they promote by
   // adds) a consumer could pass a stage's full-barrier wait on the fill
-  // before the one it waits for (GemmBuilder::buildSplitTile).
+  // before the one it waits for (HopperMainLoop::buildSplitLoop).
   if (config.consumers == 3) {
     int64_t partial = config.tileCount(m, n) % numSMs;
     int64_t sumBytes =
