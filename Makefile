@@ -9,7 +9,7 @@ JOBS        ?= $(shell nproc)
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
-                clang-format-22 cmake ninja-build g++ python3
+                clang-format-22 cmake ninja-build g++ python3 libgtest-dev
 
 FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 

@@ -1,0 +1,63 @@
+//===- Epilogue.h - storing the GEMM's tile of C ----------------*- C++ -*-===//
+//
+// The consumers' epilogue: the scales that span K, conversion to the output
+// type, and the stores of a thread's fragment of C, either directly or
+// through a swizzled shared-memory buffer and a TMA store; and, for a split
+// tile, the exchange that adds the consumers' sums first. It knows the
+// accumulator only by the fragment layout it is handed (ThreadFragment).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
+
+#include "../KernelBuilder.h"
+#include "Fragment.h"
+#include "GemmConfig.h"
+#include "GemmProblem.h"
+#include "ProducerPipeline.h"
+#include "TileScheduler.h"
+
+namespace mlir::fp8::kernels::gemm {
+
+class Epilogue {
+public:
+  /// `thread` is the CTA's thread index.
+  Epilogue(KernelBuilder &b, const GemmConfig &config,
+           const GemmProblem &problem, const GemmArguments &args,
+           SharedMemory smem, ScaleReader &scales, Value thread)
+      : b(b), config(config), problem(problem), args(args), smem(smem),
+        scales(scales), thread(thread) {}
+
+  /// Applies the scales that span K (tensorwise, rowwise) to the thread's
+  /// `sums` of `tile` and stores them, two adjacent columns at a time,
+  /// skipping rows and columns past the matrix.
+  void store(ArrayRef<Value> sums, const ThreadFragment &fragment,
+             TileCoord tile);
+  /// Adds the consumers' sums of a split sub-tile through shared memory;
+  /// consumer 0 stores the result.
+  void storeSplit(ArrayRef<Value> sums, const ThreadFragment &fragment,
+                  TileCoord tile);
+  /// At the consumers' end: shared memory must outlive the last TMA
+  /// stores' reads.
+  void buildFinish();
+
+private:
+  /// The pair of output elements 4j + 2 half + {0, 1}.
+  using PairFn = function_ref<Value(int64_t j, int64_t half)>;
+  void storeDirect(PairFn pairAt, const ThreadFragment &fragment);
+  void storeThroughShared(PairFn pairAt, const ThreadFragment &fragment,
+                          TileCoord tile);
+
+  KernelBuilder &b;
+  const GemmConfig &config;
+  const GemmProblem &problem;
+  const GemmArguments &args;
+  SharedMemory smem;
+  ScaleReader &scales;
+  Value thread;
+};
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H

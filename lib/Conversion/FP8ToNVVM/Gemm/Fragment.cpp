@@ -1,0 +1,151 @@
+//===- Fragment.cpp - a consumer thread's part of the accumulator ---------===//
+//
+// The rows and columns of a consumer thread's elements, and the scales that
+// go with them: per-row and per-column scales from global memory (either
+// layout, L2 resident), and those that TMA brought into the stage with the
+// operands, which every thread reads from shared memory while its MMAs run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fragment.h"
+
+#include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+
+ThreadFragment ThreadFragment::forGroup(KernelBuilder &b, Value group) const {
+  ThreadFragment result = *this;
+  result.rowGroup = group;
+  result.rowInTile = b.add(b.mul(group, kConsumerRows), groupRow);
+  return result;
+}
+
+ThreadFragment ThreadFragment::atTile(KernelBuilder &b, TileCoord tile) const {
+  ThreadFragment result = *this;
+  result.row0 = b.add(tile.row, rowInTile);
+  result.row1 = b.add(result.row0, 8);
+  result.laneCol = b.add(tile.col, colInTile);
+  return result;
+}
+
+Value FragmentScales::factor(KernelBuilder &builder, int64_t element) const {
+  Value factor = aScale(ThreadFragment::rowHalf(element));
+  if (Value bValue = bScale(ThreadFragment::columnPair(element), element % 2))
+    factor = factor ? arith::MulFOp::create(builder, factor, bValue).getResult()
+                    : bValue;
+  return factor;
+}
+
+/// Rows past the matrix are clamped: their products are never stored.
+Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
+                             Value row, Value kIndex, int64_t rows) {
+  Value scaleRow = scaling.spansRows()
+                       ? b.i32(0)
+                       : b.divU(b.minU(row, b.i32(rows - 1)), scaling.rowBlock);
+  Value scaleCol = scaling.spansK() ? b.i32(0) : b.divU(kIndex, scaling.kBlock);
+  Value index = scaling.transposed
+                    ? b.add(b.mul(scaleCol, scaling.stride), scaleRow)
+                    : b.add(b.mul(scaleRow, scaling.stride), scaleCol);
+  Type storage = scaling.e8m0 ? Type(b.getI8Type()) : Type(b.getF32Type());
+  Value ptr = b.gep(NVVM::NVVMMemorySpace::Global, storage, scales, index);
+  Value stored = LLVM::LoadOp::create(b, storage, ptr, scaling.e8m0 ? 1 : 4,
+                                      false, false, /*isInvariant=*/true);
+  if (scaling.e8m0)
+    stored =
+        arith::BitcastOp::create(b, b.getType<Float8E8M0FNUType>(), stored);
+  return buildScaleToF32(b, b.getLoc(), stored);
+}
+
+FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
+                                 TileCoord tile, bool kBlockOnly) {
+  // Only scales that vary along K are applied per block; the others wait
+  // for the epilogue (kBlockOnly) or are the epilogue's (!kBlockOnly).
+  auto wanted = [&](const OperandScaling &s) {
+    return kBlockOnly ? !s.spansK() : s.spansK();
+  };
+  const OperandScaling &aScaling = problem.aScaling;
+  const OperandScaling &bScaling = problem.bScaling;
+  FragmentScales scales;
+  // Scales that TMA brings with the tile are read by readFromStage.
+  if (wanted(aScaling) && !(kBlockOnly && config.aScaleBytes)) {
+    scales.a.push_back(
+        loadScale(args.aScale, aScaling, fragment.row0, kIndex, problem.m));
+    if (aScaling.rowBlock == 1)
+      scales.a.push_back(
+          loadScale(args.aScale, aScaling, fragment.row1, kIndex, problem.m));
+  }
+  if (wanted(bScaling) && !(kBlockOnly && config.bScaleBytes)) {
+    if (bScaling.rowBlock == 1) {
+      // One scale per column this thread holds: 8j + laneCol + {0, 1}.
+      for (int64_t j = 0; j < config.tileN / 8; ++j)
+        for (int64_t e = 0; e < 2; ++e)
+          scales.b.push_back(loadScale(args.bScale, bScaling,
+                                       b.add(fragment.laneCol, 8 * j + e),
+                                       kIndex, problem.n));
+    } else {
+      // One scale for the tile's columns: tiles of 64 or 128 columns, or
+      // a scale constant along the rows of B (wider tiles).
+      scales.b.push_back(
+          loadScale(args.bScale, bScaling, tile.col, kIndex, problem.n));
+    }
+  }
+  return scales;
+}
+
+FragmentScales ScaleReader::loadBlockScales(Value kIndex,
+                                            const ThreadFragment &fragment,
+                                            TileCoord tile) {
+  return load(kIndex, fragment, tile, /*kBlockOnly=*/true);
+}
+
+FragmentScales ScaleReader::loadEpilogueScales(const ThreadFragment &fragment,
+                                               TileCoord tile) {
+  return load(b.i32(0), fragment, tile, /*kBlockOnly=*/false);
+}
+
+SmallVector<Value> ScaleReader::readStage(Value stage, int64_t regionOffset,
+                                          int64_t bytes, Value index,
+                                          int64_t width) {
+  Value indexOffset = b.mul(index, 4);
+  Value stageOffset = b.add(b.i32(regionOffset), b.mul(stage, bytes));
+  Value offset = b.add(stageOffset, indexOffset);
+  Type type = width == 1 ? Type(b.getF32Type())
+                         : Type(VectorType::get({width}, b.getF32Type()));
+  Value value = LLVM::LoadOp::create(b, type, smem.ptr(b, offset), 4 * width);
+  if (width == 1)
+    return {value};
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < width; ++e)
+    elements.push_back(vector::ExtractOp::create(b, value, e));
+  return elements;
+}
+
+void ScaleReader::readFromStage(Value stage, Value kIndex,
+                                const ThreadFragment &fragment,
+                                FragmentScales &scales) {
+  if (config.aScaleBytes) {
+    // The scales of this thread's two rows.
+    scales.a = readStage(stage, config.aScaleOffset(), config.aScaleBytes,
+                         fragment.rowInTile, 1);
+    scales.a.append(readStage(stage, config.aScaleOffset(), config.aScaleBytes,
+                              b.add(fragment.rowInTile, 8), 1));
+  }
+  if (config.bScalePerTile) {
+    // The tile's one scale, at its place in the copied 16 bytes (the same
+    // address in every thread: a broadcast).
+    Value scaleK = b.divU(kIndex, problem.bScaling.kBlock);
+    scales.b = readStage(stage, config.bScaleOffset(), config.bScaleStride(),
+                         b.andI(scaleK, 3), 1);
+  } else if (config.bScaleBytes) {
+    // One scale per column this thread holds: 8j + colInTile + {0, 1}.
+    scales.b.clear();
+    for (int64_t j = 0; j < config.tileN / 8; ++j)
+      scales.b.append(readStage(stage, config.bScaleOffset(),
+                                config.bScaleStride(),
+                                b.add(fragment.colInTile, 8 * j), 2));
+  }
+}

@@ -1,0 +1,115 @@
+//===- GemmConfig.cpp - tile shape and pipeline of the GEMM ---------------===//
+//
+// The tile heuristic of the sm_90a GEMM, measured on the H200 and H100
+// (docs/GPU.md, "Tile heuristic", and the results files it cites), and the
+// description of an operand's scales that it reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmConfig.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+
+OperandScaling gemm::describeScaling(ScalingAttr scaling,
+                                     RankedTensorType scaleType,
+                                     ScaleLayout layout, const Target &target) {
+  return OperandScaling{scaling.getTile()[0],
+                        scaling.getTile()[1],
+                        scaleType.getDimSize(1),
+                        isa<Float8E8M0FNUType>(scaling.getScale()),
+                        layout == ScaleLayout::col_major_tma,
+                        target.hasTmaLoadableScales(scaling)};
+}
+
+/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
+/// 128 x 128 tiles would leave most SMs idle (small M) or promotion comes
+/// inside a K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
+/// and 128 x 192 for plain promotion on large problems; as many pipeline
+/// stages as shared memory holds, at most 8; a short last round of 192 x 128
+/// tiles split.
+GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
+                              bool fast, int64_t promotion,
+                              const OperandScaling &a,
+                              const OperandScaling &b) {
+  const int64_t numSMs = target.getNumSMs();
+  bool kVaryingScales = !ShapedType::isDynamic(promotion);
+  // A tile must not straddle two row blocks of B's scales: the kernel keeps
+  // one B scale per tile unless B's are per column.
+  auto bFits = [&](int64_t tileN) {
+    return b.spansRows() || b.rowBlock == 1 || b.rowBlock % tileN == 0;
+  };
+  GemmConfig config;
+  int64_t tiles = config.tileCount(m, n);
+  int64_t tallTiles = llvm::divideCeil(m, 3 * kConsumerRows) *
+                      llvm::divideCeil(n, 128); // 192 x 128
+  // Promotion within a K-block (1x32, 1x64 scales) reads a scale per column
+  // for every step; with 128 columns they and the sums spill (K = 512).
+  if (tiles < numSMs / 2 || (kVaryingScales && promotion < kTileK))
+    config.tileN = 64;
+  // Per-block scales (blockwise): 192 x 128, three consumer warpgroups of
+  // 64 accumulator and 64 sum registers each. A 128-wide tile keeps one
+  // 128x128 B scale per K-block, and 1.5x the rows per tile cut the L2
+  // traffic per FLOP that bounds 128 x 128. Per-column B scales (1x128 on
+  // both sides) would not fit the registers.
+  else if (kVaryingScales && promotion >= kTileK && b.rowBlock != 1 &&
+           tallTiles >= 2 * numSMs) {
+    config.consumers = 3;
+    config.tileM = 3 * kConsumerRows;
+  }
+  // Without promotion the accumulator is the only large register set, so a
+  // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.
+  else if (fast && n % 256 == 0 && tiles / 2 >= 2 * numSMs && bFits(256))
+    config.tileN = 256;
+  // Promotion by plain adds (no scale varies along K): 128 x 192, with 96
+  // accumulator and 96 sum registers per thread. With per-block scales the
+  // promotion's FMAs make it slower than 128 x 128 (measured).
+  else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * numSMs &&
+           bFits(192))
+    config.tileN = 192;
+  config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
+  config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
+  // Per-tile B scales that vary along K: the producer's TMA brings them with
+  // the stage instead of a global load per consumer thread and K-block.
+  if (kVaryingScales && b.blockByBulkCopy()) {
+    config.bScalePerTile = true;
+    config.bScaleBytes = 16;
+  }
+  int64_t available = target.getSharedMemoryPerBlock() - kSwizzleAtom - 16 * 8;
+  config.stages = std::min<int64_t>(8, available / config.stageSharedBytes());
+  // C leaves through shared memory and TMA stores, even where its staging
+  // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
+  // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
+  config.tmaStore = true;
+  config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
+                                           config.stageSharedBytes());
+  // 192 x 128 with per-row scales read from global memory: those loads are
+  // fast only while they hit in L1, which a fifth stage (230 KB of shared
+  // memory) leaves too small: 4 stages measured 2-33% faster on the H100.
+  if (config.consumers == 3 && a.rowBlock == 1 && !a.spansK() && !a.byTma())
+    config.stages = std::min<int64_t>(config.stages, 4);
+  // A last round that would keep at most a third of the SMs busy with whole
+  // 192 x 128 tiles (4096^3: 704 tiles, 44 in the sixth round, which cost
+  // 0.85 of a full round on the H100) runs as 64 x 128 sub-tiles instead,
+  // a CTA each, so that every SM takes a third of a tile's MMAs. The
+  // consumers add their sums in the stage buffers, which then hold no data.
+  // Two-consumer tiles (128 x 192 tensorwise and rowwise have the same last
+  // round at 4096^3) are not split: without issue turns (they promote by
+  // adds) a consumer could pass a stage's full-barrier wait on the fill
+  // before the one it waits for (HopperMainLoop::buildSplitLoop).
+  if (config.consumers == 3) {
+    int64_t partial = config.tileCount(m, n) % numSMs;
+    int64_t sumBytes =
+        (config.consumers - 1) * kConsumerRows * config.tileN * 4;
+    if (partial && partial * config.splitWays() <= numSMs &&
+        sumBytes <= config.stages * config.tileBytes())
+      config.splitTiles = partial;
+  }
+  // Whole tiles take any grid size; sub-tiles need one CTA each.
+  config.gridSize = std::min(config.tileCount(m, n) +
+                                 (config.splitWays() - 1) * config.splitTiles,
+                             numSMs);
+  return config;
+}

@@ -1,0 +1,185 @@
+//===- GemmConfig.h - tile shape and pipeline of the GEMM -------*- C++ -*-===//
+//
+// The configuration of the sm_90a GEMM kernel (tile shape, consumer
+// warpgroups, pipeline stages, which scales come with the stages, the split
+// of a short last round) and the heuristic that chooses it (docs/GPU.md,
+// "Tile heuristic"). Plain C++ that builds no IR, so that unit tests can
+// check the heuristic; the facts about the chip come from fp8::Target.
+//
+// The shared-memory byte layout lives here too, because the number of stages
+// is whatever fits in it; ProducerPipeline turns these offsets into
+// addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace mlir::fp8::kernels::gemm {
+
+/// One warpgroup: the unit that issues a wgmma, and the size of the
+/// producer and of each consumer.
+inline constexpr int64_t kWarpgroup = 128;
+/// Rows of A and C per consumer warpgroup (the M of one wgmma on sm_90a), and
+/// the rows of a split tile's sub-tile.
+inline constexpr int64_t kConsumerRows = 64;
+/// A K-block in shared memory: 128 FP8 bytes per row, exactly the span of the
+/// 128-byte swizzle, so one TMA box row is one swizzle row.
+inline constexpr int64_t kTileK = Target::kHopperGemmTileK;
+static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
+/// The alignment of a TMA load's shared-memory destination.
+inline constexpr int64_t kTmaAlignment = 128;
+/// The swizzle pattern repeats every 8 rows of 128 bytes.
+inline constexpr int64_t kSwizzleAtom = 1024;
+/// The width of a 128-byte swizzled row.
+inline constexpr int64_t kSwizzleBytes = 128;
+/// The register file one CTA shares out.
+inline constexpr int64_t kRegisterFile = 65536;
+/// At most three consumer warpgroups (a 192-row tile).
+inline constexpr int64_t kMaxConsumers = 3;
+
+// Named barriers (0 is the CTA-wide one).
+/// Named barriers 1..3: the issue turns of consumers 0..2.
+inline constexpr int64_t kFirstTurnBarrier = 1;
+/// Named barriers 4..6: each consumer's epilogue.
+inline constexpr int64_t kFirstEpilogueBarrier =
+    kFirstTurnBarrier + kMaxConsumers;
+/// Named barrier 7: the consumers of a split tile meet to add their sums.
+inline constexpr int64_t kSplitBarrier = kFirstEpilogueBarrier + kMaxConsumers;
+
+/// How one operand's scales are indexed: the scale of element (i, k), with i
+/// the operand's non-contracted index, is scale[i / rowBlock][k / kBlock]
+/// (a dynamic extent: index 0), or scale[k / kBlock][i / rowBlock] where the
+/// layout is col_major_tma (`transposed`).
+struct OperandScaling {
+  int64_t rowBlock;
+  int64_t kBlock;
+  /// The scale tensor's row stride (its dim 1, padding included).
+  int64_t stride;
+  bool e8m0;
+  bool transposed;
+  /// Whether TMA loads this K-block's scales with the tile: scales
+  /// Target::hasTmaLoadableScales accepts, in the col_major_tma layout.
+  bool tmaLoadable;
+  bool byTma() const { return transposed && tmaLoadable; }
+  /// Whether a bulk copy can bring the one scale of a tile and K-block from
+  /// the row-major scales (B's 128x128 blocks): f32, a K-block per kernel
+  /// K-block or coarser, rows 16-byte aligned as the copy needs.
+  bool blockByBulkCopy() const {
+    return !transposed && !e8m0 && !spansRows() && rowBlock % kTileK == 0 &&
+           !spansK() && kBlock % kTileK == 0 && (stride * 4) % 16 == 0;
+  }
+
+  bool spansK() const { return ShapedType::isDynamic(kBlock); }
+  bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
+};
+
+/// The description of the scales of one operand scaled by `scaling`, held in
+/// a tensor of `scaleType` laid out as `layout`.
+OperandScaling describeScaling(ScalingAttr scaling, RankedTensorType scaleType,
+                               ScaleLayout layout, const Target &target);
+
+/// Tile shape and pipeline depth of one kernel, chosen by chooseConfig.
+struct GemmConfig {
+  int64_t tileM = 2 * kConsumerRows;
+  int64_t tileN = 128;
+  int64_t stages = 4;
+  int64_t consumers = 2;
+
+  // Whether C leaves through shared memory and TMA stores (else by direct
+  // stores from the accumulator layout).
+  bool tmaStore = false;
+
+  // Bytes of A's (B's) per-row scales that TMA loads with each stage
+  // (col_major_tma layout); 0 where the consumers read them from global.
+  int64_t aScaleBytes = 0, bScaleBytes = 0;
+  // Whether B's scales are one per tile and K-block (blocks of 128k rows):
+  // a bulk copy brings the aligned 16 bytes of scales that hold the
+  // K-block's with each stage.
+  bool bScalePerTile = false;
+  /// Whether B's scales come by TMA with a tensor map (per-row scales).
+  bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
+
+  /// The tiles of a last, partial round that are split (0: none). Each is
+  /// cut into one 64-row sub-tile per consumer, and each sub-tile goes to a
+  /// CTA of its own whose consumers share its K-blocks round-robin (three
+  /// times the CTAs at work in that round, each with a third of the MMAs),
+  /// then add their f32 sums through shared memory.
+  int64_t splitTiles = 0;
+  /// The sub-tiles of a split tile: one per consumer.
+  int64_t splitWays() const { return consumers; }
+  /// What TMA brings per stage of a sub-tile: 64 rows of A.
+  int64_t splitStageBytes() const {
+    return stageBytes() - (tileM - kConsumerRows) * kTileK;
+  }
+  /// The persistent grid: one CTA per SM, or fewer where there are fewer
+  /// tasks (whole tiles, and the sub-tiles of the split ones).
+  int64_t gridSize = 0;
+
+  /// The tiles of an m x n C, partial ones included.
+  int64_t tileCount(int64_t m, int64_t n) const {
+    return llvm::divideCeil(m, tileM) * llvm::divideCeil(n, tileN);
+  }
+  /// The A and B tiles of one stage.
+  int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
+  /// Everything TMA brings per stage (the full barrier's transaction bytes).
+  int64_t stageBytes() const { return tileBytes() + aScaleBytes + bScaleBytes; }
+  /// Shared memory per stage for B's scales: a TMA destination is 128-byte
+  /// aligned.
+  int64_t bScaleStride() const {
+    return bScalePerTile ? kTmaAlignment : bScaleBytes;
+  }
+  /// The shared memory of one stage.
+  int64_t stageSharedBytes() const {
+    return tileBytes() + aScaleBytes + bScaleStride();
+  }
+  /// One 64-row x 128-byte staging buffer of C per consumer.
+  int64_t epilogueBytes() const {
+    return tmaStore ? consumers * kConsumerRows * kSwizzleBytes : 0;
+  }
+  int64_t barrierBytes() const { return 2 * 8 * stages; }
+  // Shared memory: A tiles, B tiles (1024-aligned for the swizzle), C
+  // staging, A scales, B scales, barriers.
+  int64_t bTileOffset() const { return stages * tileM * kTileK; }
+  int64_t epilogueOffset() const { return stages * tileBytes(); }
+  int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
+  int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
+  int64_t barrierOffset() const {
+    return bScaleOffset() + stages * bScaleStride();
+  }
+  int64_t sharedBytes() const {
+    // Slack to align the dynamic shared memory to the swizzle atom.
+    return barrierOffset() + barrierBytes() + kSwizzleAtom;
+  }
+  int64_t threads() const { return (consumers + 1) * kWarpgroup; }
+  /// The register count at entry: the file shared out evenly (multiple of 8).
+  int64_t entryRegisters() const { return kRegisterFile / threads() / 8 * 8; }
+  /// After setmaxnreg: the producer keeps few, the consumers take the rest:
+  /// 128 * (40 + 2 * 232) or 128 * (24 + 3 * 160) <= 65536.
+  uint32_t producerRegisters() const { return consumers == 2 ? 40 : 24; }
+  uint32_t consumerRegisters() const {
+    int64_t perConsumer =
+        (kRegisterFile / kWarpgroup - producerRegisters()) / consumers;
+    return std::min<int64_t>(perConsumer / 8 * 8, 232);
+  }
+};
+
+/// The configuration of an m x n GEMM (any K) on `target`: `fast` where it
+/// keeps one accumulator over all of K, `promotion` the op's promotion
+/// interval (dynamic where no scale varies along K), `a` and `b` the
+/// operands' scales (docs/GPU.md, "Tile heuristic").
+GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
+                        int64_t promotion, const OperandScaling &a,
+                        const OperandScaling &b);
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H

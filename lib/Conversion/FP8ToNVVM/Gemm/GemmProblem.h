@@ -1,0 +1,47 @@
+//===- GemmProblem.h - what every part of the GEMM kernel reads -*- C++ -*-===//
+//
+// The static facts of one GEMM (its sizes, element types, how each operand
+// is scaled, the promotion interval) and the kernel's arguments, each as one
+// small struct that the kernel entry fills once and every part reads.
+// Nothing here changes after the entry has set it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H
+
+#include "GemmConfig.h"
+
+#include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::fp8::kernels::gemm {
+
+/// C (m x n) = A (m x k) * B (n x k)^T with scales.
+struct GemmProblem {
+  int64_t m = 0, n = 0, k = 0;
+  /// K-blocks of kTileK, the last one partial where K is not a multiple.
+  int64_t numKBlocks = 0;
+  /// The K elements accumulated by the tensor cores before promotion to the
+  /// f32 sums (kTileK where no scale varies along K); 0 for fast
+  /// accumulation (one accumulator over all of K).
+  int64_t promotion = 0;
+  OperandScaling aScaling{}, bScaling{};
+  Type aElement, bElement, resultElement;
+};
+
+/// The kernel's arguments as the kernel body uses them.
+struct GemmArguments {
+  /// The scales, as global pointers.
+  Value aScale, bScale;
+  /// C, a generic pointer (the direct stores cast it).
+  Value c;
+  /// TMA descriptors: A, B, C, the per-row scales in the col_major_tma
+  /// layout, A in 64-row boxes for split tiles; null where the kernel has
+  /// none.
+  Value aMap, bMap, cMap, aScaleMap, bScaleMap, aSplitMap;
+};
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H

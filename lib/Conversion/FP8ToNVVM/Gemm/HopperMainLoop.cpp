@@ -1,0 +1,308 @@
+//===- HopperMainLoop.cpp - wgmma over the stages of a tile ---------------===//
+//
+// Per K-block, four wgmma.mma_async.m64nNk32 on shared-memory descriptors
+// (K-major, 128-byte swizzle), then, following DESIGN.md section 4:
+//
+//  - promoted: each K-block (the finer operand's, or 128 when both span K)
+//    is accumulated by the tensor cores alone, then multiplied by its
+//    scales and added to f32 registers (the tensor cores' FP8 accumulator
+//    keeps too few bits for long sums). The consumers take turns issuing
+//    (named barriers), so one's MMAs run while another promotes;
+//  - fast: one tensor-core accumulator over all of K, each block's MMAs
+//    queued behind the previous one's.
+//
+// The consumers are bound by instruction issue (Nsight Compute: 51% of
+// cycles issue, the promotion's 64 FMAs per thread and K-block being half),
+// so the loop is kept short: the warpgroup index is broadcast from lane 0,
+// and the K loop is kept rolled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HopperMainLoop.h"
+
+#include "../KernelUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+
+/// The K of one FP8 wgmma.
+static constexpr int64_t kMmaK = 32;
+/// The M of one wgmma: a consumer's rows.
+static constexpr int64_t kMmaM = kConsumerRows;
+
+/// The low word: the start address >> 4 in bits 0-13, the leading byte
+/// offset >> 4 in bits 16-29. A K-step inside the swizzled row adds
+/// step * 32 / 16 to it, which never carries out of the 14-bit field
+/// (shared addresses stay below 2^18).
+Value WgmmaDescriptor::encodeLow(KernelBuilder &b) const {
+  Value start = b.andI(b.shrU(startAddress, 4), 0x3FFF);
+  return b.orI(start, (leadingByteOffset >> 4) << 16);
+}
+
+/// The high word: the stride byte offset >> 4 in bits 32-45, the base
+/// offset in 49-51 and the swizzle mode in 62-63; a constant.
+Value WgmmaDescriptor::encode(KernelBuilder &b, Value low) const {
+  uint64_t high = (uint64_t(strideByteOffset >> 4) << 32) |
+                  (uint64_t(baseOffset) << 49) | (uint64_t(swizzle) << 62);
+  return b.orI(b.extUI64(low), int64_t(high));
+}
+
+/// Asks LLVM not to unroll `loop`: unrolled, a short K loop (K = 384 on
+/// 192 x 128 tiles) overlaps its blocks' accumulators and spills. The
+/// attribute is llvm.br's own `loop_annotation`: scf-to-cf forwards it to
+/// the loop's latch branch, and the translation makes it !llvm.loop.
+static void keepRolled(scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {}, {},
+                                          {}, {}, {}, {});
+  loop->setAttr("loop_annotation", LLVM::LoopAnnotationAttr::get(
+                                       ctx, {}, {}, {}, unroll, {}, {}, {}, {},
+                                       {}, {}, {}, {}, {}, {}, {}));
+}
+
+HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
+                               const GemmProblem &problem,
+                               ProducerPipeline &pipeline, ScaleReader &scales,
+                               SharedMemory smem)
+    : b(b), config(config), problem(problem), pipeline(pipeline),
+      scales(scales), smem(smem) {
+  accType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(config.tileN / 2, b.getF32Type()));
+}
+
+bool HopperMainLoop::orderedTurns() const {
+  return problem.promotion >= kTileK &&
+         (!problem.aScaling.spansK() || !problem.bScaling.spansK());
+}
+
+ThreadFragment HopperMainLoop::buildFragment(Value thread) {
+  ThreadFragment fragment;
+  Value local = b.remU(thread, kWarpgroup);
+  Value warp = b.divU(local, kWarpSize);
+  fragment.lane = b.remU(thread, kWarpSize);
+  // Lane 0's warpgroup index, broadcast: ptxas then knows it is the same in
+  // every lane and keeps the A descriptors in uniform registers.
+  fragment.consumer = NVVM::ShflOp::create(
+      b, b.getI32Type(), b.i32(-1), b.sub(b.divU(thread, kWarpgroup), 1),
+      b.i32(0), b.i32(0x1f),
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx), nullptr);
+  // wgmma's accumulator: warp w holds rows 16w .. 16w + 15 of the 64, a
+  // quad of lanes one row of each eight.
+  Value quadRow = b.divU(fragment.lane, 4);
+  fragment.groupRow = b.add(b.mul(warp, 16), quadRow);
+  fragment = fragment.forGroup(b, fragment.consumer);
+  fragment.colInTile = b.mul(b.remU(fragment.lane, 4), 2);
+  return fragment;
+}
+
+void HopperMainLoop::buildFirstTurn(const ThreadFragment &fragment) {
+  if (!orderedTurns())
+    return;
+  // The last consumer gives consumer 0 the first issue turn.
+  auto second =
+      scf::IfOp::create(b, b.eq(fragment.consumer, config.consumers - 1));
+  b.setInsertionPointToStart(&second.getThenRegion().front());
+  NVVM::BarrierArriveOp::create(b, b.i32(kFirstTurnBarrier),
+                                b.i32(2 * kWarpgroup));
+  b.setInsertionPointAfter(second);
+}
+
+HopperMainLoop::StageState
+HopperMainLoop::stageState(Value counter, const ThreadFragment &fragment) {
+  Value stage = pipeline.stageOf(counter);
+  // The consumer's rows of the stage's A tile (the rows' offset first: the
+  // order of these ops shows in the PTX).
+  Value rowsOffset = pipeline.aRowsOffset(fragment.rowGroup);
+  Value aOffset = b.add(pipeline.aTileOffset(stage), rowsOffset);
+  Value aBase = b.add(smem.address, aOffset);
+  Value bBase = b.add(smem.address, pipeline.bTileOffset(stage));
+  Value parity = pipeline.fullParity(counter);
+  Value lowA = WgmmaDescriptor{aBase}.encodeLow(b);
+  Value lowB = WgmmaDescriptor{bBase}.encodeLow(b);
+  return {stage, parity, lowA, lowB};
+}
+
+Value HopperMainLoop::issueBlock(const StageState &state, Value acc,
+                                 bool zeroFirst, int64_t firstStep,
+                                 int64_t numSteps) {
+  auto shape =
+      NVVM::MMAShapeAttr::get(b.getContext(), kMmaM, config.tileN, kMmaK);
+  auto wgmmaType = [&](Type t) {
+    return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
+                                    : NVVM::WGMMATypes::e5m2;
+  };
+  // Both tiles: K-major, 128-byte swizzle.
+  WgmmaDescriptor descriptor;
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
+    // Advancing along K inside the swizzled row moves the start address:
+    // the hardware applies the swizzle to the full address.
+    Value descA = descriptor.encode(b, b.add(state.lowA, step * kMmaK >> 4));
+    Value descB = descriptor.encode(b, b.add(state.lowB, step * kMmaK >> 4));
+    auto scaleD = (zeroFirst && step == firstStep) ? NVVM::WGMMAScaleOut::zero
+                                                   : NVVM::WGMMAScaleOut::one;
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, accType, acc, descA, descB, shape, wgmmaType(problem.aElement),
+        wgmmaType(problem.bElement), NVVM::WGMMATypes::f32, scaleD,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::MMALayout::col, nullptr);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  return acc;
+}
+
+void HopperMainLoop::promote(Value acc, const FragmentScales &scales,
+                             MutableArrayRef<Value> sums) {
+  // sums += scales * partial, in f32 FMAs (adds where the scales span K).
+  for (int64_t i = 0, e = sums.size(); i < e; ++i) {
+    Value partial = LLVM::ExtractValueOp::create(b, acc, i);
+    Value factor = scales.factor(b, i);
+    sums[i] = factor
+                  ? LLVM::FMAOp::create(b, partial, factor, sums[i]).getResult()
+                  : arith::AddFOp::create(b, partial, sums[i]).getResult();
+  }
+}
+
+/// One accumulator over all of K: each K-block's MMAs are queued behind the
+/// previous block's, whose stage is released once they are done.
+MainLoopResult HopperMainLoop::buildFastLoop(Value counter,
+                                             const ThreadFragment &fragment) {
+  SmallVector<Value> init = {counter, LLVM::ZeroOp::create(b, accType)};
+  auto loop = scf::ForOp::create(b, b.i32(0), b.i32(problem.numKBlocks),
+                                 b.i32(1), init);
+  b.setInsertionPointToStart(loop.getBody());
+  Value it = loop.getRegionIterArgs()[0];
+  StageState current = stageState(it, fragment);
+  pipeline.waitFull(current.stage, current.parity);
+  Value acc = issueBlock(current, loop.getRegionIterArgs()[1],
+                         /*zeroFirst=*/false, 0, kTileK / kMmaK);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+  auto previous = scf::IfOp::create(b, b.ugt(loop.getInductionVar(), 0));
+  b.setInsertionPointToStart(&previous.getThenRegion().front());
+  pipeline.release(pipeline.stageOf(b.sub(it, 1)), fragment.lane);
+  b.setInsertionPointAfter(previous);
+  scf::YieldOp::create(b, ValueRange{b.add(it, 1), acc});
+  b.setInsertionPointAfter(loop);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  MainLoopResult result;
+  result.counter = loop.getResult(0);
+  pipeline.release(pipeline.stageOf(b.sub(result.counter, 1)), fragment.lane);
+  for (int64_t i = 0, e = config.tileN / 2; i < e; ++i)
+    result.sums.push_back(
+        LLVM::ExtractValueOp::create(b, loop.getResult(1), i));
+  return result;
+}
+
+MainLoopResult HopperMainLoop::buildPromotedLoop(Value counter,
+                                                 const ThreadFragment &fragment,
+                                                 TileCoord tile) {
+  return buildPromoted(counter, fragment, tile, /*split=*/false);
+}
+
+SmallVector<Value>
+HopperMainLoop::buildSplitLoop(Value counter, const ThreadFragment &fragment,
+                               TileCoord tile) {
+  // A consumer waits for fill f of a stage without having waited for fill
+  // f - 1, another consumer's: the parity wait is only exact once that one
+  // has completed. The issue turns see to it: the other consumer waited for
+  // fill f - 1 (K-block it - stages) before its turn, which came before
+  // this consumer's turn at K-block it - consumers.
+  assert(orderedTurns() && config.stages >= config.splitWays() &&
+         problem.promotion >= kTileK &&
+         "a split needs issue turns and whole blocks");
+  // The returned counter means nothing: the sub-tile is the CTA's last task.
+  return buildPromoted(counter, fragment, tile, /*split=*/true).sums;
+}
+
+/// Promotion: each group of K-steps (a K-block, or less for 1x32 and 1x64
+/// scales) is accumulated alone, waited for and added with its scales. Two
+/// or three consumer warpgroups share the tensor cores, so one's MMAs run
+/// while another promotes. A few scales per block are loaded one block
+/// ahead, so their L2 latency never stalls the promotion. With `split`, the
+/// consumers take turns at a sub-tile's K-blocks.
+MainLoopResult HopperMainLoop::buildPromoted(Value counter,
+                                             const ThreadFragment &fragment,
+                                             TileCoord tile, bool split) {
+  int64_t numKBlocks = problem.numKBlocks;
+  int64_t steps = std::min(problem.promotion, kTileK) / kMmaK;
+  bool singlePromotion = steps == kTileK / kMmaK;
+  Value consumer = fragment.consumer;
+  // A split sub-tile: consumer w of c takes K-blocks w, w + c, ... (none
+  // where K has fewer blocks; its first scales are then never used).
+  Value firstBlock = split ? consumer : b.i32(0);
+  int64_t blockStep = split ? config.splitWays() : 1;
+  Value firstK =
+      split ? b.mul(b.minU(consumer, b.i32(numKBlocks - 1)), kTileK) : b.i32(0);
+  FragmentScales firstScales = scales.loadBlockScales(firstK, fragment, tile);
+  bool prefetch =
+      singlePromotion && firstScales.a.size() + firstScales.b.size() <= 4;
+  SmallVector<Value> init = {split ? b.add(counter, consumer) : counter};
+  init.append(config.tileN / 2, b.f32(0.0));
+  if (prefetch) {
+    init.append(firstScales.a);
+    init.append(firstScales.b);
+  }
+  auto loop = scf::ForOp::create(b, firstBlock, b.i32(numKBlocks),
+                                 b.i32(blockStep), init);
+  keepRolled(loop);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kb = loop.getInductionVar();
+  Value it = loop.getRegionIterArgs()[0];
+  auto carried = loop.getRegionIterArgs().drop_front();
+  SmallVector<Value> state(carried.take_front(config.tileN / 2));
+  StageState current = stageState(it, fragment);
+  Value kStart = b.mul(kb, kTileK);
+  FragmentScales nextScales;
+  if (prefetch) {
+    // Next block's scales (this block's again on the last one).
+    Value nextK = b.minU(b.add(kb, blockStep), b.i32(numKBlocks - 1));
+    nextScales = scales.loadBlockScales(b.mul(nextK, kTileK), fragment, tile);
+  }
+  Value undef = LLVM::UndefOp::create(b, accType);
+  for (int64_t first = 0; first < kTileK / kMmaK; first += steps) {
+    FragmentScales blockScales;
+    if (prefetch) {
+      auto values = carried.drop_front(config.tileN / 2);
+      blockScales.a.assign(values.begin(),
+                           values.begin() + firstScales.a.size());
+      blockScales.b.assign(values.begin() + firstScales.a.size(), values.end());
+    } else {
+      blockScales =
+          scales.loadBlockScales(b.add(kStart, first * kMmaK), fragment, tile);
+    }
+    // The stage's data first, then the turn: a consumer that waits for its
+    // turn has its operands ready when it comes.
+    if (first == 0)
+      pipeline.waitFull(current.stage, current.parity);
+    // Issue turns alternate between the consumers, so that one's MMAs run
+    // while the other promotes instead of both promoting at once.
+    if (orderedTurns())
+      NVVM::BarrierOp::create(b, Type(), b.add(consumer, kFirstTurnBarrier),
+                              b.i32(2 * kWarpgroup), nullptr, Value());
+    Value acc = issueBlock(current, undef, /*zeroFirst=*/true, first, steps);
+    if (orderedTurns()) {
+      Value next = b.remU(b.add(consumer, 1), config.consumers);
+      NVVM::BarrierArriveOp::create(b, b.add(next, kFirstTurnBarrier),
+                                    b.i32(2 * kWarpgroup));
+    }
+    // Read while the MMAs run; the stage is released after the promotion.
+    scales.readFromStage(current.stage, kStart, fragment, blockScales);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    promote(acc, blockScales, state);
+  }
+  // A sub-tile's stage is this consumer's alone: it arrives for all.
+  pipeline.release(current.stage, fragment.lane, split ? config.consumers : 1);
+  SmallVector<Value> yielded = {b.add(it, blockStep)};
+  yielded.append(state);
+  yielded.append(nextScales.a);
+  yielded.append(nextScales.b);
+  scf::YieldOp::create(b, yielded);
+  b.setInsertionPointAfter(loop);
+  MainLoopResult result;
+  result.counter = loop.getResult(0);
+  result.sums.assign(loop.getResults().begin() + 1,
+                     loop.getResults().begin() + 1 + config.tileN / 2);
+  return result;
+}

@@ -1,0 +1,83 @@
+//===- TileScheduler.cpp - which tiles of C a persistent CTA takes --------===//
+//
+// Persistent CTAs, one per SM: CTA i takes whole tiles i, i + grid, ... in a
+// grouped raster order that keeps the B tiles of CTAs running together in
+// L2, then at most one sub-tile of a split tile. Dynamic scheduling through
+// a global counter was 2-6% slower on every shape (docs/GPU.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileScheduler.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+
+/// M tiles that consecutive CTAs walk before moving along N (L2 reuse of B).
+static constexpr int64_t kRasterGroup = 8;
+
+TileScheduler::TileScheduler(KernelBuilder &b, const GemmConfig &config,
+                             int64_t m, int64_t n)
+    : b(b), config(config), m(m), n(n), numTiles(config.tileCount(m, n)),
+      splitStart(numTiles - config.splitTiles) {
+  firstTile = b.toI32(gpu::BlockIdOp::create(b, gpu::Dimension::x));
+  // Whole tiles take any grid size; the manifest's (one CTA per SM, or
+  // one per task) also covers every sub-tile of the split tiles.
+  tileStride = b.toI32(gpu::GridDimOp::create(b, gpu::Dimension::x));
+}
+
+TileCoord TileScheduler::tileAt(Value tile) {
+  // Grouped raster order: consecutive tiles take kRasterGroup M tiles for
+  // each N tile, so the B tile they share is read from L2.
+  int64_t tilesM = llvm::divideCeil(m, config.tileM);
+  int64_t tilesN = llvm::divideCeil(n, config.tileN);
+  int64_t groupTiles = kRasterGroup * tilesN;
+  Value group = b.divU(tile, groupTiles);
+  Value firstM = b.mul(group, kRasterGroup);
+  Value groupRows = b.minU(b.sub(b.i32(tilesM), firstM), b.i32(kRasterGroup));
+  Value inGroup = b.remU(tile, groupTiles);
+  Value tileMIndex = b.add(firstM, b.remU(inGroup, groupRows));
+  Value tileNIndex = b.divU(inGroup, groupRows);
+  Value row = b.mul(tileMIndex, config.tileM);
+  Value col = b.mul(tileNIndex, config.tileN);
+  return {row, col};
+}
+
+Value TileScheduler::buildTileLoop(
+    Value counter, function_ref<Value(TileCoord tile, Value counter)> body) {
+  // Persistent CTAs: CTA i takes tiles i, i + grid, ...; the producer runs
+  // ahead into the next tile while the consumers store this one.
+  auto tiles = scf::ForOp::create(b, firstTile, b.i32(splitStart), tileStride,
+                                  ValueRange{counter});
+  b.setInsertionPointToStart(tiles.getBody());
+  TileCoord tile = tileAt(tiles.getInductionVar());
+  Value next = body(tile, tiles.getRegionIterArgs()[0]);
+  scf::YieldOp::create(b, ValueRange{next});
+  b.setInsertionPointAfter(tiles);
+  return tiles.getResult(0);
+}
+
+void TileScheduler::buildSplitTile(
+    Value counter,
+    function_ref<void(TileCoord tile, Value part, Value counter)> body) {
+  // The sub-tiles come after every whole tile: CTA i takes sub-tile i, so
+  // the grid (the manifest's) must cover them all, and the three CTAs of a
+  // tile run side by side and share its B tile in L2. One sub-tile per CTA
+  // at most: the sums exchange in the stage buffers, which a next task's
+  // loads would overwrite.
+  int64_t ways = config.splitWays();
+  auto has =
+      scf::IfOp::create(b, b.ult(firstTile, b.i32(ways * config.splitTiles)));
+  b.setInsertionPointToStart(&has.getThenRegion().front());
+  TileCoord tile = tileAt(b.add(b.i32(splitStart), b.divU(firstTile, ways)));
+  Value part = b.remU(firstTile, ways);
+  // A sub-tile wholly past M (of a tile on the last rows) has no work.
+  Value partRow = b.add(tile.row, b.mul(part, kConsumerRows));
+  auto inside = scf::IfOp::create(b, b.ult(partRow, m));
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  body(tile, part, counter);
+  b.setInsertionPointAfter(has);
+}

@@ -1,0 +1,61 @@
+//===- TileScheduler.h - which tiles of C a persistent CTA takes -*- C++
+//-*-===//
+//
+// The GEMM's persistent CTAs walk the tiles of C in a grouped raster order,
+// then the sub-tiles of a split last round (GemmConfig::splitTiles). The
+// scheduler builds those loops and hands each body the tile's coordinates;
+// it knows nothing of the MMA, so that every target's kernel can use it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
+
+#include "../KernelBuilder.h"
+#include "GemmConfig.h"
+
+namespace mlir::fp8::kernels::gemm {
+
+/// The first row and column of C of one tile (i32).
+struct TileCoord {
+  Value row, col;
+};
+
+class TileScheduler {
+public:
+  /// Reads this CTA's index and the grid size at the builder's insertion
+  /// point.
+  TileScheduler(KernelBuilder &b, const GemmConfig &config, int64_t m,
+                int64_t n);
+
+  /// An scf.for over this CTA's whole tiles carrying the i32 `counter`:
+  /// `body` builds one tile's work from its coordinates and the counter and
+  /// returns the counter after it. Returns the counter after the loop; the
+  /// builder is left after it.
+  Value buildTileLoop(Value counter,
+                      function_ref<Value(TileCoord tile, Value counter)> body);
+
+  /// This CTA's sub-tile of a split tile, if it has one inside the matrix:
+  /// calls `body` with the tile's coordinates, the sub-tile's index (its
+  /// 64-row slice of the tile) and `counter`. The builder is left after it.
+  void buildSplitTile(
+      Value counter,
+      function_ref<void(TileCoord tile, Value part, Value counter)> body);
+
+private:
+  /// The coordinates of linear tile index `tile`, in grouped raster order.
+  TileCoord tileAt(Value tile);
+
+  KernelBuilder &b;
+  const GemmConfig &config;
+  int64_t m, n;
+  /// The whole tiles, then the split ones: whole tiles come before
+  /// `splitStart`.
+  int64_t numTiles, splitStart;
+  /// This CTA's first tile and the stride to its next (the grid size).
+  Value firstTile, tileStride;
+};
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H

@@ -1,0 +1,213 @@
+//===- GemmConfigTest.cpp - the GEMM's tile heuristic ---------------------===//
+//
+// What docs/GPU.md promises of chooseConfig ("Tile heuristic"): the tile
+// shape, consumers, stages and split of the cases measured there, and that
+// every configuration fits the shared memory of a CTA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gemm/GemmConfig.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels::gemm;
+
+namespace {
+
+constexpr int64_t kDyn = ShapedType::kDynamic;
+
+const Target &hopper() {
+  static const Target target(Chip::sm_90a);
+  return target;
+}
+
+/// Scales of `rowBlock` x `kBlock` (kDyn for `*`) of an operand with `rows`
+/// rows and `k` columns, f32 unless `e8m0`, row-major unless `colMajorTma`.
+OperandScaling scaling(int64_t rowBlock, int64_t kBlock, int64_t rows,
+                       int64_t k, bool colMajorTma = false, bool e8m0 = false) {
+  int64_t scaleRows = rowBlock == kDyn ? 1 : llvm::divideCeil(rows, rowBlock);
+  int64_t scaleCols = kBlock == kDyn ? 1 : llvm::divideCeil(k, kBlock);
+  // hasTmaLoadableScales: f32 per row, K-blocks of a multiple of 128.
+  bool tmaLoadable =
+      rowBlock == 1 && kBlock != kDyn && kBlock % kTileK == 0 && !e8m0;
+  // col_major_tma: the transpose, rows padded to 16 bytes.
+  int64_t stride =
+      colMajorTma ? llvm::alignTo(scaleRows, e8m0 ? 16 : 4) : scaleCols;
+  return OperandScaling{rowBlock, kBlock,      stride,
+                        e8m0,     colMajorTma, tmaLoadable};
+}
+
+/// The op's promotion interval: the finest K-block of the two, dynamic
+/// where both span K.
+int64_t promotionOf(const OperandScaling &a, const OperandScaling &b) {
+  if (a.spansK())
+    return b.kBlock;
+  if (b.spansK())
+    return a.kBlock;
+  return std::min(a.kBlock, b.kBlock);
+}
+
+/// DeepSeek-V3's blockwise scaling: 1x128 on A (col_major_tma unless
+/// `rowMajorA`), 128x128 on B.
+GemmConfig blockwise(int64_t m, int64_t n, int64_t k, bool rowMajorA = false) {
+  OperandScaling a = scaling(1, 128, m, k, /*colMajorTma=*/!rowMajorA);
+  OperandScaling b = scaling(128, 128, n, k);
+  return chooseConfig(hopper(), m, n, /*fast=*/false, promotionOf(a, b), a, b);
+}
+
+GemmConfig tensorwise(int64_t m, int64_t n, int64_t k, bool fast) {
+  OperandScaling a = scaling(kDyn, kDyn, m, k);
+  OperandScaling b = scaling(kDyn, kDyn, n, k);
+  return chooseConfig(hopper(), m, n, fast, kDyn, a, b);
+}
+
+// 4096^3 blockwise: 192 x 128 tiles on three consumers, each stage bringing
+// A's scales by TMA and B's block scale by a bulk copy; 704 tiles leave 44
+// in a sixth round, which are split (three sub-tiles each, 132 CTAs).
+TEST(GemmConfigTest, Blockwise4096) {
+  GemmConfig config = blockwise(4096, 4096, 4096);
+  EXPECT_EQ(config.tileM, 192);
+  EXPECT_EQ(config.tileN, 128);
+  EXPECT_EQ(config.consumers, 3);
+  EXPECT_EQ(config.threads(), 512);
+  EXPECT_EQ(config.aScaleBytes, 192 * 4);
+  EXPECT_TRUE(config.bScalePerTile);
+  EXPECT_FALSE(config.bScaleMapped());
+  EXPECT_EQ(config.stages, 4);
+  EXPECT_EQ(config.tileCount(4096, 4096), 704);
+  EXPECT_EQ(config.splitTiles, 44);
+  EXPECT_EQ(config.gridSize, 132);
+  EXPECT_EQ(config.producerRegisters(), 24u);
+  EXPECT_EQ(config.consumerRegisters(), 160u);
+}
+
+// 192 x 128 with row-major per-row A scales, read from global memory: held
+// to 4 stages although a fifth would fit (L1 must keep those scales).
+TEST(GemmConfigTest, RowMajorScalesHoldFourStages) {
+  GemmConfig config = blockwise(4096, 4096, 4096, /*rowMajorA=*/true);
+  EXPECT_EQ(config.tileM, 192);
+  EXPECT_EQ(config.aScaleBytes, 0);
+  EXPECT_EQ(config.stages, 4);
+  int64_t fits = (hopper().getSharedMemoryPerBlock() - kSwizzleAtom - 16 * 8 -
+                  config.epilogueBytes()) /
+                 config.stageSharedBytes();
+  EXPECT_GT(fits, 4);
+}
+
+// A last round of 45 tiles (a third of the SMs is 44) stays whole.
+TEST(GemmConfigTest, FortyFiveTilesStayWhole) {
+  GemmConfig config = blockwise(4032, 2688, 1024);
+  EXPECT_EQ(config.tileM, 192);
+  EXPECT_EQ(config.tileCount(4032, 2688) % hopper().getNumSMs(), 45);
+  EXPECT_EQ(config.splitTiles, 0);
+  EXPECT_EQ(config.gridSize, 132);
+}
+
+// Small M: 128 x 128 tiles would leave over half the SMs idle, so 128 x 64.
+TEST(GemmConfigTest, SmallMTakes128x64) {
+  for (int64_t m : {1, 64, 128}) {
+    GemmConfig config = blockwise(m, 4096, 7168);
+    EXPECT_EQ(config.tileM, 128) << "M = " << m;
+    EXPECT_EQ(config.tileN, 64) << "M = " << m;
+    EXPECT_EQ(config.consumers, 2) << "M = " << m;
+    EXPECT_EQ(config.splitTiles, 0) << "M = " << m;
+    EXPECT_EQ(config.gridSize, 64) << "M = " << m;
+  }
+}
+
+// Fast tensorwise on a large problem: 128 x 256 (the accumulator is the
+// only large register set).
+TEST(GemmConfigTest, FastTensorwiseTakes128x256) {
+  GemmConfig config = tensorwise(4096, 4096, 4096, /*fast=*/true);
+  EXPECT_EQ(config.tileM, 128);
+  EXPECT_EQ(config.tileN, 256);
+  EXPECT_EQ(config.consumers, 2);
+  EXPECT_EQ(config.stages, 4);
+  EXPECT_EQ(config.splitTiles, 0);
+}
+
+// MXFP8 (1x32 E8M0 on both): promotion inside a K-block reads a scale per
+// column every 32 of K, so 128 x 64.
+TEST(GemmConfigTest, MxTakes128x64) {
+  OperandScaling a = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
+  OperandScaling b = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
+  GemmConfig config =
+      chooseConfig(hopper(), 4096, 4096, /*fast=*/false, 32, a, b);
+  EXPECT_EQ(config.tileM, 128);
+  EXPECT_EQ(config.tileN, 64);
+  EXPECT_EQ(config.aScaleBytes, 0);
+  EXPECT_EQ(config.bScaleBytes, 0);
+  EXPECT_EQ(config.stages, 8);
+}
+
+// Two-consumer tiles never split, not even with 4096^3's 44-tile last
+// round (tensorwise and rowwise promotion: 128 x 192).
+TEST(GemmConfigTest, TwoConsumerTilesNeverSplit) {
+  GemmConfig promoted = tensorwise(4096, 4096, 4096, /*fast=*/false);
+  EXPECT_EQ(promoted.tileN, 192);
+  EXPECT_EQ(promoted.consumers, 2);
+  EXPECT_EQ(promoted.stages, 5);
+  EXPECT_EQ(promoted.tileCount(4096, 4096) % hopper().getNumSMs(), 44);
+  EXPECT_EQ(promoted.splitTiles, 0);
+
+  OperandScaling a = scaling(1, kDyn, 4096, 4096);
+  OperandScaling b = scaling(1, kDyn, 4096, 4096);
+  GemmConfig rowwise =
+      chooseConfig(hopper(), 4096, 4096, /*fast=*/false, kDyn, a, b);
+  EXPECT_EQ(rowwise.tileN, 192);
+  EXPECT_EQ(rowwise.splitTiles, 0);
+}
+
+// Every configuration fits a CTA's shared memory, with at least as many
+// stages as consumers (the split's parity waits rest on it), and its grid
+// covers every task without exceeding the SMs.
+TEST(GemmConfigTest, SharedBytesWithinLimit) {
+  int64_t limit = hopper().getSharedMemoryPerBlock();
+  for (int64_t m : {1, 17, 1400, 4000, 4096, 8192, 16384})
+    for (int64_t n : {1664, 2304, 4096, 7168, 8192})
+      for (int kind = 0; kind < 6; ++kind) {
+        const int64_t k = 4096;
+        GemmConfig config;
+        switch (kind) {
+        case 0:
+          config = blockwise(m, n, k);
+          break;
+        case 1:
+          config = blockwise(m, n, k, /*rowMajorA=*/true);
+          break;
+        case 2:
+          config = tensorwise(m, n, k, /*fast=*/true);
+          break;
+        case 3:
+          config = tensorwise(m, n, k, /*fast=*/false);
+          break;
+        case 4: {
+          OperandScaling a = scaling(1, 128, m, k, /*colMajorTma=*/true);
+          OperandScaling b = scaling(1, 128, n, k, /*colMajorTma=*/true);
+          config = chooseConfig(hopper(), m, n, false, 128, a, b);
+          break;
+        }
+        default: {
+          OperandScaling a = scaling(1, 32, m, k, false, /*e8m0=*/true);
+          OperandScaling b = scaling(1, 32, n, k, false, /*e8m0=*/true);
+          config = chooseConfig(hopper(), m, n, false, 32, a, b);
+        }
+        }
+        SCOPED_TRACE(testing::Message()
+                     << "m = " << m << ", n = " << n << ", scaling " << kind);
+        EXPECT_LE(config.sharedBytes(), limit);
+        EXPECT_GE(config.stages, config.consumers);
+        EXPECT_LE(config.stages, 8);
+        EXPECT_LE(config.gridSize, hopper().getNumSMs());
+        int64_t tasks = config.tileCount(m, n) +
+                        (config.splitWays() - 1) * config.splitTiles;
+        EXPECT_EQ(config.gridSize, std::min(tasks, hopper().getNumSMs()));
+        if (config.splitTiles) {
+          EXPECT_EQ(config.consumers, 3);
+        }
+      }
+}
+
+} // namespace
