@@ -168,12 +168,14 @@ static void setGemmManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
                  b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
            named("stages", b.getI64IntegerAttr(config.stages)),
            named("split_tiles", b.getI64IntegerAttr(config.splitTiles))}));
-  setManifest(
-      b, kernel, "fp8.scaled_matmul", {config.gridSize, 1, 1}, config.threads(),
-      signature.getManifestParams(b).getValue(), dtypeName(problem.aElement),
-      op.getAScaling(), m * k + n * k + scaleBytes + m * n * resultBytes,
+  SmallVector<NamedAttribute> extra =
+      manifestQuantization(b, problem.aElement, op.getAScaling());
+  extra.append(
       {named(schema::kSharedBytes, b.getI64IntegerAttr(config.sharedBytes())),
        named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
+  setManifest(b, kernel, signature, "fp8.scaled_matmul", config.gridSize,
+              config.threads(), m * k + n * k + scaleBytes + m * n * resultBytes,
+              extra);
 }
 
 /// The arguments the body uses, by the names the signature gave them (A and
@@ -259,8 +261,7 @@ buildKernel(OpBuilder &builder, ScaledMatmulOp op, StringRef name,
   KernelBuilder b(op.getLoc(), builder);
   KernelSignature signature = declareParameters(b, op, problem, config);
   gpu::GPUFuncOp kernel =
-      createKernel(b, b.getLoc(), name, target, signature.getArgumentTypes(),
-                   config.threads());
+      createKernel(b, name, target, signature, config.threads());
   // A fixed register count at entry (65536 / threads), without which
   // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
   kernel->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(config.entryRegisters()));

@@ -52,15 +52,9 @@ gpu::GPUFuncOp kernels::createKernel(KernelBuilder &b, StringRef name,
                                      const KernelSignature &signature,
                                      int64_t blockSize,
                                      TypeRange workgroupBuffers) {
-  return createKernel(b, b.getLoc(), name, target, signature.getArgumentTypes(),
-                      blockSize, workgroupBuffers);
-}
-
-gpu::GPUFuncOp kernels::createKernel(OpBuilder &b, Location loc, StringRef name,
-                                     const Target &target, TypeRange arguments,
-                                     int64_t blockSize,
-                                     TypeRange workgroupBuffers) {
   MLIRContext *ctx = b.getContext();
+  Location loc = b.getLoc();
+  SmallVector<Type> arguments = signature.getArgumentTypes();
   auto nvvmTarget =
       NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
                                 target.getName(), target.getPtxFeatures());
@@ -143,18 +137,6 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
                           int64_t bytesMoved, ArrayRef<NamedAttribute> extra) {
   setManifestEntries(b, kernel, op, {numBlocks, 1, 1}, blockSize,
                      signature.getManifestParams(b), bytesMoved, extra);
-}
-
-void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
-                          ArrayRef<int64_t> grid, int64_t block,
-                          ArrayRef<Attribute> params, StringRef elementType,
-                          ScalingAttr scaling, int64_t bytesMoved,
-                          ArrayRef<NamedAttribute> extra) {
-  SmallVector<NamedAttribute> entries =
-      quantizationEntries(b, elementType, scaling);
-  entries.append(extra.begin(), extra.end());
-  setManifestEntries(b, kernel, op, grid, block, b.getArrayAttr(params),
-                     bytesMoved, entries);
 }
 
 Value kernels::buildActiveThread(KernelBuilder &b, int64_t numThreads) {

@@ -65,21 +65,6 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
                  int64_t numBlocks, int64_t blockSize, int64_t bytesMoved,
                  ArrayRef<NamedAttribute> extra = {});
 
-// The GEMM's forms, with argument types and manifest params listed by hand,
-// until GemmKernel.cpp declares a KernelSignature.
-
-/// createKernel above, of the given argument types.
-gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
-                            const Target &target, TypeRange arguments,
-                            int64_t blockSize, TypeRange workgroupBuffers = {});
-
-/// setManifest above, of `params` and with manifestQuantization's entries.
-void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef op,
-                 ArrayRef<int64_t> grid, int64_t block,
-                 ArrayRef<Attribute> params, StringRef elementType,
-                 ScalingAttr scaling, int64_t bytesMoved,
-                 ArrayRef<NamedAttribute> extra = {});
-
 /// The global thread index of a kernel with `numThreads` working threads;
 /// the builder is left inside the `if` that idles the rest.
 Value buildActiveThread(KernelBuilder &b, int64_t numThreads);

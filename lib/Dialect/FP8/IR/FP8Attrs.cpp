@@ -289,16 +289,10 @@ fp8::getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
   assert(rowMajorShape.size() == 2 && "a matrix of scales");
   int64_t rows = rowMajorShape[0], cols = rowMajorShape[1];
   int64_t perRow =
-      kTmaStrideAlignment / (elementType.getIntOrFloatBitWidth() / 8);
+      kColMajorTmaRowAlignment / (elementType.getIntOrFloatBitWidth() / 8);
   if (ShapedType::isDynamic(rows))
     return {cols, ShapedType::kDynamic};
   return {cols, static_cast<int64_t>(llvm::alignTo(rows, perRow))};
-}
-
-bool fp8::hasTmaLoadableScales(ScalingAttr scaling) {
-  int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
-  return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
-         kBlock % kHopperGemmTileK == 0 && scaling.getScale().isF32();
 }
 
 SmallVector<int64_t>

@@ -13,6 +13,9 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
+static_assert(Target::kTmaStrideAlignment == kColMajorTmaRowAlignment,
+              "the col_major_tma layout is what TMA can load");
+
 /// Why a known chip is not a target: its name without the 'a' suffix, or a
 /// GPU whose FP8 path differs from Hopper's and Blackwell's.
 static std::optional<StringRef> whyUnsupported(StringRef chip) {

@@ -42,14 +42,15 @@ inline constexpr int64_t kMinKBlock = 32;
 SmallVector<int64_t> getTiledShape(ArrayRef<int64_t> dataShape,
                                    ArrayRef<int64_t> tile);
 
-/// TMA (cp.async.bulk.tensor) needs every row stride of a global tensor to be
-/// a multiple of this many bytes.
-inline constexpr int64_t kTmaStrideAlignment = 16;
+/// The col_major_tma scale layout pads each row to a multiple of this many
+/// bytes: TMA's global stride alignment (Target::kTmaStrideAlignment), part
+/// of the layout's definition whichever chip reads it.
+inline constexpr int64_t kColMajorTmaRowAlignment = 16;
 
 /// The shape of the `col_major_tma` form (ScaleLayout::col_major_tma) of a
 /// rank-2 scale tensor of `elementType` (f32 or f8E8M0FNU) whose row-major
 /// shape is `rowMajorShape` = [R, C]: its transpose [C, R], with R rounded up
-/// so that a row fills a multiple of kTmaStrideAlignment bytes (4 f32, 16
+/// so that a row fills a multiple of kColMajorTmaRowAlignment bytes (4 f32, 16
 /// E8M0). A dynamic extent stays dynamic.
 SmallVector<int64_t> getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
                                              Type elementType);
@@ -75,18 +76,5 @@ double getFP8MaxValue(Type type);
 
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Attrs.h.inc"
-
-namespace mlir::fp8 {
-/// The K-block of the sm_90a GEMM: one pipeline stage holds this many
-/// elements of K of each operand.
-inline constexpr int64_t kHopperGemmTileK = 128;
-
-/// Whether the sm_90a GEMM loads the scales of a K-major operand scaled by
-/// `scaling` with TMA, beside each K-block, once they are in the
-/// col_major_tma layout: one f32 scale per row and per K-block of a multiple
-/// of kHopperGemmTileK (DeepSeek-V3's 1x128). fp8-legalize{chip=sm_90a}
-/// puts exactly these in that layout.
-bool hasTmaLoadableScales(ScalingAttr scaling);
-} // namespace mlir::fp8
 
 #endif // FP8_DIALECT_FP8_IR_FP8DIALECT_H
