@@ -98,7 +98,7 @@ check-run:
 	  echo "check-run: skipped (no $(CUDA_HOME)/include/cuda.h)"; \
 	fi
 
-check: check-lit check-run check-embed
+check: check-format check-lit check-run check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,

@@ -174,8 +174,8 @@ static void setGemmManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
       {named(schema::kSharedBytes, b.getI64IntegerAttr(config.sharedBytes())),
        named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
   setManifest(b, kernel, signature, "fp8.scaled_matmul", config.gridSize,
-              config.threads(), m * k + n * k + scaleBytes + m * n * resultBytes,
-              extra);
+              config.threads(),
+              m * k + n * k + scaleBytes + m * n * resultBytes, extra);
 }
 
 /// The arguments the body uses, by the names the signature gave them (A and

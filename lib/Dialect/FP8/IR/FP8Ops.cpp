@@ -313,7 +313,8 @@ LogicalResult TmaAlignScalesOp::verify() {
                          << formatShape(result.getShape());
   // Where the scale's row count is dynamic, a static padded extent must
   // still fill whole 16-byte units.
-  int64_t perRow = kColMajorTmaRowAlignment / (element.getIntOrFloatBitWidth() / 8);
+  int64_t perRow =
+      kColMajorTmaRowAlignment / (element.getIntOrFloatBitWidth() / 8);
   int64_t padded = result.getDimSize(1);
   if (!ShapedType::isDynamic(padded) && padded % perRow != 0)
     return emitOpError() << "expects result rows of a multiple of 16 bytes ("
