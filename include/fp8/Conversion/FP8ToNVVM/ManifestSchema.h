@@ -1,7 +1,8 @@
 //===- ManifestSchema.h - the names of the kernel manifest ------*- C++ -*-===//
 //
 // The keys and fixed values of the JSON manifest that `fp8-opt --fp8-emit`
-// writes and tools/fp8-run reads (docs/GPU.md describes each). Plain C++ with
+// writes and libfp8rt and tools/fp8-run read (docs/Manifest.md describes
+// each). Plain C++ with
 // no MLIR or LLVM dependency (the namespace is only a name), so that the
 // runtime side includes the same names the compiler writes.
 //
@@ -12,13 +13,15 @@
 
 namespace mlir::fp8::manifest {
 
-/// The version of the schema below; a reader refuses a newer major one.
-inline constexpr int kVersion = 1;
+/// The version of the schema below; a reader refuses a newer one. Version 2
+/// added the functions' launch plans.
+inline constexpr int kVersion = 2;
 
 // Top level.
 inline constexpr const char kVersionKey[] = "version";
 inline constexpr const char kChip[] = "chip";
 inline constexpr const char kKernels[] = "kernels";
+inline constexpr const char kFunctions[] = "functions";
 
 // One kernel.
 inline constexpr const char kName[] = "name";
@@ -64,6 +67,36 @@ inline constexpr const char kRoleWorkspace[] = "workspace";
 inline constexpr const char kTile[] = "tile";
 inline constexpr const char kScale[] = "scale";
 inline constexpr const char kRound[] = "round";
+
+// One function's launch plan (kName and kLocation as for a kernel).
+inline constexpr const char kArguments[] = "arguments";
+inline constexpr const char kResults[] = "results";
+inline constexpr const char kBuffers[] = "buffers";
+inline constexpr const char kLaunches[] = "launches";
+inline constexpr const char kWorkspaceBytes[] = "workspace_bytes";
+inline constexpr const char kZeroedBytes[] = "zeroed_bytes";
+
+// One buffer of a plan (kName, kDType and kShape as for a parameter).
+inline constexpr const char kId[] = "id";
+inline constexpr const char kKind[] = "kind";
+inline constexpr const char kIndex[] = "index";
+inline constexpr const char kOffset[] = "offset";
+inline constexpr const char kOf[] = "of";
+inline constexpr const char kBytes[] = "bytes";
+
+// Buffer kinds.
+inline constexpr const char kKindArgument[] = "argument";
+inline constexpr const char kKindResult[] = "result";
+inline constexpr const char kKindIntermediate[] = "intermediate";
+inline constexpr const char kKindZeroed[] = "zeroed";
+inline constexpr const char kKindView[] = "view";
+
+/// Offsets of intermediates and zeroed buffers are multiples of this.
+inline constexpr int kBufferAlignment = 256;
+
+// One launch of a plan (kOp and kLocation as for a kernel).
+inline constexpr const char kKernel[] = "kernel";
+inline constexpr const char kArgs[] = "args";
 
 } // namespace mlir::fp8::manifest
 
