@@ -46,6 +46,8 @@ fp8::buildTmaAlignScalesKernel(OpBuilder &builder, TmaAlignScalesOp op,
   signature.addBuffer("tma_scale", ParamRole::output, element,
                       {cols, paddedRows},
                       MemRefType::get({numOutputs}, storage));
+  signature.bindOperand("scale", op->getOpOperand(0));
+  signature.bindResult("tma_scale", op->getResult(0));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   setManifest(b, func, signature, "fp8.tma_align_scales",

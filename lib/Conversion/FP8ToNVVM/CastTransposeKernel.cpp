@@ -72,6 +72,11 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
   signature.addBuffer("scale_t", ParamRole::output, scaleElement,
                       {cols, tileRows},
                       MemRefType::get({cols * tileRows}, scaleStorage));
+  signature.bindOperand("input", rowsOp.getInputMutable());
+  signature.bindResult("q", rowsOp->getResult(0));
+  signature.bindResult("scale", rowsOp->getResult(1));
+  signature.bindResult("qt", transposedOp->getResult(0));
+  signature.bindResult("scale_t", transposedOp->getResult(1));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock,
                    {b.workgroupMemRef({kTile, kSharedStride}, inputElement),

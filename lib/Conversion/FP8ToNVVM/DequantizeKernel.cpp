@@ -56,6 +56,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &builder,
       MemRefType::get({scaleRows * scaleCols}, storageType(scaleElement)));
   signature.addBuffer("out", ParamRole::output, resultElement, {rows, cols},
                       MemRefType::get({numElements}, resultElement));
+  signature.bindOperand("q", op->getOpOperand(0));
+  signature.bindOperand("scale", op->getOpOperand(1));
+  signature.bindResult("out", op->getResult(0));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   int64_t scaleBytes =

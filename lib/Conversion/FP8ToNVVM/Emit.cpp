@@ -2,7 +2,8 @@
 //
 // fp8-emit generates the module's kernels where convert-fp8-to-nvvm has not
 // run, lowers a copy of them to PTX and writes DIR/<kernel>.ptx and
-// DIR/manifest.json, so that kernels run without MLIR (tools/fp8-run). Each
+// DIR/manifest.json (the kernels, and each function's launch plan), so that
+// the program runs without MLIR (runtime/, tools/fp8-run). Each
 // PTX file starts with a comment saying where the kernel came from and what
 // its parameters are, and carries .loc line info back to the MLIR op.
 //
@@ -10,12 +11,14 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "LaunchPlan.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -57,21 +60,6 @@ static llvm::json::Value toJSON(Attribute attr) {
     return object;
   }
   return nullptr;
-}
-
-/// `file:line:col` of the op a kernel came from (its kernel's location).
-static std::string formatLocation(Location loc) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()))
-        .str();
-  if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return formatLocation(nameLoc.getChildLoc());
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::string text = formatLocation(inner); !text.empty())
-        return text;
-  return "";
 }
 
 static std::string joinIntegers(const llvm::json::Array *values,
@@ -155,12 +143,12 @@ static LogicalResult writeFile(Location loc, StringRef path,
   return success();
 }
 
-/// Writes `<dir>/<kernel>.ptx` for every kernel and `<dir>/manifest.json`.
-static LogicalResult emitKernels(ModuleOp module, StringRef dir,
-                                 const Target &target, bool lineInfo) {
+FailureOr<EmittedProgram>
+fp8::emitProgram(ModuleOp module, const Target &target, bool lineInfo) {
   // Manifests live on the kernels, which serialization replaces: collect
   // them (with the kernel's source location) first, then serialize a copy.
   llvm::StringMap<llvm::json::Object> entries;
+  SmallVector<std::string> order;
   module.walk([&](gpu::GPUFuncOp func) {
     auto manifest = func->getAttrOfType<DictionaryAttr>(kManifestAttrName);
     if (!manifest)
@@ -169,55 +157,90 @@ static LogicalResult emitKernels(ModuleOp module, StringRef dir,
     if (std::string location = formatLocation(func.getLoc()); !location.empty())
       entry[schema::kLocation] = location;
     entries[func.getName()] = std::move(entry);
+    order.push_back(func.getName().str());
   });
   if (entries.empty())
     return emitError(module.getLoc(),
                      "no kernels to emit: the module has no fp8 ops");
+  // The program of every function that launches kernels.
+  llvm::json::Array functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    bool launches = false;
+    func.walk([&](Operation *op) { launches |= op->hasAttr(kKernelAttrName); });
+    if (!launches)
+      continue;
+    FailureOr<llvm::json::Object> plan = buildLaunchPlan(func, entries);
+    if (failed(plan))
+      return failure();
+    functions.push_back(std::move(*plan));
+  }
+
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
   buildKernelToPTXPipeline(pm, lineInfo);
   if (failed(pm.run(*copy)))
     return failure();
-
-  std::error_code error = llvm::sys::fs::create_directories(dir);
-  if (!error && !llvm::sys::fs::is_directory(dir))
-    error = std::make_error_code(std::errc::not_a_directory);
-  if (error)
-    return emitError(module.getLoc())
-           << "cannot create " << dir << ": " << error.message();
-  llvm::json::Array kernels;
+  llvm::StringMap<std::string> ptxByKernel;
   WalkResult walk = copy->walk([&](gpu::BinaryOp binary) {
     FailureOr<StringRef> ptx = getPTX(binary);
     if (failed(ptx))
       return WalkResult::interrupt();
-    StringRef name = binary.getName();
-    auto it = entries.find(name);
-    if (it == entries.end())
-      return WalkResult::advance();
-    llvm::json::Object entry = std::move(it->second);
-    entry[schema::kName] = name.str();
-    entry[schema::kPtx] = (name + ".ptx").str();
-    SmallString<128> path(dir);
-    llvm::sys::path::append(path, name + ".ptx");
-    if (failed(writeFile(module.getLoc(), path,
-                         buildHeader(name, entry, target) + ptx->str())))
-      return WalkResult::interrupt();
-    kernels.push_back(std::move(entry));
+    ptxByKernel[binary.getName()] = ptx->str();
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
 
+  EmittedProgram program;
+  llvm::json::Array kernels;
+  for (const std::string &name : order) {
+    llvm::json::Object entry = std::move(entries[name]);
+    entry[schema::kName] = name;
+    entry[schema::kPtx] = name + ".ptx";
+    auto ptx = ptxByKernel.find(name);
+    if (ptx == ptxByKernel.end())
+      return emitError(module.getLoc()) << "kernel " << name << " has no PTX";
+    program.ptx.push_back(
+        {name + ".ptx", buildHeader(name, entry, target) + ptx->second});
+    kernels.push_back(std::move(entry));
+  }
   llvm::json::Object manifest;
   manifest[schema::kVersionKey] = schema::kVersion;
   manifest[schema::kChip] = target.getName().str();
   manifest[schema::kKernels] = std::move(kernels);
-  std::string json;
-  llvm::raw_string_ostream os(json);
+  manifest[schema::kFunctions] = std::move(functions);
+  llvm::raw_string_ostream os(program.manifest);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  return program;
+}
+
+/// Writes `program` into `dir`: its PTX files and manifest.json, after
+/// removing the PTX files of an earlier emission that it does not have.
+static LogicalResult writeProgram(Location loc, const EmittedProgram &program,
+                                  StringRef dir) {
+  std::error_code error = llvm::sys::fs::create_directories(dir);
+  if (!error && !llvm::sys::fs::is_directory(dir))
+    error = std::make_error_code(std::errc::not_a_directory);
+  if (error)
+    return emitError(loc) << "cannot create " << dir << ": " << error.message();
+  llvm::StringSet<> written;
+  for (const auto &[file, text] : program.ptx)
+    written.insert(file);
+  for (llvm::sys::fs::directory_iterator it(dir, error), end;
+       it != end && !error; it.increment(error)) {
+    StringRef file = llvm::sys::path::filename(it->path());
+    if (file.ends_with(".ptx") && !written.contains(file))
+      llvm::sys::fs::remove(it->path());
+  }
+  for (const auto &[file, text] : program.ptx) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, file);
+    if (failed(writeFile(loc, path, text)))
+      return failure();
+  }
   SmallString<128> path(dir);
   llvm::sys::path::append(path, "manifest.json");
-  return writeFile(module.getLoc(), path, json);
+  return writeFile(loc, path, program.manifest);
 }
 
 namespace {
@@ -240,8 +263,10 @@ struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
     ConvertFP8ToNVVMOptions options;
     options.chip = chip;
     convert.addPass(createConvertFP8ToNVVM(options));
-    if (failed(runPipeline(convert, module)) ||
-        failed(emitKernels(module, dir, *target, lineInfo)))
+    if (failed(runPipeline(convert, module)))
+      return signalPassFailure();
+    FailureOr<EmittedProgram> program = emitProgram(module, *target, lineInfo);
+    if (failed(program) || failed(writeProgram(module.getLoc(), *program, dir)))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

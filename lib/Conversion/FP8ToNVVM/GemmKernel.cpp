@@ -108,6 +108,11 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
                       bScaleType.getShape(), ptr);
   signature.addBuffer("c", ParamRole::output, problem.resultElement, {m, n},
                       ptr);
+  signature.bindOperand("a", op.getAMutable());
+  signature.bindOperand("a_scale", op.getAScaleMutable());
+  signature.bindOperand("b", op.getBMutable());
+  signature.bindOperand("b_scale", op.getBScaleMutable());
+  signature.bindResult("c", op->getResult(0));
   signature.addTensorMap("a_map", "a", {config.tileM, kTileK}, Swizzle::b128,
                          ptr);
   signature.addTensorMap("b_map", "b", {config.tileN, kTileK}, Swizzle::b128,

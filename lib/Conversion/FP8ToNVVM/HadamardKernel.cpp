@@ -53,6 +53,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &builder,
                       MemRefType::get({numElements}, element));
   signature.addBuffer("out", ParamRole::output, element, {rows, cols},
                       MemRefType::get({numElements}, element));
+  signature.bindOperand("input", op->getOpOperand(0));
+  signature.bindResult("out", op->getResult(0));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   SmallVector<NamedAttribute> extra = {

@@ -8,6 +8,8 @@
 
 #include "KernelUtils.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -43,6 +45,34 @@ unsigned KernelSignature::addTensorMap(StringRef name, StringRef tensor,
   param.swizzle = swizzle;
   params.push_back(std::move(param));
   return params.size() - 1;
+}
+
+void KernelSignature::bindOperand(StringRef name, OpOperand &operand) {
+  Param &param = params[getIndex(name)];
+  assert(!param.isTensorMap);
+  param.owner = operand.getOwner();
+  param.isResult = false;
+  param.index = operand.getOperandNumber();
+}
+
+void KernelSignature::bindResult(StringRef name, OpResult result) {
+  Param &param = params[getIndex(name)];
+  assert(!param.isTensorMap);
+  param.owner = result.getOwner();
+  param.isResult = true;
+  param.index = result.getResultNumber();
+}
+
+void KernelSignature::writeBindings(OpBuilder &b) const {
+  llvm::MapVector<Operation *, NamedAttrList> bindings;
+  for (const Param &p : params)
+    if (p.owner)
+      bindings[p.owner].append(
+          p.name, b.getStringAttr((Twine(p.isResult ? "result " : "operand ") +
+                                   Twine(p.index))
+                                      .str()));
+  for (auto &[op, list] : bindings)
+    op->setAttr(kKernelArgsAttrName, list.getDictionary(b.getContext()));
 }
 
 SmallVector<Type> KernelSignature::getArgumentTypes() const {

@@ -40,6 +40,11 @@ public:
     std::string tensor;
     SmallVector<int64_t, 2> box;
     Swizzle swizzle = Swizzle::none;
+    // Buffers: the operand or result of a source op that the parameter
+    // carries (none for a workspace).
+    Operation *owner = nullptr;
+    bool isResult = false;
+    unsigned index = 0;
   };
 
   /// Declares a buffer of `elementType` (the manifest's dtype; FP8 and E8M0
@@ -51,6 +56,13 @@ public:
   /// of buffer `tensor`, copying boxes of `box` = {rows, cols}.
   unsigned addTensorMap(StringRef name, StringRef tensor, ArrayRef<int64_t> box,
                         Swizzle swizzle, Type argumentType);
+
+  /// Says that buffer `name` carries `operand` (an input) or `result` (an
+  /// output) of a source op, for the launch plan.
+  void bindOperand(StringRef name, OpOperand &operand);
+  void bindResult(StringRef name, OpResult result);
+  /// Writes the bindings onto their ops as `fp8.kernel_args`.
+  void writeBindings(OpBuilder &b) const;
 
   ArrayRef<Param> getParams() const { return params; }
   /// The kernel's argument types, in declaration order.

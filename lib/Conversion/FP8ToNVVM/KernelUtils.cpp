@@ -24,6 +24,14 @@ StringRef kernels::dtypeName(Type type) {
     return "f16";
   if (type.isF32())
     return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(1))
+    return "i1";
+  if (type.isInteger(8))
+    return "i8";
+  if (type.isInteger(32))
+    return "i32";
   if (type.isInteger(64))
     return "i64";
   if (isa<Float8E4M3FNType>(type))
@@ -137,6 +145,7 @@ void kernels::setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
                           int64_t bytesMoved, ArrayRef<NamedAttribute> extra) {
   setManifestEntries(b, kernel, op, {numBlocks, 1, 1}, blockSize,
                      signature.getManifestParams(b), bytesMoved, extra);
+  signature.writeBindings(b);
 }
 
 Value kernels::buildActiveThread(KernelBuilder &b, int64_t numThreads) {

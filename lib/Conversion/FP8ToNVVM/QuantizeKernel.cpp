@@ -89,6 +89,18 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
   // grid-wide amax and arrival counters), last parameter: 4 x i32, declared
   // to fp8-run as 2 x i64 (it zero-fills parameters of role "workspace"
   // once; the kernel leaves them zero again).
+  Operation *source = op ? op.getOperation() : amaxSource;
+  signature.bindOperand("input", source->getOpOperand(0));
+  if (amaxOnly()) {
+    signature.bindResult("amax", source->getResult(0));
+  } else {
+    if (stochastic)
+      signature.bindOperand("seed", op.getSeedMutable()[0]);
+    if (op.getAmax())
+      signature.bindOperand("amax", op.getAmaxMutable()[0]);
+    signature.bindResult("q", op->getResult(0));
+    signature.bindResult("scale", op->getResult(1));
+  }
   if (workspace)
     signature.addBuffer("workspace", ParamRole::workspace, b.getI64Type(), {2},
                         MemRefType::get({4}, b.getI32Type()));
@@ -299,5 +311,6 @@ FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &builder, AmaxOp op,
     return failure();
   KernelBuilder b(op.getLoc(), builder);
   QuantizeKernelBuilder k(b, inputType, op.getTile().getExtents());
+  k.amaxSource = op;
   return buildTileKernel(k, op, name, target);
 }

@@ -35,6 +35,8 @@ struct QuantizeKernelBuilder {
   Value input, seed, data, scales, amaxOut, scratch;
   // A given amax per tile (delayed scaling), else null.
   Value givenAmax;
+  // The fp8.amax op of an amax kernel (whose values it binds).
+  Operation *amaxSource = nullptr;
 
   QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
                         ArrayRef<int64_t> tile, QuantizeOp op = {});

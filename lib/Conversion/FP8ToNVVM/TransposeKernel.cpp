@@ -62,6 +62,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
   signature.addBuffer("scale_t", ParamRole::output, scaleElement,
                       {scaleCols, scaleRows},
                       MemRefType::get({numScales}, scaleStorage));
+  signature.bindOperand("q", op->getOpOperand(0));
+  signature.bindOperand("scale", op->getOpOperand(1));
+  signature.bindResult("qt", op->getResult(0));
+  signature.bindResult("scale_t", op->getResult(1));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock,
                    {b.workgroupMemRef({kTile, kStride}, b.getI8Type())});

@@ -9,7 +9,12 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace mlir {
+class ModuleOp;
 class OpBuilder;
 class OpPassManager;
 class Type;
@@ -84,6 +89,19 @@ FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
 FailureOr<gpu::GPUModuleOp> buildGemmKernel(OpBuilder &builder,
                                             ScaledMatmulOp op, StringRef name,
                                             const Target &target);
+
+/// What fp8-emit writes, in memory: the manifest (docs/Manifest.md) and
+/// one PTX text per kernel, by file name.
+struct EmittedProgram {
+  std::string manifest;
+  std::vector<std::pair<std::string, std::string>> ptx;
+};
+
+/// Lowers the kernels of `module` (which convert-fp8-to-nvvm has built) to
+/// PTX and describes them and each function's launch plan; `module` is left
+/// as it is. For compilers that embed the passes and want no files.
+FailureOr<EmittedProgram> emitProgram(ModuleOp module, const Target &target,
+                                      bool lineInfo = true);
 
 /// Adds the passes that lower generated gpu.modules to NVVM and serialize
 /// them to PTX (`gpu.binary` ops), with .file/.loc line info pointing at

@@ -110,9 +110,17 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  // Set by convert-fp8-to-nvvm: the kernel of an op, and a kernel's launch.
+  // Set by convert-fp8-to-nvvm: the kernel of an op and the parameters its
+  // values bind to, and a kernel's launch.
   if (name.getValue() == kKernelAttrName ||
       name.getValue() == kManifestAttrName)
     return success();
+  if (name.getValue() == kKernelArgsAttrName) {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << kKernelArgsAttrName
+                             << "' must be a dictionary, got "
+                             << attr.getValue();
+    return success();
+  }
   return op->emitError() << "unknown fp8 attribute '" << name.getValue() << "'";
 }

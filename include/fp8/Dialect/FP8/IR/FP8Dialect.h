@@ -17,10 +17,13 @@
 
 namespace mlir::fp8 {
 
-/// The discardable attributes of the GPU conversion: on an fp8 op, the
-/// kernel built for it (`@module::@kernel`); on a kernel, its manifest
-/// entry (a dictionary that fp8-emit writes out as JSON).
+/// The discardable attributes of the GPU conversion: on an op, the kernel
+/// built for it (`@module::@kernel`) and which of the kernel's parameters
+/// carry its operands and results (`{q = "result 0", input = "operand 0"}`);
+/// on a kernel, its manifest entry (a dictionary that fp8-emit writes out
+/// as JSON). fp8-emit's launch plan is made of these.
 inline constexpr StringLiteral kKernelAttrName = "fp8.kernel";
+inline constexpr StringLiteral kKernelArgsAttrName = "fp8.kernel_args";
 inline constexpr StringLiteral kManifestAttrName = "fp8.manifest";
 
 /// Parses `[e0, e1, ...]` where each extent is a positive integer or `*`
