@@ -15,7 +15,9 @@
 #include "Manifest.h"
 #include "Module.h"
 #include "Options.h"
+#include "RunFunction.h"
 #include "TensorMap.h"
+#include "Timing.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -41,30 +43,6 @@ std::string inputFile(const std::string &dir, const Kernel &kernel,
   return joinPath(dir, param.name + ".bin");
 }
 
-struct Timing {
-  double medianMs = 0;
-  double minMs = 0;
-};
-
-Timing summarize(std::vector<float> times) {
-  Timing t;
-  if (times.empty())
-    return t;
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  t.medianMs = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-  t.minMs = times.front();
-  return t;
-}
-
-double gbps(int64_t bytes, double ms) {
-  return ms > 0 ? double(bytes) / (ms * 1e6) : 0;
-}
-
-double tflops(int64_t flops, double ms) {
-  return ms > 0 ? double(flops) / (ms * 1e9) : 0;
-}
-
 enum class Status { Ok, Failed, Fatal };
 
 struct KernelResult {
@@ -76,42 +54,6 @@ struct KernelResult {
   int64_t copyBytes = 0;
   bool copied = false;
 };
-
-// Times `iters` back-to-back repetitions of `launch` on the stream: one event
-// between consecutive launches, so each interval is one launch's GPU time.
-template <typename Launch>
-bool timeLaunches(Gpu &gpu, int warmup, int iters, const std::string &what,
-                  Launch launch, Timing &timing) {
-  const CudaDriver &drv = gpu.drv;
-  for (int n = 0; n < warmup; ++n)
-    if (!gpu.check(launch(), what))
-      return false;
-  Events events(drv);
-  if (!gpu.check(events.create(size_t(iters) + 1), "cuEventCreate"))
-    return false;
-  if (!gpu.check(drv.cuEventRecord(events.events[0], gpu.stream),
-                 "cuEventRecord"))
-    return false;
-  for (int n = 0; n < iters; ++n) {
-    if (!gpu.check(launch(), what) ||
-        !gpu.check(drv.cuEventRecord(events.events[n + 1], gpu.stream),
-                   "cuEventRecord"))
-      return false;
-  }
-  if (!gpu.check(drv.cuEventSynchronize(events.events[iters]), what))
-    return false;
-  std::vector<float> times;
-  for (int n = 0; n < iters; ++n) {
-    float ms = 0;
-    if (!gpu.check(
-            drv.cuEventElapsedTime(&ms, events.events[n], events.events[n + 1]),
-            "cuEventElapsedTime"))
-      return false;
-    times.push_back(ms);
-  }
-  timing = summarize(times);
-  return true;
-}
 
 bool writeDump(const Options &opts, const Manifest &manifest,
                const Kernel &kernel, const Gpu &gpu,
@@ -375,19 +317,6 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   return Status::Ok;
 }
 
-JsonValue timingJson(const Timing &t, int64_t bytes, int64_t flops = 0) {
-  JsonValue v = JsonValue::object();
-  v.set("median_ms", JsonValue::number(t.medianMs));
-  v.set("min_ms", JsonValue::number(t.minMs));
-  v.set("gbps_median", JsonValue::number(gbps(bytes, t.medianMs)));
-  v.set("gbps_best", JsonValue::number(gbps(bytes, t.minMs)));
-  if (flops) {
-    v.set("tflops_median", JsonValue::number(tflops(flops, t.medianMs)));
-    v.set("tflops_best", JsonValue::number(tflops(flops, t.minMs)));
-  }
-  return v;
-}
-
 bool writeResults(const Options &opts, const Manifest &manifest, const Gpu &gpu,
                   const std::vector<KernelResult> &results) {
   JsonValue root = JsonValue::object();
@@ -444,6 +373,8 @@ int main(int argc, char **argv) {
     std::fputs(usageText, stdout);
     return 0;
   }
+  if (!opts.function.empty())
+    return runFunction(opts);
 
   Manifest manifest;
   if (!loadManifest(opts.manifestPath, manifest, error)) {
@@ -506,6 +437,12 @@ int main(int argc, char **argv) {
       if (k->flops)
         std::printf("  %lld flops\n", static_cast<long long>(k->flops));
     }
+    for (const Function &f : manifest.functions)
+      std::printf("function %s: %zu inputs, %zu outputs, %zu launches, "
+                  "workspace %lld bytes, zeroed %lld bytes\n",
+                  f.name.c_str(), f.arguments.size(), f.results.size(),
+                  f.launches.size(), static_cast<long long>(f.workspaceBytes),
+                  static_cast<long long>(f.zeroedBytes));
     return 0;
   }
 
