@@ -82,9 +82,9 @@ check-format: deps
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMATTED)
 	@echo "check-format: passed"
 
-# fp8-run's CPU-side tests (manifest reader, options, tensor-map checks; no
-# GPU needed), where the CUDA toolkit's headers are: fp8-run includes cuda.h
-# and opens libcuda at run time.
+# fp8-run's and libfp8rt's CPU-side tests (manifest and plan reader, options,
+# tensor-map checks, runs on a fake libcuda; no GPU needed), where the CUDA
+# toolkit's headers are: both include cuda.h and open libcuda at run time.
 CUDA_HOME ?= /usr/local/cuda
 
 check-run:

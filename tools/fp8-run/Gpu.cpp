@@ -1,7 +1,7 @@
 //===- Gpu.cpp - the CUDA device, buffers and tensor maps -----------------===//
 //
-// Opens the device a manifest's chip needs and encodes TMA descriptors,
-// reporting each driver error with what was being done.
+// Opens the device a manifest's chip needs, reporting each driver error with
+// what was being done.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,13 +17,6 @@ void fp8run::fail(const std::string &message) {
 
 void fp8run::warn(const std::string &message) {
   std::fprintf(stderr, "fp8-run: warning: %s\n", message.c_str());
-}
-
-std::string fp8run::shapeString(const std::vector<int64_t> &shape) {
-  std::string s = "[";
-  for (size_t n = 0; n < shape.size(); ++n)
-    s += (n ? "x" : "") + std::to_string(shape[n]);
-  return s + "]";
 }
 
 // Compute capability a manifest chip needs, from "sm_90a", "sm_100a",
@@ -48,62 +41,8 @@ static bool parseChip(const std::string &chip, int &major, int &minor,
   return true;
 }
 
-// TMA element types by size: fp8 and e8m0 are moved as bytes, which is all a
-// copy needs.
-static CUtensorMapDataType tensorMapType(DType dtype) {
-  switch (dtype) {
-  case DType::BF16:
-    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  case DType::F16:
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  case DType::F32:
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  case DType::I64:
-    return CU_TENSOR_MAP_DATA_TYPE_INT64; // Rejected by the manifest reader.
-  case DType::F8E4M3:
-  case DType::F8E5M2:
-  case DType::E8M0:
-    break;
-  }
-  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
-}
-
-static CUtensorMapSwizzle tensorMapSwizzle(Swizzle swizzle) {
-  switch (swizzle) {
-  case Swizzle::None:
-    break;
-  case Swizzle::B32:
-    return CU_TENSOR_MAP_SWIZZLE_32B;
-  case Swizzle::B64:
-    return CU_TENSOR_MAP_SWIZZLE_64B;
-  case Swizzle::B128:
-    return CU_TENSOR_MAP_SWIZZLE_128B;
-  }
-  return CU_TENSOR_MAP_SWIZZLE_NONE;
-}
-
-// "a_map: a [4096x4096] f8e4m3, box [128x128], swizzle 128B"
-std::string fp8run::tensorMapString(const Kernel &kernel, const Param &map) {
-  const Param &t = kernel.params[map.tensor];
-  return map.name + ": " + t.name + " " + shapeString(t.shape) + " " +
-         dtypeName(t.dtype) + ", box [" + std::to_string(map.box[0]) + "x" +
-         std::to_string(map.box[1]) + "], swizzle " + swizzleName(map.swizzle);
-}
-
 bool Gpu::open(int ordinal, const std::string &chip) {
-  CUresult init = drv.cuInit(0);
-  if (init == CUDA_ERROR_STUB_LIBRARY) {
-    fail("no CUDA device: libcuda.so.1 is the CUDA toolkit's stub, not an "
-         "NVIDIA driver");
-    return false;
-  }
-  if (init == CUDA_ERROR_NO_DEVICE) {
-    fail("no CUDA device (cuInit: " + drv.describe(init) + ")");
-    return false;
-  }
-  if (!check(init, "cuInit (is an NVIDIA driver installed and a GPU "
-                   "visible?)"))
-    return false;
+  // cudaDriver() has already run cuInit and reported its failures.
   int count = 0;
   if (!check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount"))
     return false;
@@ -150,34 +89,5 @@ bool Gpu::open(int ordinal, const std::string &chip) {
       !check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
              "cuStreamCreate"))
     return false;
-  return true;
-}
-
-// The TMA descriptor of a row-major [rows, cols] tensor at `base`
-// (docs/Design.md section 6): dimensions innermost first, out-of-bounds
-// elements read as zero, so partial edge tiles need no masking in the kernel.
-bool fp8run::encodeTensorMap(Gpu &gpu, const Kernel &kernel, const Param &map,
-                             CUdeviceptr base, const std::string &where,
-                             std::vector<uint8_t> &bytes) {
-  const Param &t = kernel.params[map.tensor];
-  size_t size = dtypeSize(t.dtype);
-  cuuint64_t dims[2] = {cuuint64_t(t.shape[1]), cuuint64_t(t.shape[0])};
-  cuuint64_t strides[1] = {cuuint64_t(t.shape[1]) * size};
-  cuuint32_t box[2] = {map.box[1], map.box[0]};
-  cuuint32_t elementStrides[2] = {1, 1};
-  CUtensorMap encoded;
-  if (!gpu.check(gpu.drv.cuTensorMapEncodeTiled(
-                     &encoded, tensorMapType(t.dtype), 2,
-                     reinterpret_cast<void *>(uintptr_t(base)), dims, strides,
-                     box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     tensorMapSwizzle(map.swizzle),
-                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-                 where + ": cuTensorMapEncodeTiled for " +
-                     tensorMapString(kernel, map)))
-    return false;
-  static_assert(sizeof(encoded) == tensorMapBytes, "CUtensorMap size");
-  const uint8_t *raw = reinterpret_cast<const uint8_t *>(&encoded);
-  bytes.assign(raw, raw + sizeof(encoded));
   return true;
 }

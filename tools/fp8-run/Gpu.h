@@ -1,8 +1,9 @@
 //===- Gpu.h - the CUDA device, buffers and tensor maps ---------*- C++ -*-===//
 //
 // fp8-run's side of the CUDA driver API: the device, context and stream,
-// device allocations and events freed on every exit path, and the TMA
-// descriptors of tensormap parameters. Errors are reported as they happen.
+// and device allocations and events freed on every exit path. The driver
+// table, manifest reader and tensor-map encoding are libfp8rt's
+// (runtime/lib). Errors are reported as they happen.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,21 +20,18 @@
 
 namespace fp8run {
 
+// The library's manifest types and driver table, by their plain names.
+using namespace fp8rt;
+
 /// "fp8-run: error: MESSAGE" on stderr.
 void fail(const std::string &message);
 /// "fp8-run: warning: MESSAGE" on stderr.
 void warn(const std::string &message);
 
-/// "[4096x4096]".
-std::string shapeString(const std::vector<int64_t> &shape);
-
-/// "a_map: a [4096x4096] f8e4m3, box [128x128], swizzle 128B"
-std::string tensorMapString(const Kernel &kernel, const Param &map);
-
 // The device, context and stream every kernel runs in.
 class Gpu {
 public:
-  explicit Gpu(CudaDriver &drv) : drv(drv) {}
+  explicit Gpu(const CudaDriver &drv) : drv(drv) {}
   ~Gpu() {
     if (stream)
       drv.cuStreamDestroy(stream);
@@ -49,10 +47,10 @@ public:
   }
 
   /// Opens device `ordinal` for kernels of `chip` (the compute capability
-  /// must fit), its primary context and a stream.
+  /// must fit), its primary context (made current) and a stream.
   bool open(int ordinal, const std::string &chip);
 
-  CudaDriver &drv;
+  const CudaDriver &drv;
   CUdevice device = 0;
   CUcontext context = nullptr;
   CUstream stream = nullptr;
@@ -63,7 +61,7 @@ public:
 // Device allocations freed on every exit path.
 class DeviceBuffers {
 public:
-  explicit DeviceBuffers(CudaDriver &drv) : drv(drv) {}
+  explicit DeviceBuffers(const CudaDriver &drv) : drv(drv) {}
   ~DeviceBuffers() {
     for (CUdeviceptr p : ptrs)
       drv.cuMemFree(p);
@@ -77,13 +75,13 @@ public:
   }
 
 private:
-  CudaDriver &drv;
+  const CudaDriver &drv;
   std::vector<CUdeviceptr> ptrs;
 };
 
 class Events {
 public:
-  explicit Events(CudaDriver &drv) : drv(drv) {}
+  explicit Events(const CudaDriver &drv) : drv(drv) {}
   ~Events() {
     for (CUevent e : events)
       drv.cuEventDestroy(e);
@@ -101,14 +99,8 @@ public:
   std::vector<CUevent> events;
 
 private:
-  CudaDriver &drv;
+  const CudaDriver &drv;
 };
-
-/// The 128 bytes of the TMA descriptor (CUtensorMap) of tensormap parameter
-/// `map` of `kernel`, whose tensor lives at `base`.
-bool encodeTensorMap(Gpu &gpu, const Kernel &kernel, const Param &map,
-                     CUdeviceptr base, const std::string &where,
-                     std::vector<uint8_t> &bytes);
 
 } // namespace fp8run
 

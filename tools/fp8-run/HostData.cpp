@@ -165,6 +165,22 @@ void fp8run::fillSeeded(const Param &param, uint64_t seed, bool specials,
       out[i] =
           specials ? uint8_t(gen.hash(i)) : uint8_t(127 - 8 + gen.hash(i) % 17);
       break;
+    case DType::F64: {
+      double v = gen.real(i);
+      std::memcpy(out + 8 * i, &v, 8);
+      break;
+    }
+    case DType::I1:
+      out[i] = uint8_t(gen.hash(i) & 1);
+      break;
+    case DType::I8:
+      out[i] = uint8_t(gen.hash(i));
+      break;
+    case DType::I32: {
+      uint32_t v = uint32_t(gen.hash(i));
+      std::memcpy(out + 4 * i, &v, 4);
+      break;
+    }
     case DType::I64: {
       uint64_t v = gen.hash(i);
       std::memcpy(out + 8 * i, &v, 8);

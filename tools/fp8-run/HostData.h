@@ -16,6 +16,8 @@
 
 namespace fp8run {
 
+using namespace fp8rt;
+
 // Fills `bytes` with the parameter's seeded values: the same (seed, param
 // name, shape) always gives the same bytes, on any machine. With `specials`,
 // about one real element in 65536 becomes one of +-0, +-inf, NaN, a huge

@@ -13,13 +13,19 @@ using namespace fp8run;
 
 const char *const fp8run::usageText =
     "usage: fp8-run DIR/manifest.json [options]\n"
+    "       fp8-run DIR/manifest.json --function NAME [options]\n"
     "\n"
     "Runs the kernels that `fp8-opt --fp8-emit=dir=DIR` wrote: loads each "
     "PTX,\n"
-    "fills the inputs, runs once, then times repeated launches.\n"
+    "fills the inputs, runs once, then times repeated launches. With\n"
+    "--function, runs that function's launch plan through libfp8rt instead.\n"
     "\n"
     "options:\n"
     "  --kernel NAME     run only this kernel (default: every kernel)\n"
+    "  --function NAME   run this function's launch plan: inputs from\n"
+    "                    --inputs-from DIR/NAME/argN.bin (else seeded), dump\n"
+    "                    DIR/NAME/{argN,resultN}.bin and meta.json, time\n"
+    "                    whole runs\n"
     "  --seed N          seed of the generated inputs (default 0)\n"
     "  --specials        sprinkle +-0, +-inf, NaN, huge and subnormal values\n"
     "                    into generated inputs (about 1 in 65536); fp8 and\n"
@@ -101,6 +107,10 @@ bool fp8run::parseArgs(int argc, char **argv, Options &opts,
       if (!takeValue("a kernel name"))
         return false;
       opts.kernel = value;
+    } else if (arg == "--function") {
+      if (!takeValue("a function name"))
+        return false;
+      opts.function = value;
     } else if (arg == "--seed") {
       if (!takeCount(UINT64_MAX, opts.seed))
         return false;
@@ -159,6 +169,15 @@ bool fp8run::parseArgs(int argc, char **argv, Options &opts,
   if (opts.copyBaseline && opts.iters == 0) {
     error = "--copy-baseline times the copy like the kernel: it needs "
             "--iters above 0";
+    return false;
+  }
+  if (!opts.function.empty() && !opts.kernel.empty()) {
+    error = "--function runs a whole plan; --kernel runs one kernel: give "
+            "one of them";
+    return false;
+  }
+  if (!opts.function.empty() && opts.copyBaseline) {
+    error = "--copy-baseline applies to single kernels, not --function";
     return false;
   }
   if (!opts.inputsFrom.empty() && opts.specials) {

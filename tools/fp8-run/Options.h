@@ -15,6 +15,7 @@ namespace fp8run {
 struct Options {
   std::string manifestPath;
   std::string kernel;
+  std::string function; // Run this function's launch plan (libfp8rt).
   std::string inputsFrom;
   std::string dump;
   std::string results;

@@ -13,7 +13,11 @@
 #include "HostData.h"
 #include "Json.h"
 #include "Manifest.h"
+#include "Module.h"
 #include "Options.h"
+#include "RunFunction.h"
+#include "TensorMap.h"
+#include "Timing.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -39,30 +43,6 @@ std::string inputFile(const std::string &dir, const Kernel &kernel,
   return joinPath(dir, param.name + ".bin");
 }
 
-struct Timing {
-  double medianMs = 0;
-  double minMs = 0;
-};
-
-Timing summarize(std::vector<float> times) {
-  Timing t;
-  if (times.empty())
-    return t;
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  t.medianMs = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-  t.minMs = times.front();
-  return t;
-}
-
-double gbps(int64_t bytes, double ms) {
-  return ms > 0 ? double(bytes) / (ms * 1e6) : 0;
-}
-
-double tflops(int64_t flops, double ms) {
-  return ms > 0 ? double(flops) / (ms * 1e9) : 0;
-}
-
 enum class Status { Ok, Failed, Fatal };
 
 struct KernelResult {
@@ -74,42 +54,6 @@ struct KernelResult {
   int64_t copyBytes = 0;
   bool copied = false;
 };
-
-// Times `iters` back-to-back repetitions of `launch` on the stream: one event
-// between consecutive launches, so each interval is one launch's GPU time.
-template <typename Launch>
-bool timeLaunches(Gpu &gpu, int warmup, int iters, const std::string &what,
-                  Launch launch, Timing &timing) {
-  CudaDriver &drv = gpu.drv;
-  for (int n = 0; n < warmup; ++n)
-    if (!gpu.check(launch(), what))
-      return false;
-  Events events(drv);
-  if (!gpu.check(events.create(size_t(iters) + 1), "cuEventCreate"))
-    return false;
-  if (!gpu.check(drv.cuEventRecord(events.events[0], gpu.stream),
-                 "cuEventRecord"))
-    return false;
-  for (int n = 0; n < iters; ++n) {
-    if (!gpu.check(launch(), what) ||
-        !gpu.check(drv.cuEventRecord(events.events[n + 1], gpu.stream),
-                   "cuEventRecord"))
-      return false;
-  }
-  if (!gpu.check(drv.cuEventSynchronize(events.events[iters]), what))
-    return false;
-  std::vector<float> times;
-  for (int n = 0; n < iters; ++n) {
-    float ms = 0;
-    if (!gpu.check(
-            drv.cuEventElapsedTime(&ms, events.events[n], events.events[n + 1]),
-            "cuEventElapsedTime"))
-      return false;
-    times.push_back(ms);
-  }
-  timing = summarize(times);
-  return true;
-}
 
 bool writeDump(const Options &opts, const Manifest &manifest,
                const Kernel &kernel, const Gpu &gpu,
@@ -167,7 +111,7 @@ bool writeDump(const Options &opts, const Manifest &manifest,
 Status runKernel(const Options &opts, const Manifest &manifest,
                  const Kernel &kernel, const std::string &ptx, Gpu &gpu,
                  KernelResult &result) {
-  CudaDriver &drv = gpu.drv;
+  const CudaDriver &drv = gpu.drv;
   std::string where = "kernel " + kernel.name;
   std::printf("kernel %s (%s): grid [%u, %u, %u] block [%u, %u, %u], %u B "
               "dynamic shared, %lld bytes moved\n",
@@ -176,43 +120,21 @@ Status runKernel(const Options &opts, const Manifest &manifest,
               kernel.block[2], kernel.sharedBytes,
               static_cast<long long>(kernel.bytesMoved));
 
-  // Load the PTX with the JIT's logs captured.
-  std::vector<char> errorLog(1 << 16, 0), infoLog(1 << 16, 0);
-  CUjit_option jitOptions[] = {
-      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_LOG_VERBOSE};
-  void *jitValues[] = {
-      errorLog.data(), reinterpret_cast<void *>(errorLog.size() - 1),
-      infoLog.data(), reinterpret_cast<void *>(infoLog.size() - 1),
-      reinterpret_cast<void *>(uintptr_t(opts.verbose ? 1 : 0))};
-  CUmodule module = nullptr;
-  CUresult loaded =
-      drv.cuModuleLoadDataEx(&module, ptx.c_str(), 5, jitOptions, jitValues);
-  if (loaded != CUDA_SUCCESS) {
-    fail(where + ": cannot load " + kernel.ptxPath + ": " +
-         drv.describe(loaded));
-    if (errorLog[0])
-      std::fprintf(stderr, "JIT error log:\n%s\n", errorLog.data());
+  LoadedKernel loaded;
+  std::string loadError, infoLog;
+  if (!loadKernel(drv, kernel, ptx, loaded, loadError, &infoLog,
+                  opts.verbose)) {
+    fail(loadError);
     return Status::Failed;
   }
   struct ModuleGuard {
-    CudaDriver &drv;
+    const CudaDriver &drv;
     CUmodule module;
     ~ModuleGuard() { drv.cuModuleUnload(module); }
-  } moduleGuard{drv, module};
-  if (opts.verbose && infoLog[0])
-    std::printf("  JIT log:\n%s\n", infoLog.data());
-
-  CUfunction function = nullptr;
-  CUresult found =
-      drv.cuModuleGetFunction(&function, module, kernel.name.c_str());
-  if (found != CUDA_SUCCESS) {
-    fail(where + ": no .entry " + kernel.name + " in " + kernel.ptxPath +
-         " (the manifest's name must be the PTX entry name): " +
-         drv.describe(found));
-    return Status::Failed;
-  }
+  } moduleGuard{drv, loaded.module};
+  if (opts.verbose && !infoLog.empty())
+    std::printf("  JIT log:\n%s\n", infoLog.c_str());
+  CUfunction function = loaded.function;
   int maxThreads = 0, registers = 0, localBytes = 0, staticShared = 0;
   drv.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                          function);
@@ -233,15 +155,6 @@ Status runKernel(const Options &opts, const Manifest &manifest,
          " registers per thread)");
     return Status::Failed;
   }
-  // Above 48 KiB, dynamic shared memory must be opted into per function.
-  if (kernel.sharedBytes > 48 * 1024 &&
-      !gpu.check(drv.cuFuncSetAttribute(
-                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                     int(kernel.sharedBytes)),
-                 where + ": " + std::to_string(kernel.sharedBytes) +
-                     " B of dynamic shared memory"))
-    return Status::Failed;
-
   // Host contents of every parameter before the run.
   std::vector<std::vector<uint8_t>> host(kernel.params.size());
   for (size_t n = 0; n < kernel.params.size(); ++n) {
@@ -290,9 +203,14 @@ Status runKernel(const Options &opts, const Manifest &manifest,
       if (param.isTensorMap() != maps)
         continue;
       if (maps) {
-        if (!encodeTensorMap(gpu, kernel, param, ptrs[param.tensor], where,
-                             host[n]))
+        CUtensorMap encoded;
+        if (!gpu.check(encodeTensorMap(drv, kernel, param, ptrs[param.tensor],
+                                       encoded),
+                       where + ": cuTensorMapEncodeTiled for " +
+                           tensorMapString(kernel, param)))
           return Status::Failed;
+        const uint8_t *raw = reinterpret_cast<const uint8_t *>(&encoded);
+        host[n].assign(raw, raw + sizeof(encoded));
         std::printf("  tensormap %s\n", tensorMapString(kernel, param).c_str());
       }
       // cuMemAlloc aligns to 256 bytes, more than the 64 a map needs.
@@ -399,19 +317,6 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   return Status::Ok;
 }
 
-JsonValue timingJson(const Timing &t, int64_t bytes, int64_t flops = 0) {
-  JsonValue v = JsonValue::object();
-  v.set("median_ms", JsonValue::number(t.medianMs));
-  v.set("min_ms", JsonValue::number(t.minMs));
-  v.set("gbps_median", JsonValue::number(gbps(bytes, t.medianMs)));
-  v.set("gbps_best", JsonValue::number(gbps(bytes, t.minMs)));
-  if (flops) {
-    v.set("tflops_median", JsonValue::number(tflops(flops, t.medianMs)));
-    v.set("tflops_best", JsonValue::number(tflops(flops, t.minMs)));
-  }
-  return v;
-}
-
 bool writeResults(const Options &opts, const Manifest &manifest, const Gpu &gpu,
                   const std::vector<KernelResult> &results) {
   JsonValue root = JsonValue::object();
@@ -468,6 +373,8 @@ int main(int argc, char **argv) {
     std::fputs(usageText, stdout);
     return 0;
   }
+  if (!opts.function.empty())
+    return runFunction(opts);
 
   Manifest manifest;
   if (!loadManifest(opts.manifestPath, manifest, error)) {
@@ -530,15 +437,21 @@ int main(int argc, char **argv) {
       if (k->flops)
         std::printf("  %lld flops\n", static_cast<long long>(k->flops));
     }
+    for (const Function &f : manifest.functions)
+      std::printf("function %s: %zu inputs, %zu outputs, %zu launches, "
+                  "workspace %lld bytes, zeroed %lld bytes\n",
+                  f.name.c_str(), f.arguments.size(), f.results.size(),
+                  f.launches.size(), static_cast<long long>(f.workspaceBytes),
+                  static_cast<long long>(f.zeroedBytes));
     return 0;
   }
 
-  CudaDriver drv;
-  if (!drv.load(error)) {
+  const CudaDriver *drv = cudaDriver(error);
+  if (!drv) {
     fail(error);
     return 1;
   }
-  Gpu gpu(drv);
+  Gpu gpu(*drv);
   if (!gpu.open(opts.device, manifest.chip))
     return 1;
   std::printf("fp8-run: %s (compute capability %d.%d, driver %d.%d), %s\n",

@@ -1,6 +1,6 @@
-//===- Json.h - Minimal JSON reader and writer for fp8-run ------*- C++ -*-===//
+//===- Json.h - Minimal JSON reader and writer for libfp8rt -----*- C++ -*-===//
 //
-// fp8-run builds on machines without LLVM, so it cannot use llvm::json. This
+// libfp8rt builds on machines without LLVM, so it cannot use llvm::json. This
 // is a small strict JSON (RFC 8259) reader and writer: enough for kernel
 // manifests and the files fp8-run writes. Objects keep their key order; keys
 // are looked up linearly (manifests are small). Errors are reported through
@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_TOOLS_FP8_RUN_JSON_H
-#define FP8_TOOLS_FP8_RUN_JSON_H
+#ifndef FP8RT_LIB_JSON_H
+#define FP8RT_LIB_JSON_H
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace fp8run {
+namespace fp8rt {
 
 class JsonValue {
 public:
@@ -85,6 +85,6 @@ bool parseJson(const std::string &text, JsonValue &result, std::string &error);
 // Appends `s` as a quoted JSON string.
 void writeJsonString(std::string &out, const std::string &s);
 
-} // namespace fp8run
+} // namespace fp8rt
 
-#endif // FP8_TOOLS_FP8_RUN_JSON_H
+#endif // FP8RT_LIB_JSON_H

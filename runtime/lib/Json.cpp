@@ -1,4 +1,4 @@
-//===- Json.cpp - Minimal JSON reader and writer for fp8-run --------------===//
+//===- Json.cpp - Minimal JSON reader and writer for libfp8rt -------------===//
 //
 // A recursive-descent reader for strict JSON (no comments, no trailing
 // commas, no duplicate keys) and the matching writer. Line and column in
@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-using namespace fp8run;
+using namespace fp8rt;
 
 JsonValue JsonValue::boolean(bool value) {
   JsonValue v;
@@ -104,7 +104,7 @@ const char *JsonValue::kindName(Kind kind) {
 // Writer
 //===----------------------------------------------------------------------===//
 
-void fp8run::writeJsonString(std::string &out, const std::string &str) {
+void fp8rt::writeJsonString(std::string &out, const std::string &str) {
   out += '"';
   for (unsigned char c : str) {
     switch (c) {
@@ -549,8 +549,8 @@ private:
 };
 } // namespace
 
-bool fp8run::parseJson(const std::string &text, JsonValue &result,
-                       std::string &error) {
+bool fp8rt::parseJson(const std::string &text, JsonValue &result,
+                      std::string &error) {
   Parser parser(text);
   if (parser.parseDocument(result))
     return true;

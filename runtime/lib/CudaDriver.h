@@ -1,6 +1,6 @@
 //===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
 //
-// fp8-run calls the driver API of cuda.h through function pointers that it
+// libfp8rt calls the driver API of cuda.h through function pointers that it
 // resolves from libcuda.so.1 with dlopen, instead of linking -lcuda: a binary
 // linked against the toolkit's stub cannot even start where no NVIDIA driver
 // is installed, while this one starts, reads and validates its manifest, and
@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_TOOLS_FP8_RUN_CUDADRIVER_H
-#define FP8_TOOLS_FP8_RUN_CUDADRIVER_H
+#ifndef FP8RT_LIB_CUDADRIVER_H
+#define FP8RT_LIB_CUDADRIVER_H
 
 #include <cuda.h>
 
 #include <string>
 
-namespace fp8run {
+namespace fp8rt {
 
 #define FP8_CUDA_DRIVER_FUNCTIONS(X)                                           \
   X(cuGetErrorName)                                                            \
@@ -33,6 +33,8 @@ namespace fp8run {
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
   X(cuCtxSetCurrent)                                                           \
+  X(cuCtxGetCurrent)                                                           \
+  X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleGetFunction)                                                       \
   X(cuModuleUnload)                                                            \
@@ -41,9 +43,11 @@ namespace fp8run {
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
+  X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoDAsync)                                                         \
   X(cuMemsetD8)                                                                \
+  X(cuMemsetD8Async)                                                           \
   X(cuLaunchKernel)                                                            \
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
@@ -68,6 +72,11 @@ struct CudaDriver {
   std::string describe(CUresult result) const;
 };
 
-} // namespace fp8run
+/// The process's driver table: libcuda.so.1 is opened, resolved and
+/// initialized (cuInit) once, on the first call, by whichever thread gets
+/// there first. Returns nullptr with the reason in `error` if it cannot be.
+const CudaDriver *cudaDriver(std::string &error);
 
-#endif // FP8_TOOLS_FP8_RUN_CUDADRIVER_H
+} // namespace fp8rt
+
+#endif // FP8RT_LIB_CUDADRIVER_H

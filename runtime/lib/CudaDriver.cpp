@@ -10,7 +10,9 @@
 
 #include <dlfcn.h>
 
-using namespace fp8run;
+#include <mutex>
+
+using namespace fp8rt;
 
 #define FP8_STRINGIFY_IMPL(x) #x
 // Expands cuda.h's macros first, so cuMemAlloc gives "cuMemAlloc_v2".
@@ -48,4 +50,28 @@ std::string CudaDriver::describe(CUresult result) const {
   if (text)
     out += std::string(" (") + text + ")";
   return out;
+}
+
+const CudaDriver *fp8rt::cudaDriver(std::string &error) {
+  static CudaDriver driver;
+  static std::string loadError;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!driver.load(loadError))
+      return;
+    CUresult init = driver.cuInit(0);
+    if (init == CUDA_ERROR_STUB_LIBRARY)
+      loadError = "no CUDA device: libcuda.so.1 is the CUDA toolkit's stub, "
+                  "not an NVIDIA driver";
+    else if (init == CUDA_ERROR_NO_DEVICE)
+      loadError = "no CUDA device (cuInit: " + driver.describe(init) + ")";
+    else if (init != CUDA_SUCCESS)
+      loadError = "cuInit: " + driver.describe(init) +
+                  " (is an NVIDIA driver installed and a GPU visible?)";
+  });
+  if (!loadError.empty()) {
+    error = loadError;
+    return nullptr;
+  }
+  return &driver;
 }

@@ -1,6 +1,6 @@
 //===- Manifest.cpp - Kernel manifests of fp8-opt --fp8-emit --------------===//
 //
-// Validation is strict about what fp8-run uses (a wrong grid or shape would
+// Validation is strict about what the runtime uses (a wrong grid or shape would
 // launch out of bounds) and ignores keys it does not use. Parameter and
 // kernel names become file and directory names in dumps, so they are
 // restricted to a safe character set.
@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Manifest.h"
+#include "ManifestReader.h"
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
@@ -16,20 +17,24 @@
 #include <cstdio>
 #include <cstring>
 
-using namespace fp8run;
+using namespace fp8rt;
 namespace schema = mlir::fp8::manifest;
 
-size_t fp8run::dtypeSize(DType dtype) {
+size_t fp8rt::dtypeSize(DType dtype) {
   switch (dtype) {
   case DType::BF16:
   case DType::F16:
     return 2;
   case DType::F32:
+  case DType::I32:
     return 4;
   case DType::F8E4M3:
   case DType::F8E5M2:
   case DType::E8M0:
+  case DType::I1: // One byte per element, 0 or 1.
+  case DType::I8:
     return 1;
+  case DType::F64:
   case DType::I64:
     return 8;
   }
@@ -40,19 +45,20 @@ static const struct {
   const char *name;
   DType dtype;
 } dtypeNames[] = {
-    {"bf16", DType::BF16},     {"f16", DType::F16},       {"f32", DType::F32},
-    {"f8e4m3", DType::F8E4M3}, {"f8e5m2", DType::F8E5M2}, {"e8m0", DType::E8M0},
-    {"i64", DType::I64},
+    {"bf16", DType::BF16}, {"f16", DType::F16},       {"f32", DType::F32},
+    {"f64", DType::F64},   {"f8e4m3", DType::F8E4M3}, {"f8e5m2", DType::F8E5M2},
+    {"e8m0", DType::E8M0}, {"i1", DType::I1},         {"i8", DType::I8},
+    {"i32", DType::I32},   {"i64", DType::I64},
 };
 
-const char *fp8run::dtypeName(DType dtype) {
+const char *fp8rt::dtypeName(DType dtype) {
   for (const auto &entry : dtypeNames)
     if (entry.dtype == dtype)
       return entry.name;
   return "?";
 }
 
-bool fp8run::parseDType(const std::string &name, DType &dtype) {
+bool fp8rt::parseDType(const std::string &name, DType &dtype) {
   for (const auto &entry : dtypeNames) {
     if (name == entry.name) {
       dtype = entry.dtype;
@@ -62,11 +68,20 @@ bool fp8run::parseDType(const std::string &name, DType &dtype) {
   return false;
 }
 
-int64_t Param::numElements() const {
+int64_t fp8rt::numElements(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+int64_t Param::numElements() const { return fp8rt::numElements(shape); }
+
+std::string fp8rt::typeString(DType dtype, const std::vector<int64_t> &shape) {
+  std::string s = std::string(dtypeName(dtype)) + " [";
+  for (size_t n = 0; n < shape.size(); ++n)
+    s += (n ? ", " : "") + std::to_string(shape[n]);
+  return s + "]";
 }
 
 const Kernel *Manifest::find(const std::string &name) const {
@@ -76,8 +91,29 @@ const Kernel *Manifest::find(const std::string &name) const {
   return nullptr;
 }
 
-bool fp8run::readFile(const std::string &path, std::string &contents,
-                      std::string &error) {
+const Function *Manifest::findFunction(const std::string &name) const {
+  for (const Function &f : functions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+std::string fp8rt::shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t n = 0; n < shape.size(); ++n)
+    s += (n ? "x" : "") + std::to_string(shape[n]);
+  return s + "]";
+}
+
+std::string fp8rt::tensorMapString(const Kernel &kernel, const Param &map) {
+  const Param &t = kernel.params[map.tensor];
+  return map.name + ": " + t.name + " " + shapeString(t.shape) + " " +
+         dtypeName(t.dtype) + ", box [" + std::to_string(map.box[0]) + "x" +
+         std::to_string(map.box[1]) + "], swizzle " + swizzleName(map.swizzle);
+}
+
+bool fp8rt::readFile(const std::string &path, std::string &contents,
+                     std::string &error) {
   FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) {
     error = path + ": " + std::strerror(errno);
@@ -97,105 +133,12 @@ bool fp8run::readFile(const std::string &path, std::string &contents,
   return true;
 }
 
-std::string fp8run::joinPath(const std::string &dir, const std::string &name) {
+std::string fp8rt::joinPath(const std::string &dir, const std::string &name) {
   if (name.empty() || name[0] == '/' || dir.empty())
     return name;
   if (dir.back() == '/')
     return dir + name;
   return dir + "/" + name;
-}
-
-namespace {
-// Reads typed fields out of one JSON object, recording the first error with
-// its key path.
-class Reader {
-public:
-  explicit Reader(std::string &error) : error(error) {}
-
-  bool fail(const std::string &where, const std::string &message) {
-    if (error.empty())
-      error = where + ": " + message;
-    return false;
-  }
-
-  const JsonValue *member(const JsonValue &obj, const std::string &where,
-                          const char *key, JsonValue::Kind kind) {
-    const JsonValue *v = obj.get(key);
-    if (!v) {
-      fail(where, std::string("missing key \"") + key + "\"");
-      return nullptr;
-    }
-    if (v->kind() != kind) {
-      fail(where + "." + key, std::string("expected ") +
-                                  JsonValue::kindName(kind) + ", found " +
-                                  JsonValue::kindName(v->kind()));
-      return nullptr;
-    }
-    return v;
-  }
-
-  bool string(const JsonValue &obj, const std::string &where, const char *key,
-              std::string &out) {
-    const JsonValue *v = member(obj, where, key, JsonValue::Kind::String);
-    if (!v)
-      return false;
-    out = v->getString();
-    return true;
-  }
-
-  bool integer(const JsonValue &obj, const std::string &where, const char *key,
-               int64_t lo, int64_t hi, int64_t &out) {
-    const JsonValue *v = member(obj, where, key, JsonValue::Kind::Number);
-    if (!v)
-      return false;
-    if (!v->isInteger() || v->getInteger() < lo || v->getInteger() > hi)
-      return fail(where + "." + key, "expected an integer in [" +
-                                         std::to_string(lo) + ", " +
-                                         std::to_string(hi) + "]");
-    out = v->getInteger();
-    return true;
-  }
-
-  // An array of `count` integers in [lo, hi] (any length when count < 0).
-  bool integers(const JsonValue &obj, const std::string &where, const char *key,
-                int count, int64_t lo, int64_t hi, const char *what,
-                std::vector<int64_t> &out) {
-    const JsonValue *v = obj.get(key);
-    bool ok = v && v->isArray() &&
-              (count < 0 || v->getArray().size() == size_t(count));
-    if (ok) {
-      for (const JsonValue &e : v->getArray())
-        ok =
-            ok && e.isInteger() && e.getInteger() >= lo && e.getInteger() <= hi;
-    }
-    if (!ok) {
-      if (!v)
-        return fail(where, std::string("missing key \"") + key + "\"");
-      return fail(where + "." + key, std::string("expected ") + what);
-    }
-    out.clear();
-    for (const JsonValue &e : v->getArray())
-      out.push_back(e.getInteger());
-    return true;
-  }
-
-private:
-  std::string &error;
-};
-} // namespace
-
-// Names become file names in dumps: letters, digits, '_', '-', '.', not
-// starting with '.'.
-static bool isSafeName(const std::string &name) {
-  if (name.empty() || name[0] == '.' || name.size() > 200)
-    return false;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    if (!ok)
-      return false;
-  }
-  return true;
 }
 
 static bool readScaling(Reader &r, const JsonValue &scaling,
@@ -223,7 +166,7 @@ static bool readScaling(Reader &r, const JsonValue &scaling,
   return true;
 }
 
-const char *fp8run::swizzleName(Swizzle swizzle) {
+const char *fp8rt::swizzleName(Swizzle swizzle) {
   switch (swizzle) {
   case Swizzle::None:
     return "none";
@@ -278,19 +221,25 @@ static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
                       "'_', '-', '.')");
   if (param.isTensorMap())
     return readTensorMap(r, p, where, param, tensor);
-  std::string dtype;
-  if (!r.string(p, where, schema::kDType, dtype) ||
+  return readDTypeAndShape(r, p, where, param.dtype, param.shape);
+}
+
+bool fp8rt::readDTypeAndShape(Reader &r, const JsonValue &p,
+                              const std::string &where, DType &dtype,
+                              std::vector<int64_t> &shape) {
+  std::string name;
+  if (!r.string(p, where, schema::kDType, name) ||
       !r.integers(p, where, schema::kShape, -1, 0, INT64_MAX,
-                  "an array of non-negative integers", param.shape))
+                  "an array of non-negative integers", shape))
     return false;
-  if (!parseDType(dtype, param.dtype))
+  if (!parseDType(name, dtype))
     return r.fail(where + ".dtype",
-                  "unknown dtype \"" + dtype +
-                      "\" (expected bf16, f16, f32, f8e4m3, f8e5m2, e8m0 "
-                      "or i64)");
+                  "unknown dtype \"" + name +
+                      "\" (expected bf16, f16, f32, f64, f8e4m3, f8e5m2, "
+                      "e8m0, i1, i8, i32 or i64)");
   // Keep byte counts far from overflow: 2^40 elements is 1 TiB of fp8.
   int64_t n = 1;
-  for (int64_t d : param.shape) {
+  for (int64_t d : shape) {
     if (d != 0 && n > (int64_t(1) << 40) / d)
       return r.fail(where + ".shape", "too many elements");
     n *= d;
@@ -318,7 +267,7 @@ static bool checkTensorMap(Reader &r, const std::string &where,
   if (t.dtype == DType::I64)
     return r.fail(where + ".tensor", "\"" + tensor +
                                          "\" is i64; tensor maps take "
-                                         "bf16, f16, f32, fp8 or e8m0");
+                                         "any dtype but i64");
   if (t.shape.size() != 2 || t.shape[0] == 0 || t.shape[1] == 0 ||
       t.shape[0] > (int64_t(1) << 32) || t.shape[1] > (int64_t(1) << 32))
     return r.fail(where + ".tensor",
@@ -442,8 +391,8 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   return true;
 }
 
-bool fp8run::loadManifest(const std::string &path, Manifest &manifest,
-                          std::string &error) {
+bool fp8rt::loadManifest(const std::string &path, Manifest &manifest,
+                         std::string &error) {
   std::string text;
   if (!readFile(path, text, error))
     return false;
@@ -471,12 +420,14 @@ bool fp8run::loadManifest(const std::string &path, Manifest &manifest,
                      version))
         return false;
       if (version > schema::kVersion)
-        return r.fail("manifest.version",
-                      "version " + std::to_string(version) +
-                          " is newer than this fp8-run reads (" +
-                          std::to_string(schema::kVersion) +
-                          "): rebuild fp8-run from the same checkout as "
-                          "fp8-opt");
+        return r.fail(
+            "manifest.version",
+            "version " + std::to_string(version) +
+                " is newer than this reader (libfp8rt) reads (" +
+                std::to_string(schema::kVersion) +
+                "): rebuild libfp8rt and fp8-run from the same checkout as "
+                "fp8-opt");
+      manifest.version = int(version);
     }
     if (!r.string(root, "manifest", schema::kChip, manifest.chip))
       return false;
@@ -495,7 +446,7 @@ bool fp8run::loadManifest(const std::string &path, Manifest &manifest,
         return r.fail(at + ".name", "duplicate kernel \"" + kernel.name + "\"");
       manifest.kernels.push_back(std::move(kernel));
     }
-    return true;
+    return readFunctions(r, root, manifest);
   }();
   if (!ok)
     error = path + ": " + readError;

@@ -5,14 +5,14 @@
 // memory, and the parameters (each one device pointer) with their role, dtype
 // and shape. This is the manifest's reader and validator; it needs no CUDA.
 //
-// A param of role "tensormap" is no buffer of its own: fp8-run encodes a TMA
-// descriptor (CUtensorMap) of another 2-D param and passes a device copy of
+// A param of role "tensormap" is no buffer of its own: the runtime encodes a
+// TMA descriptor (CUtensorMap) of another 2-D param and passes a device copy of
 // it, for the kernels that load tiles with cp.async.bulk.tensor.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_TOOLS_FP8_RUN_MANIFEST_H
-#define FP8_TOOLS_FP8_RUN_MANIFEST_H
+#ifndef FP8RT_LIB_MANIFEST_H
+#define FP8RT_LIB_MANIFEST_H
 
 #include "Json.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
@@ -22,9 +22,22 @@
 #include <string>
 #include <vector>
 
-namespace fp8run {
+namespace fp8rt {
 
-enum class DType { BF16, F16, F32, F8E4M3, F8E5M2, E8M0, I64 };
+// In the order and with the values of fp8rt_dtype (fp8rt.h).
+enum class DType {
+  BF16,
+  F16,
+  F32,
+  F64,
+  F8E4M3,
+  F8E5M2,
+  E8M0,
+  I1,
+  I8,
+  I32,
+  I64
+};
 
 size_t dtypeSize(DType dtype);
 const char *dtypeName(DType dtype);
@@ -86,14 +99,65 @@ struct Kernel {
   JsonValue entry;
 };
 
+// Where a buffer of a launch plan lives (docs/Manifest.md).
+enum class BufferKind { Argument, Result, Intermediate, Zeroed, View };
+
+const char *bufferKindName(BufferKind kind);
+
+struct Buffer {
+  std::string name;
+  BufferKind kind = BufferKind::Intermediate;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+  // Argument and Result: the caller's input or output index.
+  size_t index = 0;
+  // Intermediate: into the workspace; Zeroed: into the zeroed region.
+  int64_t offset = 0;
+  // View: the buffer whose bytes it shows (never itself a view).
+  size_t of = 0;
+};
+
+struct Launch {
+  size_t kernel = 0; // Index into Manifest::kernels.
+  std::string op, location;
+  std::vector<size_t> args; // A buffer id per kernel param.
+};
+
+// One function's launch plan: validated on reading, so the runtime only
+// binds addresses and launches.
+struct Function {
+  std::string name, location;
+  std::vector<size_t> arguments, results; // Buffer ids, in the caller's order.
+  std::vector<Buffer> buffers;            // Indexed by id.
+  std::vector<Launch> launches;
+  int64_t workspaceBytes = 0;
+  int64_t zeroedBytes = 0;
+};
+
 struct Manifest {
   std::string path;
   std::string dir;
   std::string chip;
+  int version = 1;
   std::vector<Kernel> kernels;
+  std::vector<Function> functions;
 
   const Kernel *find(const std::string &name) const;
+  const Function *findFunction(const std::string &name) const;
 };
+
+/// "[4096x4096]".
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// "bf16 [1024, 4096]": how plan and run-time errors name a tensor type.
+std::string typeString(DType dtype, const std::vector<int64_t> &shape);
+
+/// The elements of `shape` multiplied (1 for a scalar).
+int64_t numElements(const std::vector<int64_t> &shape);
+
+/// "a_map: a [4096x4096] f8e4m3, box [128x128], swizzle 128B"
+std::string tensorMapString(const Kernel &kernel, const Param &map);
 
 // Reads and validates `path`. On failure returns false with an error that
 // names the file and the offending key, e.g.
@@ -108,6 +172,6 @@ bool readFile(const std::string &path, std::string &contents,
 // "DIR/name", or `name` alone when it is absolute.
 std::string joinPath(const std::string &dir, const std::string &name);
 
-} // namespace fp8run
+} // namespace fp8rt
 
-#endif // FP8_TOOLS_FP8_RUN_MANIFEST_H
+#endif // FP8RT_LIB_MANIFEST_H

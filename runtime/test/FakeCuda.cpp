@@ -1,14 +1,20 @@
-//===- FakeCuda.cpp - A CPU stand-in for libcuda.so.1 in fp8-run's tests --===//
+//===- FakeCuda.cpp - A CPU stand-in for libcuda.so.1 in tests ------------===//
 //
-// fp8-run opens libcuda.so.1 with dlopen, so a test can put this library
-// first on LD_LIBRARY_PATH and run everything fp8-run does after the manifest
-// on a machine without a GPU: allocation (host memory), copies, tensor-map
-// encoding, launches, events, dumps and results. It implements the driver
-// functions fp8-run resolves and emulates two kernels by name: copy_f32
-// (test/copy) and tma_copy_f8 (test/tma), the latter reading its input
-// through the tensor map fp8-run passed, so a wrong map (address, dimensions,
-// strides, box) gives a wrong output. Other kernels do nothing. Every event
-// is 0.5 ms after the one before, so timings are predictable.
+// libfp8rt (and so fp8-run) opens libcuda.so.1 with dlopen, so a test can put
+// this library first on LD_LIBRARY_PATH and run everything after the manifest
+// on a machine without a GPU: allocation (host memory, so a "device pointer"
+// is a host pointer and a test may pass its own host buffers), copies,
+// tensor-map encoding, launches, events, dumps and results. It implements
+// the driver functions the library resolves and emulates kernels by name
+// (by prefix, so a plan may have several instances of one): copy_f32
+// (fp8-run's test/copy) and tma_copy_f8 (test/tma), which reads its input
+// through the tensor map it is passed, so a wrong map (address, dimensions,
+// strides, box) gives a wrong output; and for the launch plans of
+// runtime/test/plan, f32 kernels that make the order of launches visible in
+// the results (add_one, scale2, add, ws_add that adds its zeroed workspace)
+// and invert_u8. Other kernels do nothing. New allocations are filled with
+// 0xCD bytes, so memory the runtime fails to zero shows. Every event is
+// 0.5 ms after the one before, so timings are predictable.
 //
 // cuTensorMapEncodeTiled checks what the driver documents and stores its
 // arguments in the 128 bytes; only this library reads them back.
@@ -45,6 +51,8 @@ struct Function {
 };
 
 int eventClock = 0;
+int primaryContext;
+CUcontext currentContext = reinterpret_cast<CUcontext>(&primaryContext);
 std::map<std::string, Function *> functions;
 
 size_t elementSize(CUtensorMapDataType t) {
@@ -95,6 +103,42 @@ CUresult tmaCopy(const unsigned grid[3], void **params) {
   return CUDA_SUCCESS;
 }
 
+bool startsWith(const std::string &s, const char *prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+template <typename T> T *param(void **params, int n) {
+  return *static_cast<T **>(params[n]);
+}
+
+// runtime/test/plan's kernels: n elements, one per thread.
+bool planKernel(const std::string &name, size_t n, void **params) {
+  if (startsWith(name, "add_one_f32")) {
+    for (size_t i = 0; i < n; ++i)
+      param<float>(params, 1)[i] = param<float>(params, 0)[i] + 1;
+  } else if (startsWith(name, "scale2_f32")) {
+    for (size_t i = 0; i < n; ++i)
+      param<float>(params, 1)[i] = param<float>(params, 0)[i] * 2;
+  } else if (startsWith(name, "add_f32")) {
+    for (size_t i = 0; i < n; ++i)
+      param<float>(params, 2)[i] =
+          param<float>(params, 0)[i] + param<float>(params, 1)[i];
+  } else if (startsWith(name, "ws_add_f32")) {
+    // Adds its two-word workspace, which must be zero, and leaves it zero
+    // as a real kernel's counters would be.
+    const int64_t *ws = param<int64_t>(params, 2);
+    for (size_t i = 0; i < n; ++i)
+      param<float>(params, 1)[i] =
+          param<float>(params, 0)[i] + float(ws[0] + ws[1]);
+  } else if (startsWith(name, "invert_u8")) {
+    for (size_t i = 0; i < n; ++i)
+      param<uint8_t>(params, 1)[i] = uint8_t(~param<uint8_t>(params, 0)[i]);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -129,12 +173,21 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
-  static int context;
-  *ctx = reinterpret_cast<CUcontext>(&context);
+  *ctx = reinterpret_cast<CUcontext>(&primaryContext);
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
-CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  currentContext = ctx;
+  return CUDA_SUCCESS;
+}
+// The primary context is current from the start, as if the caller (say,
+// PyTorch) had made it so.
+CUresult cuCtxGetCurrent(CUcontext *ctx) {
+  *ctx = currentContext;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned,
                             CUjit_option *, void **) {
@@ -174,6 +227,7 @@ CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
   void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
+  std::memset(p, 0xCD, bytes);
   *ptr = CUdeviceptr(uintptr_t(p));
   return CUDA_SUCCESS;
 }
@@ -182,6 +236,11 @@ CUresult cuMemFree(CUdeviceptr ptr) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
+                           CUstream) {
   std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, bytes);
   return CUDA_SUCCESS;
 }
@@ -199,6 +258,10 @@ CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t bytes) {
   std::memset(reinterpret_cast<void *>(uintptr_t(dst)), value, bytes);
   return CUDA_SUCCESS;
 }
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
+                         CUstream) {
+  return cuMemsetD8(dst, value, bytes);
+}
 
 CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
@@ -214,6 +277,8 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
     std::memcpy(out, in, n * sizeof(float));
   } else if (name == "tma_copy_f8") {
     return tmaCopy(grid, params);
+  } else {
+    planKernel(name, size_t(gx) * gy * gz * bx * by * bz, params);
   }
   return CUDA_SUCCESS;
 }
