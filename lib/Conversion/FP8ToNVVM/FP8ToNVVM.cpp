@@ -13,12 +13,16 @@
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_CONVERTFP8TONVVM
@@ -110,6 +114,16 @@ struct ConvertFP8ToNVVMPass
     if (failed(parsed))
       return signalPassFailure();
     const Target &target = *parsed;
+    // Arith ops on tensors become linalg.generics, and chains of
+    // elementwise generics fuse into one (one kernel, one pass over memory).
+    RewritePatternSet patterns(&getContext());
+    linalg::populateElementwiseToLinalgConversionPatterns(patterns);
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [](OpOperand *) { return true; });
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(applyPatternsGreedily(func, frozen)))
+        return signalPassFailure();
     SymbolTable symbols(module);
     // Ops tagged by an earlier run keep their kernels.
     auto hasKernel = [](Operation *op) { return op->hasAttr(kKernelAttrName); };
@@ -124,6 +138,8 @@ struct ConvertFP8ToNVVMPass
                        TmaAlignScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
                    !hasKernel(op);
     });
+    // Without fp8 ops there is no program to build (the other ops of a
+    // module with fp8 ops get kernels of their own below).
     if (!anyKernel)
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -145,7 +161,7 @@ struct ConvertFP8ToNVVMPass
     };
 
     // X and Xᵀ quantized alike: one cast-transpose kernel reads X once.
-    llvm::DenseSet<Operation *> fused;
+    llvm::DenseSet<Operation *> fused, fusedTransposed;
     for (QuantizeOp transposed : quantizations) {
       auto transpose =
           transposed.getInput().getDefiningOp<linalg::TransposeOp>();
@@ -176,12 +192,20 @@ struct ConvertFP8ToNVVMPass
       tag(transposed, *kernel);
       fused.insert(*rows);
       fused.insert(transposed);
+      fusedTransposed.insert(transposed);
     }
+    // A value only a fused kernel's transposed quantization takes (the
+    // kernel transposes on its own) needs no kernel.
+    auto isAbsorbed = [&](Operation *op) {
+      return llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return fusedTransposed.contains(user);
+      });
+    };
 
     // One kernel per remaining op, in program order.
-    WalkResult walk = module.walk([&](Operation *op) {
+    WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (hasKernel(op))
-        return WalkResult::advance();
+        return WalkResult::skip();
       if (isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp,
               HadamardOp, ScaledMatmulOp>(op) &&
           failed(checkBufferSizes(op)))
@@ -208,14 +232,42 @@ struct ConvertFP8ToNVVMPass
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
         kernel = buildDequantizeKernel(b, dequantize,
                                        kernelName(op, "dequantize"), target);
-      } else {
+      } else if (isa<gpu::GPUModuleOp>(op)) {
+        return WalkResult::skip();
+      } else if (!op->getParentOfType<func::FuncOp>() ||
+                 isa<func::FuncOp, func::ReturnOp, tensor::EmptyOp,
+                     tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) ||
+                 op->hasTrait<OpTrait::ConstantLike>() ||
+                 op->getParentOp() != op->getParentOfType<func::FuncOp>()) {
+        // Not a program op: nothing to launch (reshapes are views of their
+        // source's buffer; constants are cloned into the kernels that use
+        // them; ops inside bodies belong to their op).
         return WalkResult::advance();
+      } else if (isAbsorbed(op)) {
+        return WalkResult::skip();
+      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+                 linalgOp &&
+                 linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()) {
+        if (failed(checkBufferSizes(op)))
+          return WalkResult::interrupt();
+        kernel = buildElementwiseKernel(
+            b, linalgOp, kernelName(op, op->getName().stripDialect().str()),
+            target);
+      } else {
+        InFlightDiagnostic diag =
+            op->emitOpError("convert-fp8-to-nvvm: has no GPU kernel");
+        if (linalgOp && linalg::isaContractionOpInterface(linalgOp))
+          diag << " (a matmul left unquantized: give its operands an "
+                  "fp8.role so that fp8-quantize-matmuls quantizes it)";
+        return WalkResult::interrupt();
       }
       if (failed(kernel) || failed(checkLaunchable(op, *kernel)))
         return WalkResult::interrupt();
       symbols.insert(*kernel);
       tag(op, *kernel);
-      return WalkResult::advance();
+      // A linalg op's body is its kernel's, not more ops to convert.
+      return isa<linalg::LinalgOp>(op) ? WalkResult::skip()
+                                       : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       signalPassFailure();

@@ -21,6 +21,9 @@ class Type;
 namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 namespace fp8 {
 class Target;
 class AmaxOp;
@@ -69,6 +72,15 @@ FailureOr<gpu::GPUModuleOp> buildDequantizeKernel(OpBuilder &builder,
                                                   DequantizeOp op,
                                                   StringRef name,
                                                   const Target &target);
+
+/// Builds the kernel of a linalg op whose loops are all parallel (generic,
+/// map, fill, transpose, ...): its body, cloned, on V consecutive elements
+/// per thread where operands are read in loop order (copy speed), else one
+/// element per thread through the indexing maps.
+FailureOr<gpu::GPUModuleOp> buildElementwiseKernel(OpBuilder &builder,
+                                                   linalg::LinalgOp op,
+                                                   StringRef name,
+                                                   const Target &target);
 
 /// Whether the fused quantize+transpose kernel takes an input of `type`:
 /// static, rank 2, 16-bit, both dims multiples of its 128x128 tile.

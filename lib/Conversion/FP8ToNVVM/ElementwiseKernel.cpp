@@ -1,0 +1,290 @@
+//===- ElementwiseKernel.cpp - parallel linalg ops as GPU kernels ---------===//
+//
+// A linalg op whose loops are all parallel (linalg.generic, linalg.map,
+// linalg.fill, and the arith ops on tensors that convert-fp8-to-nvvm first
+// turns into generics) becomes one kernel: each thread computes V
+// consecutive elements of the results with the op's own body, cloned. Where
+// every operand is read in the results' order, a thread's V elements are
+// one 16-byte load per operand and one store per result (bandwidth-bound
+// ops run at copy speed); otherwise (broadcasts, transposed or offset
+// maps) each thread computes one element and finds each operand's element
+// through its indexing map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "KernelUtils.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+/// Bytes a thread of the vectorized form reads from its widest operand.
+static constexpr int64_t kVectorBytes = 16;
+
+namespace {
+/// One tensor operand or result of the op as a kernel buffer.
+struct Operand {
+  std::string name;
+  OpOperand *operand = nullptr; // Inputs (and inits the body reads).
+  OpResult result;              // Outputs.
+  AffineMap map;
+  Type element;
+  BlockArgument blockArgument; // The body's argument for it, if any.
+  Value memref;                // In the kernel.
+};
+} // namespace
+
+/// Whether the body of `op` may be cloned into a kernel: its ops are
+/// arith/math ops, and any value it takes from outside is a constant.
+static LogicalResult checkBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+        inner.getNumRegions())
+      return op->emitOpError("convert-fp8-to-nvvm: '")
+             << inner.getName()
+             << "' in the body has no GPU lowering (arith and math ops do)";
+    for (Value operand : inner.getOperands()) {
+      if (operand.getParentBlock() == body)
+        continue;
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || !producer->hasTrait<OpTrait::ConstantLike>())
+        return op->emitOpError("convert-fp8-to-nvvm: the body uses ")
+               << operand << " from outside, which is not a constant";
+    }
+  }
+  return success();
+}
+
+/// The scalar a tensor operand holds everywhere, where it is a splat
+/// constant (e.g. the zero of `arith.cmpf ogt, %t, %zeros`), else null.
+static TypedAttr getSplatValue(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) || !dense.isSplat())
+    return {};
+  return dense.getSplatValue<TypedAttr>();
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
+                                                        linalg::LinalgOp op,
+                                                        StringRef name,
+                                                        const Target &target) {
+  if (!op.hasPureTensorSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return op->emitOpError("convert-fp8-to-nvvm: only linalg ops whose loops "
+                           "are all parallel, on tensors, have an "
+                           "elementwise kernel");
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  if (llvm::any_of(loops, ShapedType::isDynamic))
+    return op->emitOpError("convert-fp8-to-nvvm: needs static shapes");
+  if (failed(checkBody(op)))
+    return failure();
+  int64_t numElements = 1;
+  for (int64_t extent : loops)
+    numElements *= extent;
+  KernelBuilder b(op.getLoc(), builder);
+  Block *body = op.getBlock();
+
+  // The operands that become buffers, and the splat or scalar values that
+  // become constants in the kernel.
+  SmallVector<Operand> inputs, outputs;
+  DenseMap<BlockArgument, TypedAttr> constants;
+  auto blockArgumentOf = [&](OpOperand &operand) -> BlockArgument {
+    unsigned index = operand.getOperandNumber();
+    return index < body->getNumArguments() ? body->getArgument(index)
+                                           : BlockArgument();
+  };
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument argument = blockArgumentOf(*input);
+    if (!isa<RankedTensorType>(input->get().getType())) {
+      Attribute value;
+      if (!matchPattern(input->get(), m_Constant(&value)))
+        return op->emitOpError("convert-fp8-to-nvvm: scalar operand #")
+               << input->getOperandNumber() << " is not a constant";
+      constants[argument] = cast<TypedAttr>(value);
+      continue;
+    }
+    if (TypedAttr splat = getSplatValue(input->get())) {
+      constants[argument] = splat;
+      continue;
+    }
+    Operand entry;
+    entry.name = ("in" + Twine(inputs.size())).str();
+    entry.operand = input;
+    entry.map = op.getMatchingIndexingMap(input);
+    entry.element = getElementTypeOrSelf(input->get().getType());
+    entry.blockArgument = argument;
+    inputs.push_back(entry);
+  }
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isIdentity())
+      return op->emitOpError("convert-fp8-to-nvvm: result #")
+             << init.getOperandNumber() - op.getNumDpsInputs()
+             << " is not written in loop order";
+    BlockArgument argument = blockArgumentOf(init);
+    // An init the body reads is one more input.
+    if (argument && !argument.use_empty()) {
+      Operand entry;
+      entry.name = ("init" + Twine(outputs.size())).str();
+      entry.operand = &init;
+      entry.map = map;
+      entry.element = getElementTypeOrSelf(init.get().getType());
+      entry.blockArgument = argument;
+      inputs.push_back(entry);
+    }
+    Operand entry;
+    entry.name = ("out" + Twine(outputs.size())).str();
+    entry.result = op->getResult(outputs.size());
+    entry.map = map;
+    entry.element = getElementTypeOrSelf(entry.result.getType());
+    outputs.push_back(entry);
+  }
+  for (const Operand &entry : llvm::concat<const Operand>(inputs, outputs))
+    if (isa<FloatType>(entry.element) &&
+        cast<FloatType>(entry.element).getWidth() == 8)
+      return op->emitOpError("convert-fp8-to-nvvm: 8-bit float tensors in a "
+                             "linalg op have no kernel (use fp8 ops)");
+
+  // Vectorized where every operand is read in loop order and each thread's
+  // elements are whole vectors.
+  int64_t widest = 1;
+  for (const Operand &entry : llvm::concat<const Operand>(inputs, outputs))
+    widest = std::max<int64_t>(
+        widest, llvm::divideCeil(entry.element.getIntOrFloatBitWidth(), 8));
+  int64_t vector = std::max<int64_t>(1, kVectorBytes / widest);
+  bool inOrder = llvm::all_of(
+      inputs, [](const Operand &entry) { return entry.map.isIdentity(); });
+  // i1 tensors hold a byte per element; a vector of i1 would be bits.
+  bool anyI1 = llvm::any_of(
+      llvm::concat<const Operand>(inputs, outputs),
+      [](const Operand &entry) { return entry.element.isInteger(1); });
+  if (!inOrder || anyI1 || numElements % vector != 0)
+    vector = 1;
+  int64_t numThreads = numElements / vector;
+
+  KernelSignature signature;
+  int64_t bytesMoved = 0;
+  auto declare = [&](Operand &entry, ParamRole role) {
+    auto type =
+        cast<RankedTensorType>(entry.operand ? entry.operand->get().getType()
+                                             : entry.result.getType());
+    Type storage = storageType(entry.element);
+    signature.addBuffer(entry.name, role, entry.element, type.getShape(),
+                        MemRefType::get({type.getNumElements()}, storage));
+    if (entry.operand)
+      signature.bindOperand(entry.name, *entry.operand);
+    else
+      signature.bindResult(entry.name, entry.result);
+    bytesMoved += type.getNumElements() *
+                  llvm::divideCeil(entry.element.getIntOrFloatBitWidth(), 8);
+  };
+  for (Operand &entry : inputs)
+    declare(entry, ParamRole::input);
+  for (Operand &entry : outputs)
+    declare(entry, ParamRole::output);
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, op->getName().getStringRef(),
+              llvm::divideCeil(numThreads, kThreadsPerBlock), kThreadsPerBlock,
+              bytesMoved);
+  for (Operand &entry : llvm::concat<Operand>(inputs, outputs))
+    entry.memref = signature.getArgument(func, entry.name);
+
+  Value thread = buildActiveThread(b, numThreads);
+  Value first = b.mul(thread, vector);
+  // The offset of each input's element: the thread's own where it is read
+  // in loop order, else its indexing map applied to the loop indices.
+  SmallVector<Value> offsets(inputs.size(), first);
+  if (vector == 1 && !inOrder) {
+    SmallVector<Value> indices(loops.size());
+    Value rest = first;
+    for (int64_t dim = loops.size() - 1; dim >= 0; --dim) {
+      indices[dim] = b.remU(rest, loops[dim]);
+      rest = b.divU(rest, loops[dim]);
+    }
+    for (auto [index, entry] : llvm::enumerate(inputs)) {
+      auto shape =
+          cast<RankedTensorType>(entry.operand->get().getType()).getShape();
+      Value offset = b.index(0);
+      for (auto [dim, expr] : llvm::enumerate(entry.map.getResults())) {
+        Value at = affine::expandAffineExpr(b, b.getLoc(), expr, indices, {});
+        offset = b.add(b.mul(offset, shape[dim]), at);
+      }
+      offsets[index] = offset;
+    }
+  }
+
+  // Load each input's V elements, run the body V times, store the results.
+  auto typeOf = [&](const Operand &entry) { return entry.element; };
+  SmallVector<SmallVector<Value>> loaded;
+  for (auto [index, entry] : llvm::enumerate(inputs)) {
+    SmallVector<Value> elements;
+    if (vector == 1) {
+      elements.push_back(
+          memref::LoadOp::create(b, entry.memref, offsets[index]));
+    } else {
+      auto type = VectorType::get({vector}, typeOf(entry));
+      int64_t bytes =
+          vector * llvm::divideCeil(entry.element.getIntOrFloatBitWidth(), 8);
+      Value whole = vector::LoadOp::create(
+          b, type, entry.memref, first, /*nontemporal=*/false,
+          llvm::Align(std::min<int64_t>(bytes, kVectorBytes)));
+      for (int64_t lane = 0; lane < vector; ++lane)
+        elements.push_back(vector::ExtractOp::create(b, whole, lane));
+    }
+    loaded.push_back(std::move(elements));
+  }
+  SmallVector<SmallVector<Value>> results(outputs.size());
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  for (int64_t lane = 0; lane < vector; ++lane) {
+    IRMapping mapping;
+    for (auto [argument, value] : constants)
+      mapping.map(argument,
+                  arith::ConstantOp::create(b, cast<TypedAttr>(value)));
+    for (auto [index, entry] : llvm::enumerate(inputs))
+      mapping.map(entry.blockArgument, loaded[index][lane]);
+    for (Operation &inner : body->without_terminator()) {
+      // Constants from outside the body are cloned with it.
+      for (Value operand : inner.getOperands())
+        if (operand.getParentBlock() != body && !mapping.contains(operand))
+          mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+      b.clone(inner, mapping);
+    }
+    for (auto [index, value] : llvm::enumerate(yield.getOperands()))
+      results[index].push_back(mapping.lookupOrDefault(value));
+  }
+  for (auto [index, entry] : llvm::enumerate(outputs)) {
+    if (vector == 1) {
+      memref::StoreOp::create(b, results[index][0], entry.memref, first);
+      continue;
+    }
+    Value whole = vector::FromElementsOp::create(
+        b, VectorType::get({vector}, typeOf(entry)), results[index]);
+    int64_t bytes =
+        vector * llvm::divideCeil(entry.element.getIntOrFloatBitWidth(), 8);
+    vector::StoreOp::create(
+        b, whole, entry.memref, first, /*nontemporal=*/false,
+        llvm::Align(std::min<int64_t>(bytes, kVectorBytes)));
+  }
+  // Math functions become arith ops here, so that the PTX calls nothing
+  // (no libdevice).
+  RewritePatternSet patterns(b.getContext());
+  populateMathPolynomialApproximationPatterns(patterns);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return op->emitOpError("convert-fp8-to-nvvm: cannot expand the body's "
+                           "math functions");
+  return finishKernel(b, func);
+}
