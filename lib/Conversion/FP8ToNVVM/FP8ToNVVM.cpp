@@ -13,6 +13,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -120,10 +121,22 @@ struct ConvertFP8ToNVVMPass
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateElementwiseOpsFusionPatterns(
         patterns, [](OpOperand *) { return true; });
-    FrozenRewritePatternSet frozen(std::move(patterns));
+    // Only those ops are rewritten: the fp8 ops stay as they are (a driver
+    // over the whole function would erase the unused ones).
+    SmallVector<Operation *> elementwise;
     for (auto func : module.getOps<func::FuncOp>())
-      if (failed(applyPatternsGreedily(func, frozen)))
-        return signalPassFailure();
+      func.walk([&](Operation *op) {
+        if (isa<linalg::LinalgOp>(op) ||
+            (isa<arith::ArithDialect>(op->getDialect()) &&
+             llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>)))
+          elementwise.push_back(op);
+      });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (!elementwise.empty() &&
+        failed(applyOpPatternsGreedily(elementwise, std::move(patterns),
+                                       config)))
+      return signalPassFailure();
     SymbolTable symbols(module);
     // Ops tagged by an earlier run keep their kernels.
     auto hasKernel = [](Operation *op) { return op->hasAttr(kKernelAttrName); };
