@@ -21,7 +21,7 @@
 // RUN: rm -rf %t.ok && fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.ok -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.ok/manifest.json
 // MANIFEST: "location": "{{.*}}amax-ptx.mlir:{{[0-9]+}}:{{[0-9]+}}"
-// MANIFEST: "version": 1
+// MANIFEST: "version": 2
 func.func @nothing(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   return %x : tensor<4x4xf32>
 }
