@@ -81,7 +81,10 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
     matmul is duplicated rather than changed.
 
     `size` 0 takes the size from the function's `fp8.recipe` (its `hadamard`
-    field). Matmuls are selected by their `fp8.matmul` kind.
+    field); without one the pass fails, unless `if-recipe` is set, which
+    leaves a function whose recipe asks for no rotation as it is
+    (`fp8-pipeline` runs the pass that way). Matmuls are selected by their
+    `fp8.matmul` kind.
   }];
   let options = [
     Option<"size", "size", "int64_t", /*default=*/"0",
@@ -90,6 +93,9 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
                "kinds to rotate (fprop, dgrad, wgrad); default all">,
     Option<"seed", "seed", "int64_t", /*default=*/"-1",
            "seed of the random signs; -1 = plain Hadamard">,
+    Option<"ifRecipe", "if-recipe", "bool", /*default=*/"false",
+           "with size 0, rotate only functions whose recipe has a hadamard "
+           "size, instead of failing on the others">,
   ];
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
