@@ -56,6 +56,44 @@ static bool isZeroInit(Value init) {
                   matchPattern(fill.value(), m_Zero()));
 }
 
+/// The tensor that `value` is a matrix transpose of (through any chain of
+/// them), and the dim of that tensor which a matmul contracting `value`
+/// along matrix dim `dim` contracts. A transposed operand is the same data
+/// read along the other dim: quantizing the tensor itself gives a graph
+/// written with `linalg.transpose` the quantizations (and amax histories)
+/// of the same graph written with indexing maps.
+static std::pair<Value, int64_t> lookThroughTransposes(Value value,
+                                                       int64_t dim) {
+  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    if (!isMatrixTransposition(transpose.getPermutation()))
+      break;
+    value = transpose.getInput();
+    dim = 1 - dim;
+  }
+  return {value, dim};
+}
+
+/// Erases the transposes that `values` are read through where nothing else
+/// reads them (the chains may share ops, or the values be one).
+static void eraseDeadTransposes(ArrayRef<Value> values) {
+  SmallVector<Operation *> transposes;
+  for (Value value : values)
+    while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+      if (!llvm::is_contained(transposes, transpose.getOperation()))
+        transposes.push_back(transpose);
+      value = transpose.getInput();
+    }
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : transposes)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
+}
+
 /// The argument marked `fp8.seed`, or null.
 static Value findSeedArgument(FunctionOpInterface func) {
   for (BlockArgument arg : func.getArguments())
@@ -249,8 +287,7 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
     Operation *op = view.op;
     Location loc = op->getLoc();
     OpBuilder b(op);
-    auto quantize = [&](Value value, int64_t contractingDim) {
-      Role role = *roles.getRole(value);
+    auto quantize = [&](Value value, int64_t contractingDim, Role role) {
       PolicyAttr policy = recipe.getPolicy(role);
       ScalingAttr scaling = policy.getScaling(contractingDim);
       auto type = cast<RankedTensorType>(value.getType());
@@ -295,18 +332,23 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
                  StringAttr::get(ctx, stringifyRole(role)));
       return std::make_tuple(q.getResult(), q.getScale(), scaling);
     };
-    auto [qa, sa, scalingA] = quantize(view.a, view.contracting[0]);
-    auto [qb, sb, scalingB] = quantize(view.b, view.contracting[1]);
+    // Roles are those of the operands as written; the data quantized is
+    // what they transpose.
+    Role roleA = *roles.getRole(view.a), roleB = *roles.getRole(view.b);
+    auto [a, dimA] = lookThroughTransposes(view.a, view.contracting[0]);
+    auto [b0, dimB] = lookThroughTransposes(view.b, view.contracting[1]);
+    auto [qa, sa, scalingA] = quantize(a, dimA, roleA);
+    auto [qb, sb, scalingB] = quantize(b0, dimB, roleB);
 
     Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type element = resultType.getElementType();
     Type productElement =
         isa<Float32Type, BFloat16Type>(element) ? element : b.getF32Type();
-    auto product = ScaledMatmulOp::create(
-        b, loc, resultType.clone(productElement), qa, sa, qb, sb,
-        b.getDenseI64ArrayAttr({view.contracting[0], view.contracting[1]}),
-        scalingA, scalingB, recipe.getAccumulate());
+    auto product =
+        ScaledMatmulOp::create(b, loc, resultType.clone(productElement), qa, sa,
+                               qb, sb, b.getDenseI64ArrayAttr({dimA, dimB}),
+                               scalingA, scalingB, recipe.getAccumulate());
     product->setAttr(FP8Dialect::getMatmulAttrName(),
                      StringAttr::get(ctx, stringifyMatmulKind(kind)));
     Value result = product;
@@ -317,6 +359,7 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
       result = arith::AddFOp::create(b, loc, init, result);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+    eraseDeadTransposes({view.a, view.b});
   }
   if (!newHistories.empty()) {
     // Return the rolled histories after the function's own results.

@@ -26,6 +26,11 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     operands both have no role is not a layer's matmul and stays as it is. Matmuls the recipe keeps in high
     precision are left alone.
 
+    An operand that is a `linalg.transpose` of a matrix is quantized as the
+    stored tensor contracted along its other dim, so a graph written with
+    transposes gets the quantizations of the same graph written with
+    indexing maps.
+
     Each operand is quantized with its role's policy mapped to its storage
     coordinates (the tile `[across, along]` becomes `[across, along]` when
     the operand is contracted along its columns and `[along, across]` along
@@ -182,7 +187,8 @@ def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
     Prints, per `fp8.scaled_matmul` and operand: the matmul kind, the role,
     the storage shape, the contracted dim, the tile, the scale shape and type,
     and the decision that produced it (fresh, reused, transposed,
-    requantized). With `svg-dir`, also writes one SVG drawing per function
+    requantized), then the number of quantizations, which is the number of
+    `fp8.quantize` ops. With `svg-dir`, also writes one SVG drawing per function
     showing each operand's tiles over its storage shape. The IR is unchanged.
   }];
   let options = [
