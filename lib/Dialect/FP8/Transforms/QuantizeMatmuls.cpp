@@ -190,7 +190,30 @@ static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
   return {amax, rolled};
 }
 
+/// The roles an operand can take beside one of role `other`, with the
+/// matmul each pair makes, as a diagnostic suggests them.
+static std::string suggestRoles(Role other) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool first = true;
+  for (Role role : {Role::activation, Role::weight, Role::gradient}) {
+    std::optional<MatmulKind> kind = RoleAnalysis::classify(other, role);
+    if (!kind)
+      continue;
+    os << (first ? "" : " or ") << "{fp8.role = \"" << stringifyRole(role)
+       << "\"} (" << stringifyMatmulKind(*kind) << ")";
+    first = false;
+  }
+  return text;
+}
+
 namespace {
+
+/// What fp8-quantize-matmuls did to a module's matmuls, for the warning
+/// when it quantized none.
+struct MatmulCounts {
+  unsigned quantized = 0, withoutRoles = 0, highPrecision = 0;
+};
 
 struct FP8QuantizeMatmulsPass
     : fp8::impl::FP8QuantizeMatmulsBase<FP8QuantizeMatmulsPass> {
@@ -202,66 +225,105 @@ struct FP8QuantizeMatmulsPass
         parseRecipeOption(&getContext(), recipe, module.getLoc());
     if (!parsed)
       return signalPassFailure();
+    MatmulCounts counts;
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (func.isExternal())
         continue;
-      if (failed(quantizeFunction(func, parsed)))
+      if (failed(quantizeFunction(func, parsed, counts)))
         return signalPassFailure();
+    }
+    // A graph without roles runs in high precision without a word
+    // otherwise.
+    if (counts.quantized == 0) {
+      // On the module's location alone: attached to the op, the warning
+      // would print the whole module.
+      InFlightDiagnostic diag = emitWarning(module.getLoc())
+                                << "fp8-quantize-matmuls quantized no matmul: ";
+      if (counts.withoutRoles)
+        diag << counts.withoutRoles
+             << " matmul(s) have no fp8 role on either operand (see the "
+                "warnings on them)";
+      if (counts.withoutRoles && counts.highPrecision)
+        diag << ", and ";
+      if (counts.highPrecision)
+        diag << counts.highPrecision << " matmul(s) are kept in high precision "
+             << "by the recipe " << parsed;
+      if (!counts.withoutRoles && !counts.highPrecision)
+        diag << "the module has no bf16, f16 or f32 linalg matmul";
     }
   }
 
-  LogicalResult quantizeFunction(FunctionOpInterface func, RecipeAttr recipe);
+  LogicalResult quantizeFunction(FunctionOpInterface func, RecipeAttr recipe,
+                                 MatmulCounts &counts);
 };
 
 } // namespace
 
 LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
-                                                       RecipeAttr recipe) {
+                                                       RecipeAttr recipe,
+                                                       MatmulCounts &counts) {
   RoleAnalysis roles(func);
   SmallVector<std::pair<MatmulView, MatmulKind>> matmuls;
-  WalkResult walk = func->walk([&](linalg::LinalgOp op) {
-    std::optional<MatmulView> view = getMatmulView(op);
-    if (!view)
-      return WalkResult::advance();
-    // Only floating-point matmuls are quantized.
-    for (Value operand : {view->a, view->b}) {
-      Type element = getElementTypeOrSelf(operand.getType());
-      if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
+  WalkResult walk =
+      func->walk([&](linalg::LinalgOp op) {
+        std::optional<MatmulView> view = getMatmulView(op);
+        if (!view)
+          return WalkResult::advance();
+        // Only floating-point matmuls are quantized.
+        for (Value operand : {view->a, view->b}) {
+          Type element = getElementTypeOrSelf(operand.getType());
+          if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
+            return WalkResult::advance();
+        }
+        std::optional<Role> roleA = roles.getRole(view->a);
+        std::optional<Role> roleB = roles.getRole(view->b);
+        // A matmul with no role information at all may not be a layer's (e.g.
+        // a reference product): it stays as it is, but says so, since a
+        // frontend that forgot the roles would silently train in high
+        // precision.
+        if (!roleA && !roleB) {
+          ++counts.withoutRoles;
+          op->emitWarning()
+              << "matmul left in high precision: no fp8 role reaches it; to "
+                 "quantize it, mark what its operands come from with fp8.role "
+                 "(\"activation\", \"weight\" or \"gradient\"): operand a ("
+              << view->a.getType() << ") comes from "
+              << describeRoleOrigin(view->a) << ", operand b ("
+              << view->b.getType() << ") from " << describeRoleOrigin(view->b);
+          return WalkResult::advance();
+        }
+        for (auto [name, value, role, other] :
+             {std::make_tuple("a", view->a, roleA, roleB),
+              std::make_tuple("b", view->b, roleB, roleA)}) {
+          if (role)
+            continue;
+          op->emitError() << "cannot quantize this matmul: operand " << name
+                          << " (" << value.getType()
+                          << ") has no fp8 role; add " << suggestRoles(*other)
+                          << " to " << describeRoleOrigin(value);
+          return WalkResult::interrupt();
+        }
+        std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
+        if (!kind) {
+          op->emitError() << "cannot quantize a matmul of "
+                          << stringifyRole(*roleA) << " x "
+                          << stringifyRole(*roleB)
+                          << ": a recipe covers Fprop (activation x weight), "
+                             "Dgrad (gradient x weight) and Wgrad (gradient x "
+                             "activation)";
+          return WalkResult::interrupt();
+        }
+        if (recipe.keepsHighPrecision(*kind))
+          ++counts.highPrecision;
+        else
+          matmuls.push_back({*view, *kind});
         return WalkResult::advance();
-    }
-    std::optional<Role> roleA = roles.getRole(view->a);
-    std::optional<Role> roleB = roles.getRole(view->b);
-    // A matmul with no role information at all is not part of a training
-    // graph's layers (e.g. a reference product): it stays as it is.
-    if (!roleA && !roleB)
-      return WalkResult::advance();
-    for (auto [name, value, role] : {std::make_tuple("a", view->a, roleA),
-                                     std::make_tuple("b", view->b, roleB)}) {
-      if (role)
-        continue;
-      op->emitError() << "cannot quantize this matmul: the role of operand "
-                      << name << " (" << value.getType()
-                      << ") is unknown; mark the function argument it "
-                         "comes from with fp8.role";
-      return WalkResult::interrupt();
-    }
-    std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
-    if (!kind) {
-      op->emitError() << "cannot quantize a matmul of " << stringifyRole(*roleA)
-                      << " x " << stringifyRole(*roleB)
-                      << ": a recipe covers Fprop (activation x weight), "
-                         "Dgrad (gradient x weight) and Wgrad (gradient x "
-                         "activation)";
-      return WalkResult::interrupt();
-    }
-    if (!recipe.keepsHighPrecision(*kind))
-      matmuls.push_back({*view, *kind});
-    return WalkResult::advance();
-  });
+      });
   if (walk.wasInterrupted())
     return failure();
   if (matmuls.empty())
     return success();
+  counts.quantized += matmuls.size();
 
   Value seed;
   if (recipe.getStochasticGradients()) {

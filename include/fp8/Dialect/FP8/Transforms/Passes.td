@@ -23,8 +23,9 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
     gradient x activation Wgrad. An operand without a role next to one with
     a role, or a pair the recipe does not cover, is an error; a matmul whose
-    operands both have no role is not a layer's matmul and stays as it is. Matmuls the recipe keeps in high
-    precision are left alone.
+    operands both have no role stays as it is, with a warning that says
+    where the roles would go. Matmuls the recipe keeps in high precision are
+    left alone. A module in which nothing is quantized gets a warning.
 
     An operand that is a `linalg.transpose` of a matrix is quantized as the
     stored tensor contracted along its other dim, so a graph written with
