@@ -18,6 +18,15 @@
 // The recipe's Hadamard rotations reach the same ops in both forms.
 // RUN: fp8-opt %s '--fp8-pipeline=recipe="#fp8.recipe<mxfp8, hadamard = 32>"' > %t.transposed.hadamard
 // RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir '--fp8-pipeline=recipe="#fp8.recipe<mxfp8, hadamard = 32>"' | diff %t.transposed.hadamard -
+// Both forms emit the same kernels with rotations, those along the rows
+// (Dgrad's W, Wgrad's operands) included.
+// RUN: rm -rf %t.kt %t.km
+// RUN: fp8-opt %s '--fp8-pipeline=recipe="#fp8.recipe<blockwise, hadamard = 128>"' --fp8-emit=dir=%t.kt -o /dev/null
+// RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir '--fp8-pipeline=recipe="#fp8.recipe<blockwise, hadamard = 128>"' --fp8-emit=dir=%t.km -o /dev/null
+// RUN: ls %t.kt > %t.kt.ls
+// RUN: ls %t.km | diff %t.kt.ls -
+// RUN: FileCheck %s --check-prefix=KERNELS < %t.kt.ls
+// KERNELS-COUNT-6: linear_fwd_bwd_hadamard_{{[0-9]+}}.ptx
 // One amax (and one history) per tensor: X, W and dY.
 // DELAYED: 3 quantizations (3 fresh, 0 requantized), 0 reused, 3 transposed
 // DELAYED-LABEL: func.func @linear_fwd_bwd

@@ -124,7 +124,10 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     bit (with stochastic rounding the random bits follow the new element
     order: as unbiased, not the same bits). An identical transposed
     quantization that already exists is reused; the original stays while
-    other ops use it. Anything else is an error. MXFP8 (1x32 tiles, E8M0
+    other ops use it. A quantization of data rotated by `fp8.hadamard`
+    along its rows is redone from the rotation of the transposed input along
+    its columns (same bits), square tiles included, so that every rotation
+    runs along the contiguous dim. Anything else is an error. MXFP8 (1x32 tiles, E8M0
     scales) is left as it is: the kernel promotes every 32 elements.
 
     Then, on `sm_90a`, every matrix operand (rank 2) scaled per row and
