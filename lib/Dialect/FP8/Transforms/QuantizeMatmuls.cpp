@@ -208,12 +208,74 @@ static std::string suggestRoles(Role other) {
 }
 
 namespace {
-
 /// What fp8-quantize-matmuls did to a module's matmuls, for the warning
 /// when it quantized none.
 struct MatmulCounts {
   unsigned quantized = 0, withoutRoles = 0, highPrecision = 0;
 };
+} // namespace
+
+/// Records `op` in `matmuls` if it is a matmul to quantize, with its kind;
+/// warns about one that no role reaches and stops, after an error, at one
+/// whose roles make no layer's matmul.
+static WalkResult
+collectMatmul(linalg::LinalgOp op, const RoleAnalysis &roles, RecipeAttr recipe,
+              MatmulCounts &counts,
+              SmallVectorImpl<std::pair<MatmulView, MatmulKind>> &matmuls) {
+  std::optional<MatmulView> view = getMatmulView(op);
+  if (!view)
+    return WalkResult::advance();
+  // Only floating-point matmuls are quantized.
+  for (Value operand : {view->a, view->b}) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
+      return WalkResult::advance();
+  }
+  std::optional<Role> roleA = roles.getRole(view->a);
+  std::optional<Role> roleB = roles.getRole(view->b);
+  // A matmul with no role information at all may not be a layer's (e.g.
+  // a reference product): it stays as it is, but says so, since a
+  // frontend that forgot the roles would silently train in high
+  // precision.
+  if (!roleA && !roleB) {
+    ++counts.withoutRoles;
+    op->emitWarning()
+        << "matmul left in high precision: no fp8 role reaches it; to "
+           "quantize it, mark what its operands come from with fp8.role "
+           "(\"activation\", \"weight\" or \"gradient\"): operand a ("
+        << view->a.getType() << ") comes from " << describeRoleOrigin(view->a)
+        << ", operand b (" << view->b.getType() << ") from "
+        << describeRoleOrigin(view->b);
+    return WalkResult::advance();
+  }
+  for (auto [name, value, role, other] :
+       {std::make_tuple("a", view->a, roleA, roleB),
+        std::make_tuple("b", view->b, roleB, roleA)}) {
+    if (role)
+      continue;
+    op->emitError() << "cannot quantize this matmul: operand " << name << " ("
+                    << value.getType() << ") has no fp8 role; add "
+                    << suggestRoles(*other) << " to "
+                    << describeRoleOrigin(value);
+    return WalkResult::interrupt();
+  }
+  std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
+  if (!kind) {
+    op->emitError() << "cannot quantize a matmul of " << stringifyRole(*roleA)
+                    << " x " << stringifyRole(*roleB)
+                    << ": a recipe covers Fprop (activation x weight), "
+                       "Dgrad (gradient x weight) and Wgrad (gradient x "
+                       "activation)";
+    return WalkResult::interrupt();
+  }
+  if (recipe.keepsHighPrecision(*kind))
+    ++counts.highPrecision;
+  else
+    matmuls.push_back({*view, *kind});
+  return WalkResult::advance();
+}
+
+namespace {
 
 struct FP8QuantizeMatmulsPass
     : fp8::impl::FP8QuantizeMatmulsBase<FP8QuantizeMatmulsPass> {
@@ -264,61 +326,9 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
                                                        MatmulCounts &counts) {
   RoleAnalysis roles(func);
   SmallVector<std::pair<MatmulView, MatmulKind>> matmuls;
-  WalkResult walk =
-      func->walk([&](linalg::LinalgOp op) {
-        std::optional<MatmulView> view = getMatmulView(op);
-        if (!view)
-          return WalkResult::advance();
-        // Only floating-point matmuls are quantized.
-        for (Value operand : {view->a, view->b}) {
-          Type element = getElementTypeOrSelf(operand.getType());
-          if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
-            return WalkResult::advance();
-        }
-        std::optional<Role> roleA = roles.getRole(view->a);
-        std::optional<Role> roleB = roles.getRole(view->b);
-        // A matmul with no role information at all may not be a layer's (e.g.
-        // a reference product): it stays as it is, but says so, since a
-        // frontend that forgot the roles would silently train in high
-        // precision.
-        if (!roleA && !roleB) {
-          ++counts.withoutRoles;
-          op->emitWarning()
-              << "matmul left in high precision: no fp8 role reaches it; to "
-                 "quantize it, mark what its operands come from with fp8.role "
-                 "(\"activation\", \"weight\" or \"gradient\"): operand a ("
-              << view->a.getType() << ") comes from "
-              << describeRoleOrigin(view->a) << ", operand b ("
-              << view->b.getType() << ") from " << describeRoleOrigin(view->b);
-          return WalkResult::advance();
-        }
-        for (auto [name, value, role, other] :
-             {std::make_tuple("a", view->a, roleA, roleB),
-              std::make_tuple("b", view->b, roleB, roleA)}) {
-          if (role)
-            continue;
-          op->emitError() << "cannot quantize this matmul: operand " << name
-                          << " (" << value.getType()
-                          << ") has no fp8 role; add " << suggestRoles(*other)
-                          << " to " << describeRoleOrigin(value);
-          return WalkResult::interrupt();
-        }
-        std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
-        if (!kind) {
-          op->emitError() << "cannot quantize a matmul of "
-                          << stringifyRole(*roleA) << " x "
-                          << stringifyRole(*roleB)
-                          << ": a recipe covers Fprop (activation x weight), "
-                             "Dgrad (gradient x weight) and Wgrad (gradient x "
-                             "activation)";
-          return WalkResult::interrupt();
-        }
-        if (recipe.keepsHighPrecision(*kind))
-          ++counts.highPrecision;
-        else
-          matmuls.push_back({*view, *kind});
-        return WalkResult::advance();
-      });
+  WalkResult walk = func->walk([&](linalg::LinalgOp op) {
+    return collectMatmul(op, roles, recipe, counts, matmuls);
+  });
   if (walk.wasInterrupted())
     return failure();
   if (matmuls.empty())
@@ -397,10 +407,10 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
     // Roles are those of the operands as written; the data quantized is
     // what they transpose.
     Role roleA = *roles.getRole(view.a), roleB = *roles.getRole(view.b);
-    auto [a, dimA] = lookThroughTransposes(view.a, view.contracting[0]);
-    auto [b0, dimB] = lookThroughTransposes(view.b, view.contracting[1]);
-    auto [qa, sa, scalingA] = quantize(a, dimA, roleA);
-    auto [qb, sb, scalingB] = quantize(b0, dimB, roleB);
+    auto [dataA, dimA] = lookThroughTransposes(view.a, view.contracting[0]);
+    auto [dataB, dimB] = lookThroughTransposes(view.b, view.contracting[1]);
+    auto [qa, sa, scalingA] = quantize(dataA, dimA, roleA);
+    auto [qb, sb, scalingB] = quantize(dataB, dimB, roleB);
 
     Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
