@@ -17,10 +17,10 @@ banner "an MLP block under blockwise, with 128-wide Hadamard rotations on Fprop"
   '--fp8-insert-hadamard=size=128 matmuls=fprop' --fp8-derive-scaling \
   --fp8-print-layouts -o /dev/null
 
-banner "the linear layer under blockwise, legalized for sm_90a and emitted as PTX kernels"
+banner "the linear layer under blockwise, legalized for sm_90a (fp8-pipeline) and emitted as PTX kernels"
 KERNELS=$(mktemp -d)
-"$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-quantize-matmuls=recipe=blockwise \
-  --fp8-derive-scaling --fp8-legalize --canonicalize "--fp8-emit=dir=$KERNELS" -o /dev/null
+"$FP8_OPT" "$DIR/linear_fwd_bwd.mlir" --fp8-pipeline='recipe=blockwise chip=sm_90a' \
+  "--fp8-emit=dir=$KERNELS" -o /dev/null
 ls "$KERNELS"
 # The Fprop GEMM is the first one the pass numbers.
 FPROP=$(ls "$KERNELS" | sed -n 's/.*_gemm_\([0-9]*\)\.ptx$/\1/p' | sort -n | head -1)

@@ -4,13 +4,16 @@
 // Registers the fp8 pipelines' dialects into a registry, loads the fp8
 // dialect through its handle, parses a module with fp8 ops, runs a textual
 // pass pipeline (which can name passes only once fp8RegisterAllPasses has
-// registered them) and prints the result.
+// registered them) and prints the result. Then quantizes a bf16 Fprop with
+// the one-call pipeline built by fp8BuildPipeline, which needs no
+// registration.
 //
 // `make check-embed` matches the output against the FileCheck directives at
 // the end of this file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fp8-c/Pipeline.h"
 #include "fp8-c/Registration.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -32,6 +35,24 @@ static const char *const kModule =
     "      : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>,\n"
     "        tensor<256x4xf32>\n"
     "  return %q, %s : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>\n"
+    "}\n";
+
+// One bf16 Fprop, Y = X * W^T, with the roles the recipe needs.
+static const char *const kFprop =
+    "func.func @fprop(%x: tensor<256x512xbf16> {fp8.role = \"activation\"},\n"
+    "                 %w: tensor<1024x512xbf16> {fp8.role = \"weight\"})\n"
+    "    -> tensor<256x1024xf32> {\n"
+    "  %zero = arith.constant 0.0 : f32\n"
+    "  %empty = tensor.empty() : tensor<256x1024xf32>\n"
+    "  %init = linalg.fill ins(%zero : f32)\n"
+    "      outs(%empty : tensor<256x1024xf32>) -> tensor<256x1024xf32>\n"
+    "  %y = linalg.matmul indexing_maps = [\n"
+    "        affine_map<(m, n, k) -> (m, k)>,\n"
+    "        affine_map<(m, n, k) -> (n, k)>,\n"
+    "        affine_map<(m, n, k) -> (m, n)>]\n"
+    "      ins(%x, %w : tensor<256x512xbf16>, tensor<1024x512xbf16>)\n"
+    "      outs(%init : tensor<256x1024xf32>) -> tensor<256x1024xf32>\n"
+    "  return %y : tensor<256x1024xf32>\n"
     "}\n";
 
 static void printTo(MlirStringRef text, void *stream) {
@@ -60,6 +81,43 @@ static int canonicalizeAndPrint(MlirContext context, MlirModule module) {
   return status;
 }
 
+/// Runs fp8-pipeline{recipe=blockwise chip=sm_90a} on `module` and prints
+/// the result. Returns the process exit status.
+static int quantizeAndPrint(MlirContext context, MlirModule module) {
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      context, mlirStringRefCreateFromCString("builtin.module"));
+  MlirOperation op = mlirModuleGetOperation(module);
+  int status = 1;
+  if (mlirLogicalResultIsFailure(
+          fp8BuildPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                           mlirStringRefCreateFromCString("blockwise"),
+                           mlirStringRefCreateFromCString("sm_90a")))) {
+    fprintf(stderr, "error: cannot build the fp8 pipeline\n");
+  } else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
+    fprintf(stderr, "error: the fp8 pipeline failed\n");
+  } else {
+    mlirOperationPrint(op, printTo, stdout);
+    printf("\n");
+    status = 0;
+  }
+  mlirPassManagerDestroy(pm);
+  return status;
+}
+
+/// Parses `text` and runs `process` on it. Returns the process exit status.
+static int parseAnd(MlirContext context, const char *text,
+                    int (*process)(MlirContext, MlirModule)) {
+  MlirModule module =
+      mlirModuleCreateParse(context, mlirStringRefCreateFromCString(text));
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "error: cannot parse the module\n");
+    return 1;
+  }
+  int status = process(context, module);
+  mlirModuleDestroy(module);
+  return status;
+}
+
 int main(void) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   fp8RegisterAllDialects(registry);
@@ -75,15 +133,9 @@ int main(void) {
   MlirStringRef name = mlirDialectGetNamespace(fp8);
   printf("loaded dialect: %.*s\n", (int)name.length, name.data);
 
-  int status = 1;
-  MlirModule module =
-      mlirModuleCreateParse(context, mlirStringRefCreateFromCString(kModule));
-  if (mlirModuleIsNull(module)) {
-    fprintf(stderr, "error: cannot parse the module\n");
-  } else {
-    status = canonicalizeAndPrint(context, module);
-    mlirModuleDestroy(module);
-  }
+  int status = parseAnd(context, kModule, canonicalizeAndPrint);
+  if (status == 0)
+    status = parseAnd(context, kFprop, quantizeAndPrint);
   mlirContextDestroy(context);
   return status;
 }
@@ -95,3 +147,13 @@ int main(void) {
 // CHECK-SAME: scaling = #fp8.scaling<tile = [1, 128], scale = f32>
 // CHECK-NOT: fp8.quantize
 // CHECK: return
+
+// The Fprop under blockwise for sm_90a: 1x128 X (its scales aligned for TMA)
+// and 128x128 W.
+// CHECK-LABEL: func.func @fprop
+// CHECK-SAME: fp8.recipe = #fp8.recipe<blockwise>
+// CHECK-DAG: fp8.quantize %arg0 {{.*}}tile = [1, 128]
+// CHECK-DAG: fp8.quantize %arg1 {{.*}}tile = [128, 128]
+// CHECK-DAG: fp8.tma_align_scales
+// CHECK: fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"
+// CHECK-NOT: linalg.matmul

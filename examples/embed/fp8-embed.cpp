@@ -3,17 +3,21 @@
 // Built outside fp8-mlir against its installed CMake package. Prints every
 // parameter of the `blockwise` recipe preset, to show that a host compiler
 // can query presets from C++ instead of parsing `#fp8.recipe<...>` text,
-// then parses, verifies and prints the file named on its command line.
+// then parses, verifies and prints the file named on its command line, and
+// prints it again after the one-call pipeline (fp8::buildPipeline) has
+// quantized its matmuls under that preset for sm_90a.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/Transforms/Pipeline.h"
 #include "fp8/InitAllDialects.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/InitLLVM.h"
@@ -106,6 +110,18 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module || failed(verify(*module)))
     return 1;
+  module->print(llvm::outs());
+
+  // The passes are added directly: no registration is needed to build the
+  // pipeline, only to name its passes in text.
+  PassManager pm = PassManager::on<ModuleOp>(&context);
+  fp8::PipelineOptions options;
+  options.recipe = "blockwise";
+  options.chip = "sm_90a";
+  fp8::buildPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+  llvm::outs() << "// after fp8-pipeline{recipe=blockwise chip=sm_90a}\n";
   module->print(llvm::outs());
   return 0;
 }

@@ -1,6 +1,7 @@
 // The input of `make check-embed`: fp8-embed prints the `blockwise` preset,
-// then parses, verifies and prints this file; FileCheck matches its output
-// against the directives below.
+// then parses, verifies and prints this file, and prints it again after
+// fp8::buildPipeline; FileCheck matches its output against the directives
+// below.
 
 // The preset's parameters, from C++ getters (DeepSeek-V3: 1x128 activations
 // and gradients, 128x128 weights, f32 scales).
@@ -22,6 +23,20 @@
 // CHECK:         %[[WQ:.*]], %[[WS:.*]] = fp8.quantize %{{.*}} {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
 // CHECK:         %[[Y:.*]] = fp8.scaled_matmul %[[XQ]], %[[XS]], %[[WQ]], %[[WS]]
 // CHECK:         return %[[Y]]
+
+// After fp8::buildPipeline (blockwise, sm_90a): the bf16 Fprop of @linear is
+// quantized (1x128 X with TMA-aligned scales, 128x128 W); @fprop, quantized
+// already and carrying no recipe, only gets its 1x128 scales aligned.
+// CHECK-LABEL: after fp8-pipeline{recipe=blockwise chip=sm_90a}
+// CHECK-LABEL: func.func @fprop
+// CHECK:         fp8.tma_align_scales
+// CHECK:         fp8.scaled_matmul {{.*}}a_scale_layout = #fp8.scale_layout<col_major_tma>
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME:    fp8.recipe = #fp8.recipe<blockwise>
+// CHECK-DAG:     fp8.quantize %arg0 {{.*}}tile = [1, 128]
+// CHECK-DAG:     fp8.quantize %arg1 {{.*}}tile = [128, 128]
+// CHECK:         fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"
+// CHECK-NOT:     linalg.matmul
 func.func @fprop(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>)
     -> tensor<256x1024xbf16> {
   %xq, %xs = fp8.quantize %x {
@@ -37,4 +52,21 @@ func.func @fprop(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>)
       : (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
          tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>) -> tensor<256x1024xbf16>
   return %y : tensor<256x1024xbf16>
+}
+
+// The same Fprop as a bf16 training graph: the roles tell the pipeline which
+// operand is the activation and which the weight.
+func.func @linear(%x: tensor<256x512xbf16> {fp8.role = "activation"},
+                  %w: tensor<1024x512xbf16> {fp8.role = "weight"})
+    -> tensor<256x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<256x1024xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<256x1024xf32>)
+      -> tensor<256x1024xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<256x512xbf16>, tensor<1024x512xbf16>)
+      outs(%init : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+  return %y : tensor<256x1024xf32>
 }

@@ -9,6 +9,7 @@
 
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Pipeline.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -32,6 +33,7 @@ using namespace mlir;
 
 void fp8::registerFP8Passes() {
   registerFP8TransformsPasses();
+  registerFP8Pipeline();
   registerFP8ConversionPasses();
   registerFP8ReferencePipeline();
   registerFP8ToPTXPipeline();

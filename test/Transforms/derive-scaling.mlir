@@ -2,22 +2,21 @@
 // RUN: fp8-opt %s -split-input-file --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=LAYOUT
 // RUN: fp8-opt %s -split-input-file --fp8-quantize-matmuls=recipe=rowwise --fp8-derive-scaling --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=ROWWISE
 
-// Dgrad reads W through an explicit transpose. Under blockwise the square
-// 128x128 tiles make that the lossless fp8.transpose of Fprop's quantized W:
-// W is quantized once.
+// Dgrad reads W through an explicit transpose. fp8-quantize-matmuls sees
+// through it (W contracted along its rows), so under blockwise the square
+// 128x128 tiles let Dgrad reuse Fprop's quantized W: W is quantized once.
 // CHECK-LABEL: func.func @dgrad_through_transpose
-// CHECK-NOT: fp8.quantize %transposed
+// CHECK-NOT: linalg.transpose
 // CHECK: %[[WQ:.*]], %[[WS:.*]] = fp8.quantize %arg1 {fp8.role = "weight", scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
 // CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}}, %[[WQ]], %[[WS]] {{.*}}fp8.matmul = "fprop"
-// CHECK: %[[WT:.*]], %[[WTS:.*]] = fp8.transpose %[[WQ]], %[[WS]] {{.*}} -> tensor<512x256xf8E4M3FN>, tensor<4x2xf32>
 // CHECK-NOT: fp8.quantize %arg1
-// CHECK-NOT: fp8.quantize %transposed
-// CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}}, %[[WT]], %[[WTS]] {{.*}}fp8.matmul = "dgrad"
+// CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}}, %[[WQ]], %[[WS]] {{.*}}contracting = array<i64: 1, 0>, fp8.matmul = "dgrad"
 // LAYOUT: fprop  b  weight      arg1 {{.*}} fresh
-// LAYOUT: dgrad  b  weight      arg1 {{.*}} [128, 128] {{.*}} transposed
-// LAYOUT: 3 quantizations (3 fresh, 0 requantized), 0 reused, 1 transposed
-// Rowwise tiles are not square: the transposed W is quantized again from bf16.
-// ROWWISE: dgrad  b  weight      arg1^T {{.*}} [1, *] {{.*}} requantized
+// LAYOUT: dgrad  b  weight      arg1 {{.*}} [128, 128] {{.*}} reused
+// LAYOUT: 3 quantizations (3 fresh, 0 requantized), 1 reused, 0 transposed
+// Rowwise tiles are not square: W is quantized again from bf16, along its
+// rows.
+// ROWWISE: dgrad  b  weight      arg1 {{.*}} dim 0 [*, 1] {{.*}} requantized
 // ROWWISE: 4 quantizations (3 fresh, 1 requantized), 0 reused, 0 transposed
 #nk = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
        affine_map<(m, n, k) -> (m, n)>]

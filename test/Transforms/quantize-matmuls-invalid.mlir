@@ -1,9 +1,11 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-quantize-matmuls=recipe=blockwise
 
-// An operand whose role cannot be known is an error, not a guess.
+// An operand whose role cannot be known is an error, not a guess; the
+// error names the roles that would make a layer's matmul, and where to put
+// them.
 func.func @missing_role(%x: tensor<64x256xbf16> {fp8.role = "activation"},
                         %w: tensor<256x128xbf16>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  // expected-error @+1 {{cannot quantize this matmul: the role of operand b ('tensor<256x128xbf16>') is unknown; mark the function argument it comes from with fp8.role}}
+  // expected-error @+1 {{cannot quantize this matmul: operand b ('tensor<256x128xbf16>') has no fp8 role; add {fp8.role = "weight"} (fprop) or {fp8.role = "gradient"} (wgrad) to function argument #1 of @missing_role}}
   %y = linalg.matmul ins(%x, %w : tensor<64x256xbf16>, tensor<256x128xbf16>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %y : tensor<64x128xf32>
 }

@@ -27,11 +27,14 @@ func.func @fprop(%x: tensor<64x256xbf16> {fp8.role = "activation"},
 
 // Roles propagate through a transpose, a cast and an elementwise op; the
 // Fprop result (through a GELU-like op) is the next layer's activation.
+// The transposed weight is quantized as the stored tensor contracted along
+// its rows, and the transpose goes away.
 // A matmul accumulating into a live init adds it back; an f16 result comes
 // from an f32 product.
 // CHECK-LABEL: func.func @propagation
-// CHECK: fp8.quantize %{{.*}} {fp8.role = "weight", scaling = #fp8.scaling<tile = [128, 128], scale = f32>} : tensor<128x256xf16>
-// CHECK: fp8.scaled_matmul {{.*}}contracting = array<i64: 1, 1>, fp8.matmul = "fprop"{{.*}} -> tensor<64x128xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: fp8.quantize %arg1 {fp8.role = "weight", scaling = #fp8.scaling<tile = [128, 128], scale = f32>} : tensor<256x128xf16>
+// CHECK: fp8.scaled_matmul {{.*}}contracting = array<i64: 1, 0>, fp8.matmul = "fprop"{{.*}} -> tensor<64x128xf32>
 // CHECK: fp8.quantize %{{.*}} {fp8.role = "activation", scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x128xf16>
 // CHECK: %[[P:.*]] = fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"{{.*}} -> tensor<64x32xf32>
 // CHECK: %[[T:.*]] = arith.truncf %[[P]] : tensor<64x32xf32> to tensor<64x32xf16>

@@ -19,6 +19,19 @@
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8.legal
 // RUN: diff %t.mxfp8 %t.mxfp8.legal
+// Operands rotated along their rows (Dgrad's W, Wgrad's dY and X) are
+// quantized again from the rotation of the transposed source along its
+// columns, square tiles included: the same bits, and every rotation runs
+// along the contiguous dim, as the Hadamard kernel needs.
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<blockwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hblockwise
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<blockwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hblockwise.legal
+// RUN: diff %t.hblockwise %t.hblockwise.legal
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<rowwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hrowwise
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<rowwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hrowwise.legal
+// RUN: diff %t.hrowwise %t.hrowwise.legal
+// RUN: fp8-opt %S/../../../examples/linear_fwd_bwd.mlir '--fp8-pipeline=recipe="#fp8.recipe<blockwise, hadamard = 128>"' | FileCheck %s --check-prefix=ROTATION
+// ROTATION-COUNT-6: fp8.hadamard {{.*}}{dim = 1 : i64, size = 128 : i64}
+// ROTATION-NOT: fp8.hadamard
 // The checksums see the recipe: the quantizations differ, so do the bits.
 // RUN: not diff %t.blockwise %t.rowwise > /dev/null
 // RUN: FileCheck %s < %t.blockwise.legal

@@ -64,6 +64,29 @@ static Value createTransposed(OpBuilder &b, Location loc, Value value) {
   return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
 }
 
+/// The rotation that `value` is, if it rotates a matrix along its rows
+/// (the dim a K-major copy turns into its columns).
+static HadamardOp getRowRotation(Value value) {
+  auto rotation = value.getDefiningOp<HadamardOp>();
+  if (!rotation || static_cast<int64_t>(rotation.getDim()) !=
+                       cast<RankedTensorType>(value.getType()).getRank() - 2)
+    return {};
+  return rotation;
+}
+
+/// The transpose of `rotation`'s result, computed as the rotation of the
+/// transposed input along its last dim, at the builder's insertion point.
+/// Each output element is the same sum of the same products, so the values
+/// are the same bits, and the rotation runs along the contiguous dim as the
+/// Hopper Hadamard kernel needs.
+static Value createRotatedTransposed(OpBuilder &b, Location loc,
+                                     HadamardOp rotation) {
+  Value input = createTransposed(b, loc, rotation.getInput());
+  auto type = cast<RankedTensorType>(input.getType());
+  return HadamardOp::create(b, loc, type, input, type.getRank() - 1,
+                            rotation.getSize(), rotation.getSeedAttr());
+}
+
 /// Of two ops that both dominate a third, the one the other dominates.
 static Operation *getLater(Operation *a, Operation *b,
                            DominanceInfo &dominance) {
@@ -190,9 +213,13 @@ std::pair<Value, Value> KMajorRewriter::makeKMajor(ScaledMatmulOp mm,
                                                    MatmulSide side) {
   Value data = mm.getData(side), scale = mm.getScale(side);
   ScalingAttr scaling = mm.getScaling(side);
-  if (scaling.isSquare())
+  QuantizeOp source = getQuantization(data, scale);
+  // A quantization of data rotated along its rows is redone from the
+  // rotation of the transposed input even for a square tile: the FP8
+  // transpose would keep the rotation along rows, which no kernel does.
+  if (scaling.isSquare() && !(source && getRowRotation(source.getInput())))
     return transposeExactly(mm, data, scale, scaling);
-  QuantizeOp q = quantizeTransposed(mm, getQuantization(data, scale));
+  QuantizeOp q = quantizeTransposed(mm, source);
   return {q.getResult(), q.getScale()};
 }
 
@@ -226,7 +253,9 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
   ScalingAttr scaling = q.getScaling().transposed();
   auto dataType =
       getTransposedType(cast<RankedTensorType>(q.getResult().getType()));
-  Value input = findTransposed(q.getInput(), mm, dominance);
+  HadamardOp rotation = getRowRotation(q.getInput());
+  Value input =
+      rotation ? Value() : findTransposed(q.getInput(), mm, dominance);
   Value amax = q.getAmax();
   Value amaxT = amax ? findTransposed(amax, mm, dominance) : Value();
 
@@ -258,7 +287,8 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
   b.setInsertionPointAfter(after);
   Location loc = q.getLoc();
   if (!input)
-    input = createTransposed(b, loc, q.getInput());
+    input = rotation ? createRotatedTransposed(b, loc, rotation)
+                     : createTransposed(b, loc, q.getInput());
   if (amax && !amaxT)
     amaxT = createTransposed(b, loc, amax);
   auto scaleType = RankedTensorType::get(

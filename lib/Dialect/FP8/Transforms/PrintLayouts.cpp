@@ -63,10 +63,29 @@ static Value getRoot(Value value) {
   return value;
 }
 
-static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
+/// How the function's quantizations were obtained: the first of each
+/// high-precision value (looking through transposes) is fresh, later ones
+/// requantize it with another tile.
+struct QuantizationCounts {
+  llvm::DenseMap<Operation *, StringRef> decisions;
+  unsigned fresh = 0, requantized = 0;
+};
+
+static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
+  QuantizationCounts counts;
+  llvm::DenseSet<Value> roots;
+  func->walk([&](QuantizeOp q) {
+    bool first = roots.insert(getRoot(q.getInput())).second;
+    counts.decisions[q] = first ? "fresh" : "requantized";
+    ++(first ? counts.fresh : counts.requantized);
+  });
+  return counts;
+}
+
+static std::vector<OperandLayout>
+collectLayouts(FunctionOpInterface func, const QuantizationCounts &counts) {
   std::vector<OperandLayout> layouts;
   llvm::DenseSet<Operation *> seenQuantizations;
-  llvm::DenseMap<Value, SmallVector<ScalingAttr>> seenRoots;
   unsigned index = 0;
   func->walk([&](ScaledMatmulOp mm) {
     auto kind = mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
@@ -105,18 +124,15 @@ static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
       auto role = q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName());
       layout.role = role ? role.getValue() : StringRef("-");
       layout.source = describeSource(q.getInput());
-      Value root = getRoot(q.getInput());
-      SmallVector<ScalingAttr> &earlier = seenRoots[root];
+      // A quantization read through fp8.transpose is still executed: the
+      // counts come from the quantize ops, not from the operands.
+      bool seen = !seenQuantizations.insert(q).second;
       if (transposed)
         layout.decision = "transposed";
-      else if (seenQuantizations.contains(q))
+      else if (seen)
         layout.decision = "reused";
-      else if (!earlier.empty())
-        layout.decision = "requantized";
       else
-        layout.decision = "fresh";
-      if (seenQuantizations.insert(q).second)
-        earlier.push_back(q.getScaling());
+        layout.decision = counts.decisions.lookup(q);
       layouts.push_back(layout);
     }
     ++index;
@@ -125,7 +141,8 @@ static std::vector<OperandLayout> collectLayouts(FunctionOpInterface func) {
 }
 
 static void printTable(raw_ostream &os, FunctionOpInterface func,
-                       ArrayRef<OperandLayout> layouts) {
+                       ArrayRef<OperandLayout> layouts,
+                       const QuantizationCounts &quantizations) {
   os << "// fp8 layouts of @" << func.getName();
   if (auto recipe =
           func->getAttrOfType<RecipeAttr>(FP8Dialect::getRecipeAttrName()))
@@ -147,14 +164,15 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
                             (l.tmaScales ? " tma" : ""),
                         stringifyScaleRound(l.round), l.decision);
   }
-  // Quantize ops actually executed: one per distinct quantization.
+  // Quantizations are the fp8.quantize ops the function executes; reused
+  // and transposed count operands.
   llvm::StringMap<unsigned> counts;
   for (const OperandLayout &l : layouts)
     ++counts[l.decision];
-  unsigned quantizations = counts["fresh"] + counts["requantized"];
   os << llvm::formatv("// {0} quantizations ({1} fresh, {2} requantized), {3} "
                       "reused, {4} transposed\n\n",
-                      quantizations, counts["fresh"], counts["requantized"],
+                      quantizations.fresh + quantizations.requantized,
+                      quantizations.fresh, quantizations.requantized,
                       counts["reused"], counts["transposed"]);
 }
 
@@ -241,10 +259,11 @@ struct FP8PrintLayoutsPass
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<FunctionOpInterface>()) {
-      std::vector<OperandLayout> layouts = collectLayouts(func);
+      QuantizationCounts quantizations = classifyQuantizations(func);
+      std::vector<OperandLayout> layouts = collectLayouts(func, quantizations);
       if (layouts.empty())
         continue;
-      printTable(llvm::outs(), func, layouts);
+      printTable(llvm::outs(), func, layouts, quantizations);
       if (svgDir.empty())
         continue;
       SmallString<128> path(svgDir);

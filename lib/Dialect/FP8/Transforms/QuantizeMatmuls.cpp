@@ -56,6 +56,44 @@ static bool isZeroInit(Value init) {
                   matchPattern(fill.value(), m_Zero()));
 }
 
+/// The tensor that `value` is a matrix transpose of (through any chain of
+/// them), and the dim of that tensor which a matmul contracting `value`
+/// along matrix dim `dim` contracts. A transposed operand is the same data
+/// read along the other dim: quantizing the tensor itself gives a graph
+/// written with `linalg.transpose` the quantizations (and amax histories)
+/// of the same graph written with indexing maps.
+static std::pair<Value, int64_t> lookThroughTransposes(Value value,
+                                                       int64_t dim) {
+  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    if (!isMatrixTransposition(transpose.getPermutation()))
+      break;
+    value = transpose.getInput();
+    dim = 1 - dim;
+  }
+  return {value, dim};
+}
+
+/// Erases the transposes that `values` are read through where nothing else
+/// reads them (the chains may share ops, or the values be one).
+static void eraseDeadTransposes(ArrayRef<Value> values) {
+  SmallVector<Operation *> transposes;
+  for (Value value : values)
+    while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+      if (!llvm::is_contained(transposes, transpose.getOperation()))
+        transposes.push_back(transpose);
+      value = transpose.getInput();
+    }
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : transposes)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
+}
+
 /// The argument marked `fp8.seed`, or null.
 static Value findSeedArgument(FunctionOpInterface func) {
   for (BlockArgument arg : func.getArguments())
@@ -152,6 +190,91 @@ static std::pair<Value, Value> buildDelayedAmax(OpBuilder &b, Location loc,
   return {amax, rolled};
 }
 
+/// The roles an operand can take beside one of role `other`, with the
+/// matmul each pair makes, as a diagnostic suggests them.
+static std::string suggestRoles(Role other) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool first = true;
+  for (Role role : {Role::activation, Role::weight, Role::gradient}) {
+    std::optional<MatmulKind> kind = RoleAnalysis::classify(other, role);
+    if (!kind)
+      continue;
+    os << (first ? "" : " or ") << "{fp8.role = \"" << stringifyRole(role)
+       << "\"} (" << stringifyMatmulKind(*kind) << ")";
+    first = false;
+  }
+  return text;
+}
+
+namespace {
+/// What fp8-quantize-matmuls did to a module's matmuls, for the warning
+/// when it quantized none.
+struct MatmulCounts {
+  unsigned quantized = 0, withoutRoles = 0, highPrecision = 0;
+};
+} // namespace
+
+/// Records `op` in `matmuls` if it is a matmul to quantize, with its kind;
+/// warns about one that no role reaches and stops, after an error, at one
+/// whose roles make no layer's matmul.
+static WalkResult
+collectMatmul(linalg::LinalgOp op, const RoleAnalysis &roles, RecipeAttr recipe,
+              MatmulCounts &counts,
+              SmallVectorImpl<std::pair<MatmulView, MatmulKind>> &matmuls) {
+  std::optional<MatmulView> view = getMatmulView(op);
+  if (!view)
+    return WalkResult::advance();
+  // Only floating-point matmuls are quantized.
+  for (Value operand : {view->a, view->b}) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
+      return WalkResult::advance();
+  }
+  std::optional<Role> roleA = roles.getRole(view->a);
+  std::optional<Role> roleB = roles.getRole(view->b);
+  // A matmul with no role information at all may not be a layer's (e.g.
+  // a reference product): it stays as it is, but says so, since a
+  // frontend that forgot the roles would silently train in high
+  // precision.
+  if (!roleA && !roleB) {
+    ++counts.withoutRoles;
+    op->emitWarning()
+        << "matmul left in high precision: no fp8 role reaches it; to "
+           "quantize it, mark what its operands come from with fp8.role "
+           "(\"activation\", \"weight\" or \"gradient\"): operand a ("
+        << view->a.getType() << ") comes from " << describeRoleOrigin(view->a)
+        << ", operand b (" << view->b.getType() << ") from "
+        << describeRoleOrigin(view->b);
+    return WalkResult::advance();
+  }
+  for (auto [name, value, role, other] :
+       {std::make_tuple("a", view->a, roleA, roleB),
+        std::make_tuple("b", view->b, roleB, roleA)}) {
+    if (role)
+      continue;
+    op->emitError() << "cannot quantize this matmul: operand " << name << " ("
+                    << value.getType() << ") has no fp8 role; add "
+                    << suggestRoles(*other) << " to "
+                    << describeRoleOrigin(value);
+    return WalkResult::interrupt();
+  }
+  std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
+  if (!kind) {
+    op->emitError() << "cannot quantize a matmul of " << stringifyRole(*roleA)
+                    << " x " << stringifyRole(*roleB)
+                    << ": a recipe covers Fprop (activation x weight), "
+                       "Dgrad (gradient x weight) and Wgrad (gradient x "
+                       "activation)";
+    return WalkResult::interrupt();
+  }
+  if (recipe.keepsHighPrecision(*kind))
+    ++counts.highPrecision;
+  else
+    matmuls.push_back({*view, *kind});
+  return WalkResult::advance();
+}
+
 namespace {
 
 struct FP8QuantizeMatmulsPass
@@ -164,66 +287,53 @@ struct FP8QuantizeMatmulsPass
         parseRecipeOption(&getContext(), recipe, module.getLoc());
     if (!parsed)
       return signalPassFailure();
+    MatmulCounts counts;
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (func.isExternal())
         continue;
-      if (failed(quantizeFunction(func, parsed)))
+      if (failed(quantizeFunction(func, parsed, counts)))
         return signalPassFailure();
+    }
+    // A graph without roles runs in high precision without a word
+    // otherwise.
+    if (counts.quantized == 0) {
+      // On the module's location alone: attached to the op, the warning
+      // would print the whole module.
+      InFlightDiagnostic diag = emitWarning(module.getLoc())
+                                << "fp8-quantize-matmuls quantized no matmul: ";
+      if (counts.withoutRoles)
+        diag << counts.withoutRoles
+             << " matmul(s) have no fp8 role on either operand (see the "
+                "warnings on them)";
+      if (counts.withoutRoles && counts.highPrecision)
+        diag << ", and ";
+      if (counts.highPrecision)
+        diag << counts.highPrecision << " matmul(s) are kept in high precision "
+             << "by the recipe " << parsed;
+      if (!counts.withoutRoles && !counts.highPrecision)
+        diag << "the module has no bf16, f16 or f32 linalg matmul";
     }
   }
 
-  LogicalResult quantizeFunction(FunctionOpInterface func, RecipeAttr recipe);
+  LogicalResult quantizeFunction(FunctionOpInterface func, RecipeAttr recipe,
+                                 MatmulCounts &counts);
 };
 
 } // namespace
 
 LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
-                                                       RecipeAttr recipe) {
+                                                       RecipeAttr recipe,
+                                                       MatmulCounts &counts) {
   RoleAnalysis roles(func);
   SmallVector<std::pair<MatmulView, MatmulKind>> matmuls;
   WalkResult walk = func->walk([&](linalg::LinalgOp op) {
-    std::optional<MatmulView> view = getMatmulView(op);
-    if (!view)
-      return WalkResult::advance();
-    // Only floating-point matmuls are quantized.
-    for (Value operand : {view->a, view->b}) {
-      Type element = getElementTypeOrSelf(operand.getType());
-      if (!isa<Float32Type, BFloat16Type, Float16Type>(element))
-        return WalkResult::advance();
-    }
-    std::optional<Role> roleA = roles.getRole(view->a);
-    std::optional<Role> roleB = roles.getRole(view->b);
-    // A matmul with no role information at all is not part of a training
-    // graph's layers (e.g. a reference product): it stays as it is.
-    if (!roleA && !roleB)
-      return WalkResult::advance();
-    for (auto [name, value, role] : {std::make_tuple("a", view->a, roleA),
-                                     std::make_tuple("b", view->b, roleB)}) {
-      if (role)
-        continue;
-      op->emitError() << "cannot quantize this matmul: the role of operand "
-                      << name << " (" << value.getType()
-                      << ") is unknown; mark the function argument it "
-                         "comes from with fp8.role";
-      return WalkResult::interrupt();
-    }
-    std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
-    if (!kind) {
-      op->emitError() << "cannot quantize a matmul of " << stringifyRole(*roleA)
-                      << " x " << stringifyRole(*roleB)
-                      << ": a recipe covers Fprop (activation x weight), "
-                         "Dgrad (gradient x weight) and Wgrad (gradient x "
-                         "activation)";
-      return WalkResult::interrupt();
-    }
-    if (!recipe.keepsHighPrecision(*kind))
-      matmuls.push_back({*view, *kind});
-    return WalkResult::advance();
+    return collectMatmul(op, roles, recipe, counts, matmuls);
   });
   if (walk.wasInterrupted())
     return failure();
   if (matmuls.empty())
     return success();
+  counts.quantized += matmuls.size();
 
   Value seed;
   if (recipe.getStochasticGradients()) {
@@ -249,8 +359,7 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
     Operation *op = view.op;
     Location loc = op->getLoc();
     OpBuilder b(op);
-    auto quantize = [&](Value value, int64_t contractingDim) {
-      Role role = *roles.getRole(value);
+    auto quantize = [&](Value value, int64_t contractingDim, Role role) {
       PolicyAttr policy = recipe.getPolicy(role);
       ScalingAttr scaling = policy.getScaling(contractingDim);
       auto type = cast<RankedTensorType>(value.getType());
@@ -295,18 +404,23 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
                  StringAttr::get(ctx, stringifyRole(role)));
       return std::make_tuple(q.getResult(), q.getScale(), scaling);
     };
-    auto [qa, sa, scalingA] = quantize(view.a, view.contracting[0]);
-    auto [qb, sb, scalingB] = quantize(view.b, view.contracting[1]);
+    // Roles are those of the operands as written; the data quantized is
+    // what they transpose.
+    Role roleA = *roles.getRole(view.a), roleB = *roles.getRole(view.b);
+    auto [dataA, dimA] = lookThroughTransposes(view.a, view.contracting[0]);
+    auto [dataB, dimB] = lookThroughTransposes(view.b, view.contracting[1]);
+    auto [qa, sa, scalingA] = quantize(dataA, dimA, roleA);
+    auto [qb, sb, scalingB] = quantize(dataB, dimB, roleB);
 
     Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type element = resultType.getElementType();
     Type productElement =
         isa<Float32Type, BFloat16Type>(element) ? element : b.getF32Type();
-    auto product = ScaledMatmulOp::create(
-        b, loc, resultType.clone(productElement), qa, sa, qb, sb,
-        b.getDenseI64ArrayAttr({view.contracting[0], view.contracting[1]}),
-        scalingA, scalingB, recipe.getAccumulate());
+    auto product =
+        ScaledMatmulOp::create(b, loc, resultType.clone(productElement), qa, sa,
+                               qb, sb, b.getDenseI64ArrayAttr({dimA, dimB}),
+                               scalingA, scalingB, recipe.getAccumulate());
     product->setAttr(FP8Dialect::getMatmulAttrName(),
                      StringAttr::get(ctx, stringifyMatmulKind(kind)));
     Value result = product;
@@ -317,6 +431,7 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
       result = arith::AddFOp::create(b, loc, init, result);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+    eraseDeadTransposes({view.a, view.b});
   }
   if (!newHistories.empty()) {
     // Return the rolled histories after the function's own results.

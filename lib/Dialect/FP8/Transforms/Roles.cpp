@@ -99,6 +99,37 @@ static bool preservesRole(Operation *op) {
   return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+std::string fp8::describeRoleOrigin(Value value) {
+  // Follow the first data operand back while the op would pass a role on.
+  while (Operation *def = value.getDefiningOp()) {
+    if (!preservesRole(def) || def->hasAttr(FP8Dialect::getRoleAttrName()))
+      break;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    Value next;
+    for (OpOperand &operand : def->getOpOperands())
+      if (!(dps && dps.isDpsInit(&operand)) &&
+          isa<ShapedType>(operand.get().getType())) {
+        next = operand.get();
+        break;
+      }
+    if (!next)
+      break;
+    value = next;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    os << "function argument #" << arg.getArgNumber();
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      os << " of @" << func.getName();
+  } else {
+    os << "the result of '" << value.getDefiningOp()->getName() << "' at "
+       << value.getDefiningOp()->getLoc();
+  }
+  return text;
+}
+
 void RoleAnalysis::visit(Operation *op) {
   // An explicit role on an op (e.g. a constant weight) names its result's.
   if (auto role = op->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName()))

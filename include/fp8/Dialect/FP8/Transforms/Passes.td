@@ -23,8 +23,14 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
     gradient x activation Wgrad. An operand without a role next to one with
     a role, or a pair the recipe does not cover, is an error; a matmul whose
-    operands both have no role is not a layer's matmul and stays as it is. Matmuls the recipe keeps in high
-    precision are left alone.
+    operands both have no role stays as it is, with a warning that says
+    where the roles would go. Matmuls the recipe keeps in high precision are
+    left alone. A module in which nothing is quantized gets a warning.
+
+    An operand that is a `linalg.transpose` of a matrix is quantized as the
+    stored tensor contracted along its other dim, so a graph written with
+    transposes gets the quantizations of the same graph written with
+    indexing maps.
 
     Each operand is quantized with its role's policy mapped to its storage
     coordinates (the tile `[across, along]` becomes `[across, along]` when
@@ -81,7 +87,10 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
     matmul is duplicated rather than changed.
 
     `size` 0 takes the size from the function's `fp8.recipe` (its `hadamard`
-    field). Matmuls are selected by their `fp8.matmul` kind.
+    field); without one the pass fails, unless `if-recipe` is set, which
+    leaves a function whose recipe asks for no rotation as it is
+    (`fp8-pipeline` runs the pass that way). Matmuls are selected by their
+    `fp8.matmul` kind.
   }];
   let options = [
     Option<"size", "size", "int64_t", /*default=*/"0",
@@ -90,6 +99,9 @@ def FP8InsertHadamard : Pass<"fp8-insert-hadamard", "::mlir::ModuleOp"> {
                "kinds to rotate (fprop, dgrad, wgrad); default all">,
     Option<"seed", "seed", "int64_t", /*default=*/"-1",
            "seed of the random signs; -1 = plain Hadamard">,
+    Option<"ifRecipe", "if-recipe", "bool", /*default=*/"false",
+           "with size 0, rotate only functions whose recipe has a hadamard "
+           "size, instead of failing on the others">,
   ];
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
@@ -112,7 +124,10 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     bit (with stochastic rounding the random bits follow the new element
     order: as unbiased, not the same bits). An identical transposed
     quantization that already exists is reused; the original stays while
-    other ops use it. Anything else is an error. MXFP8 (1x32 tiles, E8M0
+    other ops use it. A quantization of data rotated by `fp8.hadamard`
+    along its rows is redone from the rotation of the transposed input along
+    its columns (same bits), square tiles included, so that every rotation
+    runs along the contiguous dim. Anything else is an error. MXFP8 (1x32 tiles, E8M0
     scales) is left as it is: the kernel promotes every 32 elements.
 
     Then, on `sm_90a`, every matrix operand (rank 2) scaled per row and
@@ -176,7 +191,8 @@ def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
     Prints, per `fp8.scaled_matmul` and operand: the matmul kind, the role,
     the storage shape, the contracted dim, the tile, the scale shape and type,
     and the decision that produced it (fresh, reused, transposed,
-    requantized). With `svg-dir`, also writes one SVG drawing per function
+    requantized), then the number of quantizations, which is the number of
+    `fp8.quantize` ops. With `svg-dir`, also writes one SVG drawing per function
     showing each operand's tiles over its storage shape. The IR is unchanged.
   }];
   let options = [

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::fp8 {
 
@@ -32,6 +33,13 @@ struct MatmulView {
 /// leading every operand, projected-permutation maps and a (batch, m, n) or
 /// (batch, n, m) result. Returns nothing for other contractions.
 std::optional<MatmulView> getMatmulView(linalg::LinalgOp op);
+
+/// Where a role for `value` would have to be written: the function argument
+/// or op result that `value` derives from through role-preserving ops
+/// (transposes, reshapes, casts, elementwise ops), described for a
+/// diagnostic ("function argument #1 of @f", "the result of
+/// 'arith.constant' at <loc>").
+std::string describeRoleOrigin(Value value);
 
 /// Roles of the values of one function, propagated forward from `fp8.role`
 /// arguments through role-preserving ops (transposes, reshapes, casts,

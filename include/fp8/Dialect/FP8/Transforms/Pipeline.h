@@ -1,0 +1,47 @@
+//===- Pipeline.h - the one-call fp8 pipeline -------------------*- C++ -*-===//
+//
+// `fp8-pipeline{recipe= chip=}`: every pass that takes a bf16/f32 training
+// graph to legalized fp8 IR for one chip, in order, so that a user or a host
+// compiler need not spell out the pass list. Kernel emission stays separate
+// (`fp8-emit`), since where the kernels go is the caller's decision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_TRANSFORMS_PIPELINE_H
+#define FP8_DIALECT_FP8_TRANSFORMS_PIPELINE_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace fp8 {
+
+/// The options of `fp8-pipeline`. Both are checked when the pipeline runs,
+/// by the passes that take them, so that an error points at the module.
+struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  Option<std::string> recipe{
+      *this, "recipe",
+      llvm::cl::desc("recipe preset, or a full #fp8.recipe<...> attribute "
+                     "(as fp8-quantize-matmuls takes it)"),
+      llvm::cl::init("tensorwise")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("target GPU architecture: sm_90a or sm_100a"),
+      llvm::cl::init("sm_90a")};
+};
+
+/// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
+/// module) fp8-quantize-matmuls,
+/// fp8-insert-hadamard where the recipe has a Hadamard size,
+/// fp8-derive-scaling, fp8-legalize, canonicalize and cse.
+void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers the `fp8-pipeline{recipe= chip=}` pipeline.
+void registerFP8Pipeline();
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_DIALECT_FP8_TRANSFORMS_PIPELINE_H

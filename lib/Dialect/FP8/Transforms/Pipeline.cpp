@@ -1,0 +1,54 @@
+//===- Pipeline.cpp - the one-call fp8 pipeline ---------------------------===//
+//
+// `fp8-pipeline`: the passes from a training graph to legalized fp8 IR, in
+// the order each of them expects (docs/Passes.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/Transforms/Pipeline.h"
+
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  FP8QuantizeMatmulsOptions quantize;
+  quantize.recipe = options.recipe;
+  pm.addPass(createFP8QuantizeMatmuls(quantize));
+
+  // Size 0 takes the recipe's hadamard field; a recipe without one rotates
+  // nothing. The rotation rewrites the quantizations' inputs, so it comes
+  // before derive-scaling, which then shares the rotated quantizations (and
+  // would otherwise turn quantize(transpose(v)) into an fp8.transpose that
+  // the rotation cannot read through).
+  FP8InsertHadamardOptions hadamard;
+  hadamard.ifRecipe = true;
+  pm.addPass(createFP8InsertHadamard(hadamard));
+
+  pm.addPass(createFP8DeriveScaling());
+
+  FP8LegalizeOptions legalize;
+  legalize.chip = options.chip;
+  pm.addPass(createFP8Legalize(legalize));
+
+  // TODO(fp8-fuse-quantization): the fusion pass goes here, once it exists:
+  // it fuses quantizations into their producers and with their transposes
+  // on legalized IR. Until then convert-fp8-to-nvvm fuses cast-transposes.
+
+  // Legalization leaves quantizations and transposes that no matmul reads
+  // any more, and identical ones from different matmuls.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void fp8::registerFP8Pipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "fp8-pipeline",
+      "Quantize a training graph's matmuls under a recipe and legalize them "
+      "for a chip: fp8-quantize-matmuls, fp8-insert-hadamard (if the recipe "
+      "asks), fp8-derive-scaling, fp8-legalize, canonicalize, cse",
+      buildPipeline);
+}

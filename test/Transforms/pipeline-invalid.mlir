@@ -1,0 +1,22 @@
+// fp8-pipeline checks its options when it runs: an unknown recipe or chip
+// is an error at the module and fp8-opt fails.
+// RUN: not fp8-opt %s --fp8-pipeline='recipe=bogus chip=sm_90a' 2>&1 | FileCheck %s --check-prefix=RECIPE
+// RUN: not fp8-opt %s --fp8-pipeline='recipe="#fp8.recipe<blockwise, hadamrd = 128>"' 2>&1 | FileCheck %s --check-prefix=ATTR
+// RUN: not fp8-opt %s --fp8-pipeline='recipe=blockwise chip=sm_89' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not fp8-opt %s --pass-pipeline='builtin.module(fp8-pipeline{recipe=blockwise chip=sm_91})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not fp8-opt %s --fp8-pipeline='recipe=blockwise arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=OPTION
+// RECIPE: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: unknown recipe 'bogus', expected one of tensorwise, delayed, rowwise, rowwise_gw_hp, blockwise, mxfp8, mxfp8_ocp or a #fp8.recipe<...> attribute
+// ATTR: error: unknown #fp8.recipe parameter 'hadamrd'
+// ATTR: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot parse recipe '#fp8.recipe<blockwise, hadamrd = 128>'
+// CHIP: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: chip 'sm_89' is not supported
+// UNKNOWN: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: unknown chip 'sm_91': expected one of sm_90a, sm_100a
+// OPTION: no such option arch
+module {
+  func.func @fprop(%x: tensor<64x256xbf16> {fp8.role = "activation"},
+                   %w: tensor<32x256xbf16> {fp8.role = "weight"},
+                   %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+    %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+           ins(%x, %w : tensor<64x256xbf16>, tensor<32x256xbf16>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
+    return %y : tensor<64x32xf32>
+  }
+}
