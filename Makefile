@@ -212,7 +212,7 @@ gpu-programs:
 run-gpu-programs:
 	@rm -rf $(GPU_DUMP_DIR)/programs
 	$(CHECK_PROGRAM) --self-test
-	@for p in $(GPU_PROGRAMS); do \
+	@failed=; for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
 	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
 	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
@@ -221,9 +221,11 @@ run-gpu-programs:
 	    $(FP8_RUN) $$dir/manifest.json --function $$name --iters 0 $${run#*:} \
 	      --dump $$dump || exit 1; \
 	    echo "$(CHECK_PROGRAM) $$dump $$dir/manifest.json $$rflag"; \
-	    $(CHECK_PROGRAM) $$dump $$dir/manifest.json $$rflag || exit 1; \
+	    $(CHECK_PROGRAM) $$dump $$dir/manifest.json $$rflag || \
+	      failed="$$failed $$name-$$recipe-$${run%%:*}"; \
 	  done; \
-	done
+	done; \
+	if [ -n "$$failed" ]; then echo "run-gpu-programs: FAILED:$$failed" >&2; exit 1; fi
 
 check-gpu-programs: gpu-programs
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release

@@ -198,6 +198,7 @@ class Within:
     def __init__(self, ref, bound, allowed, out_dtype, tol, accumulate):
         self.ref, self.bound, self.allowed = ref, bound, allowed
         self.out_dtype, self.tol, self.accumulate = out_dtype, tol, accumulate
+        self.torch, self.torch_how = None, None
 
 
 def model_quantize(info, outs, read):
@@ -255,8 +256,14 @@ def model_gemm(entry, raw, read, args):
                               g.b_scaling, g.b.dtype)
     tol = args.tol if args.tol is not None else cg.TOL[g.accumulate]
     allowed = cg.allowance(ref, bound, tol, g.c.dtype, g.k)
-    return [(g.c, ref, Within(ref, bound, allowed, g.c.dtype, tol,
-                              g.accumulate))]
+    how = Within(ref, bound, allowed, g.c.dtype, tol, g.accumulate)
+    if getattr(args, "scaled_mm", False):
+        # cuBLASLt on the same operands, for comparison only: how far the
+        # vendor's GEMM is from the float64 reference on this data.
+        how.torch, how.torch_how = cg.scaled_mm(
+            a, sa, g.a_scaling, g.a.dtype, b, sb, g.b_scaling, g.b.dtype,
+            g.c.dtype, g.accumulate == "fast")
+    return [(g.c, ref, how)]
 
 
 def model_launch(entry, slots, read, args):
@@ -323,6 +330,19 @@ def compare_within(got, how, max_report):
     detail = ("tol %s (%s), max |c-ref|/allowed %.3g, observed tol %s" %
               (cg.log2_text(how.tol), how.accumulate, res.max_ratio,
                cg.log2_text(res.observed_tol)))
+    if how.torch is not None:
+        t = cg.Comparison(how.torch, how.ref, how.bound, how.allowed,
+                          how.out_dtype, max_report)
+        first.append("(torch._scaled_mm, %s, on the same operands: max "
+                     "|torch-ref|/allowed %.3g, observed tol %s, %d beyond "
+                     "the tolerance)" % (how.torch_how, t.max_ratio,
+                                         cg.log2_text(t.observed_tol), t.bad))
+        for e in t.first:
+            (i, j), g, w, b, a = e
+            first.append("  torch[%d, %d]: %.9g, expected %.9g (bound %.6g,"
+                         " allowed %.6g)" % (i, j, g, w, b, a))
+    elif how.torch_how is not None:
+        first.append("(torch._scaled_mm: skipped, %s)" % how.torch_how)
     return res.bad, detail, first
 
 
@@ -800,6 +820,9 @@ def main():
                     help="torch device (default: cuda if available)")
     ap.add_argument("--max-report", type=int, default=5,
                     help="mismatches printed per result (default 5)")
+    ap.add_argument("--no-scaled-mm", dest="scaled_mm", action="store_false",
+                    help="skip the torch._scaled_mm line under each GEMM "
+                    "result of the replay (a comparison, never a failure)")
     ap.add_argument("--self-test", action="store_true",
                     help="show that wrong results are caught")
     args = ap.parse_args()
