@@ -29,7 +29,18 @@ the GPU:
       any NaN, as in check_quantize.py; data moves compare every bit),
       within check_gemm.py's bound-relative tolerance for a GEMM
       (|c - ref| <= tol.bound.(1+u) + u.|ref| + tiny, tol 2^-9 promoted,
-      2^-8 fast). Later launches then read the GPU's own result, so every
+      2^-8 fast), or, where torch._scaled_mm takes the scaling, an element
+      beyond that passes when cuBLASLt's result on the same operands is
+      within the same allowance of the kernel's and the kernel is within
+      2^-7 of the bound of the reference: Hopper's FP8 wgmma truncates
+      its products to the largest of each 32-deep step (about 13 bits),
+      so a row with an outlier (fp8-run's inputs have 1 in 1024, x16 to
+      x2048) loses up to 32 . 2^-13 = 2^-8 of its bound per step. On the
+      H100 both the kernel and cuBLASLt reached 2^-8.3 on the linear
+      layer (2026-11-23), the same value to the bit at every such element.
+      The count of such elements, and cuBLASLt's own distance from the
+      reference, are printed (--no-scaled-mm: the strict rule alone).
+      Later launches then read the GPU's own result, so every
       launch is checked on the GPU's inputs. A GEMM output that stays an
       intermediate is passed on as the reference rounded to its dtype;
       results computed from it are then not bit-exact and are reported as
@@ -44,7 +55,7 @@ the GPU:
       blockwise, mxfp8), then the float64 product. This catches a compiler
       that quantizes an operand with the wrong tile, format or orientation
       consistently (which (a) alone takes as the plan's intent). GEMM
-      results are compared with the same tolerance as in (a).
+      results are compared with the same rule as in (a).
 
 Exit status: 0 when every check passes, 1 on any mismatch, 2 on bad input
 (an unreadable dump, a plan that reads a buffer before it is written, a
@@ -192,12 +203,20 @@ class Exact:
         self.fmt, self.nan_any = fmt, nan_any
 
 
-class Within:
-    """A GEMM output: within allowed of ref (float64)."""
+# Where cuBLASLt is as far off the reference as the kernel, an element may
+# be off by up to this much of its bound (module docstring).
+HW_CAP = 2.0 ** -7
 
-    def __init__(self, ref, bound, allowed, out_dtype, tol, accumulate):
+
+class Within:
+    """A GEMM output: within allowed of ref (float64), or, with cuBLASLt's
+    result `torch` on the same operands, within allowed of that and within
+    HW_CAP of ref."""
+
+    def __init__(self, ref, bound, allowed, out_dtype, tol, accumulate, k):
         self.ref, self.bound, self.allowed = ref, bound, allowed
         self.out_dtype, self.tol, self.accumulate = out_dtype, tol, accumulate
+        self.k = k
         self.torch, self.torch_how = None, None
 
 
@@ -256,10 +275,8 @@ def model_gemm(entry, raw, read, args):
                               g.b_scaling, g.b.dtype)
     tol = args.tol if args.tol is not None else cg.TOL[g.accumulate]
     allowed = cg.allowance(ref, bound, tol, g.c.dtype, g.k)
-    how = Within(ref, bound, allowed, g.c.dtype, tol, g.accumulate)
+    how = Within(ref, bound, allowed, g.c.dtype, tol, g.accumulate, g.k)
     if getattr(args, "scaled_mm", False):
-        # cuBLASLt on the same operands, for comparison only: how far the
-        # vendor's GEMM is from the float64 reference on this data.
         how.torch, how.torch_how = cg.scaled_mm(
             a, sa, g.a_scaling, g.a.dtype, b, sb, g.b_scaling, g.b.dtype,
             g.c.dtype, g.accumulate == "fast")
@@ -321,29 +338,58 @@ def compare_exact(got, want, how, max_report):
     return nbad, detail, first
 
 
+def within_mask(c, ref, allowed, out_dtype):
+    """check_gemm.Comparison's rule, elementwise: True where c passes."""
+    finite = torch.isfinite(ref)
+    ok = (c - ref).abs() <= allowed
+    near_max = finite & (ref.abs() + allowed >= cg.OUT_MAX[out_dtype])
+    ok |= near_max & torch.isinf(c) & (torch.sign(c) == torch.sign(ref))
+    ok |= ~finite & ~torch.isfinite(c)
+    return ok
+
+
 def compare_within(got, how, max_report):
     c = cg.c_to_f64(got.reshape(how.ref.shape))
     res = cg.Comparison(c, how.ref, how.bound, how.allowed, how.out_dtype,
                         max_report)
-    first = ["[%d, %d]: got %.9g, expected %.9g (bound %.6g, allowed %.6g)"
-             % (i, j, g, w, b, a) for (i, j), g, w, b, a in res.first]
     detail = ("tol %s (%s), max |c-ref|/allowed %.3g, observed tol %s" %
               (cg.log2_text(how.tol), how.accumulate, res.max_ratio,
                cg.log2_text(res.observed_tol)))
+    ok = within_mask(c, how.ref, how.allowed, how.out_dtype)
+    notes = []
     if how.torch is not None:
-        t = cg.Comparison(how.torch, how.ref, how.bound, how.allowed,
-                          how.out_dtype, max_report)
-        first.append("(torch._scaled_mm, %s, on the same operands: max "
-                     "|torch-ref|/allowed %.3g, observed tol %s, %d beyond "
-                     "the tolerance)" % (how.torch_how, t.max_ratio,
-                                         cg.log2_text(t.observed_tol), t.bad))
-        for e in t.first:
-            (i, j), g, w, b, a = e
-            first.append("  torch[%d, %d]: %.9g, expected %.9g (bound %.6g,"
-                         " allowed %.6g)" % (i, j, g, w, b, a))
+        t = how.torch
+        tres = cg.Comparison(t, how.ref, how.bound, how.allowed,
+                             how.out_dtype, max_report)
+        # Beyond the tolerance but where cuBLASLt is too: the hardware's
+        # accumulation, accepted within HW_CAP of the bound.
+        cap = cg.allowance(how.ref, how.bound, HW_CAP, how.out_dtype, how.k)
+        excused = ~ok & torch.isfinite(c) & torch.isfinite(how.ref) & \
+            ((c - t).abs() <= how.allowed) & ((c - how.ref).abs() <= cap)
+        ok |= excused
+        n_exc = int(excused.sum())
+        detail += ("; cuBLASLt (torch._scaled_mm, %s) on the same operands: "
+                   "max |torch-ref|/allowed %.3g, observed tol %s"
+                   % (how.torch_how, tres.max_ratio,
+                      cg.log2_text(tres.observed_tol)))
+        if n_exc:
+            detail += ("; %d beyond the tolerance where cuBLASLt is as far "
+                       "off (accepted up to %s)" % (n_exc,
+                                                    cg.log2_text(HW_CAP)))
     elif how.torch_how is not None:
-        first.append("(torch._scaled_mm: skipped, %s)" % how.torch_how)
-    return res.bad, detail, first
+        notes.append("(torch._scaled_mm: skipped, %s)" % how.torch_how)
+    bad = ~ok
+    nbad = int(bad.sum())
+    first = []
+    for i, j in bad.nonzero()[:max_report].tolist():
+        line = ("[%d, %d]: got %.9g, expected %.9g (bound %.6g, allowed "
+                "%.6g)" % (i, j, float(c[i, j]), float(how.ref[i, j]),
+                           float(how.bound[i, j]),
+                           float(how.allowed[i, j])))
+        if how.torch is not None:
+            line += ", cuBLASLt %.9g" % float(how.torch[i, j])
+        first.append(line)
+    return nbad, detail, first + notes
 
 
 def compare(got, want, how, max_report):
@@ -482,7 +528,10 @@ def end_to_end(name, recipe, gpu_args, gpu_results, result_dtypes, args):
         tol = args.tol if args.tol is not None else cg.TOL["promoted"]
         out = result_dtypes[n]
         allowed = cg.allowance(ref, bound, tol, out, a.shape[1])
-        how = Within(ref, bound, allowed, out, tol, "promoted")
+        how = Within(ref, bound, allowed, out, tol, "promoted", a.shape[1])
+        if getattr(args, "scaled_mm", False):
+            how.torch, how.torch_how = cg.scaled_mm(a, sa, asc, af, b, sb,
+                                                    bsc, bf, out, False)
         bad, detail, first = compare(gpu_results[n], ref, how,
                                      args.max_report)
         what = "result %d = %s%s . %s%s^T (%s %s x %s %s)" % (
@@ -821,11 +870,11 @@ def main():
     ap.add_argument("--max-report", type=int, default=5,
                     help="mismatches printed per result (default 5)")
     ap.add_argument("--no-scaled-mm", dest="scaled_mm", action="store_false",
-                    help="skip the torch._scaled_mm line under each GEMM "
-                    "result of the replay (a comparison, never a failure)")
+                    help="no cuBLASLt comparison: every GEMM element within "
+                    "the tolerance of the float64 reference")
     ap.add_argument("--self-test", action="store_true",
                     help="show that wrong results are caught")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     try:
         import_torch()
     except ImportError:
