@@ -14,7 +14,8 @@ DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
 FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 
 .PHONY: all deps configure build check check-format check-lit check-run \
-        check-embed check-gpu install demo docs format hooks clean
+        check-embed check-gpu gpu-programs run-gpu-programs \
+        check-gpu-programs install demo docs format hooks clean
 
 all: build
 
@@ -116,6 +117,17 @@ FP8_RUN        := $(RUN_BUILD_DIR)/bin/fp8-run
 CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
 CHECK_GEMM     := $(PYTHON) test/Integration/GPU/check_gemm.py
 GEMM_MLIR      := test/Integration/GPU/gemm.mlir
+CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
+# Whole programs, NAME:RECIPE: test/Integration/GPU/programs/NAME.mlir (whose
+# function is NAME) compiled with the recipe preset into
+# GPU_KERNEL_DIR/programs/NAME-RECIPE, run as one launch plan (fp8-run
+# --function) and checked by check_program.py.
+# RECIPE "none": a program written at the fp8 level, compiled without
+# --fp8-quantize-matmuls and checked without the end-to-end graph.
+GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
+                  quantized_fprop:none
+PROGRAM_PASSES  = --fp8-quantize-matmuls=recipe=$$recipe --fp8-derive-scaling \
+                  --fp8-legalize --canonicalize
 
 check-gpu:
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
@@ -148,6 +160,8 @@ check-gpu:
 	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
 	  exit 1; \
 	fi
+	@# The programs' launch plans, emitted here too.
+	@$(MAKE) --no-print-directory gpu-programs
 	rm -rf $(GPU_DUMP_DIR)
 	$(FP8_RUN) tools/fp8-run/test/copy/manifest.json --iters 0 \
 	  --dump $(GPU_DUMP_DIR)/copy
@@ -171,7 +185,53 @@ check-gpu:
 	  $(CHECK_GEMM) --self-test && \
 	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm; \
 	fi
+	@$(MAKE) --no-print-directory run-gpu-programs
 	@echo "check-gpu: passed"
+
+# The programs alone: emits them where fp8-opt exists (gpu-programs), builds
+# fp8-run, and runs and checks each (run-gpu-programs), seeded and with
+# special values.
+gpu-programs:
+	@for p in $(GPU_PROGRAMS); do \
+	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
+	  passes="$(PROGRAM_PASSES)"; \
+	  [ $$recipe != none ] || passes="--fp8-legalize --canonicalize"; \
+	  if [ -x $(FP8_OPT) ]; then \
+	    echo "$(FP8_OPT) test/Integration/GPU/programs/$$name.mlir $$passes --fp8-emit=dir=$$dir"; \
+	    $(FP8_OPT) test/Integration/GPU/programs/$$name.mlir $$passes \
+	      --fp8-emit=dir=$$dir > /dev/null || exit 1; \
+	  elif [ -f $$dir/manifest.json ]; then \
+	    echo "check-gpu: no $(FP8_OPT); using the program in $$dir"; \
+	  else \
+	    echo "check-gpu: no $(FP8_OPT) and no $$dir/manifest.json:" \
+	      "emit the programs where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
+	    exit 1; \
+	  fi; \
+	done
+
+run-gpu-programs:
+	@rm -rf $(GPU_DUMP_DIR)/programs
+	$(CHECK_PROGRAM) --self-test
+	@failed=; for p in $(GPU_PROGRAMS); do \
+	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
+	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
+	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
+	    dump=$(GPU_DUMP_DIR)/programs/$$name-$$recipe-$${run%%:*}; \
+	    echo "$(FP8_RUN) $$dir/manifest.json --function $$name --iters 0 $${run#*:} --dump $$dump"; \
+	    $(FP8_RUN) $$dir/manifest.json --function $$name --iters 0 $${run#*:} \
+	      --dump $$dump || exit 1; \
+	    echo "$(CHECK_PROGRAM) $$dump $$dir/manifest.json $$rflag"; \
+	    $(CHECK_PROGRAM) $$dump $$dir/manifest.json $$rflag || \
+	      failed="$$failed $$name-$$recipe-$${run%%:*}"; \
+	  done; \
+	done; \
+	if [ -n "$$failed" ]; then echo "run-gpu-programs: FAILED:$$failed" >&2; exit 1; fi
+
+check-gpu-programs: gpu-programs
+	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
+	ninja -C $(RUN_BUILD_DIR)
+	@$(MAKE) --no-print-directory run-gpu-programs
+	@echo "check-gpu-programs: passed"
 
 # --prefix, because the build directory may have been configured with
 # another CMAKE_INSTALL_PREFIX (the package is relocatable).

@@ -442,13 +442,19 @@ def describe_kernel(dump_dir):
     raises BadInput."""
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
-    entry = meta["entry"]
-    params = entry["params"]
 
     def raw(p):
         return Raw(os.path.join(dump_dir, meta["files"][p["name"]]),
                    p["dtype"], p["shape"])
 
+    return describe_entry(meta["entry"], raw, meta)
+
+
+def describe_entry(entry, raw, meta=None):
+    """describe_kernel of a manifest entry: raw(param) gives each param's
+    data (an object with dtype, shape and, for a seed, scalar()), so that
+    check_program.py can describe the launches of a plan the same way."""
+    params = entry["params"]
     op = entry.get("op", "")
     inputs = [p for p in params if p["role"] == "input"]
     outputs = [p for p in params if p["role"] == "output"]
