@@ -4,11 +4,12 @@
 // linalg.fill, and the arith ops on tensors that convert-fp8-to-nvvm first
 // turns into generics) becomes one kernel: each thread computes V
 // consecutive elements of the results with the op's own body, cloned. Where
-// every operand is read in the results' order, a thread's V elements are
-// one 16-byte load per operand and one store per result (bandwidth-bound
-// ops run at copy speed); otherwise (broadcasts, transposed or offset
-// maps) each thread computes one element and finds each operand's element
-// through its indexing map.
+// every operand's V elements are consecutive too (read in the results'
+// order, or broadcast along outer dims like a bias row), they are one
+// 16-byte load per operand and one store per result (bandwidth-bound ops
+// run at copy speed); otherwise (transposed or offset maps) each thread
+// computes one element and finds each operand's element through its
+// indexing map.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,8 +179,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
       return op->emitOpError("convert-fp8-to-nvvm: 8-bit float tensors in a "
                              "linalg op have no kernel (use fp8 ops)");
 
-  // Vectorized where every operand is read in loop order and each thread's
-  // elements are whole vectors.
+  // Vectorized where each thread's V elements are V consecutive elements
+  // of every operand: operands read in loop order, and broadcasts (a bias
+  // row) whose last index is the innermost loop, with rows of whole
+  // vectors.
   int64_t widest = 1;
   for (const Operand &entry : llvm::concat<const Operand>(inputs, outputs))
     widest = std::max<int64_t>(
@@ -187,11 +190,20 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
   int64_t vector = std::max<int64_t>(1, kVectorBytes / widest);
   bool inOrder = llvm::all_of(
       inputs, [](const Operand &entry) { return entry.map.isIdentity(); });
+  unsigned innermost = loops.size() - 1;
+  bool contiguous = llvm::all_of(inputs, [&](const Operand &entry) {
+    AffineMap map = entry.map;
+    return map.isIdentity() ||
+           (map.isProjectedPermutation() && map.getNumResults() > 0 &&
+            map.getResults().back() ==
+                getAffineDimExpr(innermost, map.getContext()));
+  });
   // i1 tensors hold a byte per element; a vector of i1 would be bits.
   bool anyI1 = llvm::any_of(
       llvm::concat<const Operand>(inputs, outputs),
       [](const Operand &entry) { return entry.element.isInteger(1); });
-  if (!inOrder || anyI1 || numElements % vector != 0)
+  if (!contiguous || anyI1 || numElements % vector != 0 ||
+      (!inOrder && loops.back() % vector != 0))
     vector = 1;
   int64_t numThreads = numElements / vector;
 
@@ -228,7 +240,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
   // The offset of each input's element: the thread's own where it is read
   // in loop order, else its indexing map applied to the loop indices.
   SmallVector<Value> offsets(inputs.size(), first);
-  if (vector == 1 && !inOrder) {
+  if (!inOrder) {
     SmallVector<Value> indices(loops.size());
     Value rest = first;
     for (int64_t dim = loops.size() - 1; dim >= 0; --dim) {
@@ -236,6 +248,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
       rest = b.divU(rest, loops[dim]);
     }
     for (auto [index, entry] : llvm::enumerate(inputs)) {
+      if (entry.map.isIdentity())
+        continue;
       auto shape =
           cast<RankedTensorType>(entry.operand->get().getType()).getShape();
       Value offset = b.index(0);
@@ -260,7 +274,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
       int64_t bytes =
           vector * llvm::divideCeil(entry.element.getIntOrFloatBitWidth(), 8);
       Value whole = vector::LoadOp::create(
-          b, type, entry.memref, first, /*nontemporal=*/false,
+          b, type, entry.memref, offsets[index], /*nontemporal=*/false,
           llvm::Align(std::min<int64_t>(bytes, kVectorBytes)));
       for (int64_t lane = 0; lane < vector; ++lane)
         elements.push_back(vector::ExtractOp::create(b, whole, lane));

@@ -161,7 +161,7 @@ fp8::emitProgram(ModuleOp module, const Target &target, bool lineInfo) {
   });
   if (entries.empty())
     return emitError(module.getLoc(),
-                     "no kernels to emit: the module has no fp8 ops");
+                     "no kernels to emit: the module has no ops to run");
   // The program of every function that launches kernels.
   llvm::json::Array functions;
   for (auto func : module.getOps<func::FuncOp>()) {

@@ -144,14 +144,15 @@ struct ConvertFP8ToNVVMPass
       if (!hasKernel(op))
         quantizations.push_back(op);
     });
+    // Is there anything to build? An op of a function that is not yet
+    // tagged and is more than a constant, an empty tensor or the return.
     bool anyKernel = false;
     module.walk([&](Operation *op) {
-      anyKernel |= isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp,
-                       TmaAlignScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
-                   !hasKernel(op);
+      anyKernel |= isa_and_nonnull<func::FuncOp>(op->getParentOp()) &&
+                   !hasKernel(op) &&
+                   !isa<func::ReturnOp, tensor::EmptyOp>(op) &&
+                   !op->hasTrait<OpTrait::ConstantLike>();
     });
-    // Without fp8 ops there is no program to build (the other ops of a
-    // module with fp8 ops get kernels of their own below).
     if (!anyKernel)
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -2,9 +2,9 @@
 // RUN: not fp8-opt %s --fp8-emit 2>&1 | FileCheck %s --check-prefix=NODIR
 // NODIR: error: fp8-emit needs a directory: --fp8-emit="dir=DIR chip=CHIP"
 
-// A module without fp8 ops has no kernels.
+// A module whose functions only return their arguments has no kernels.
 // RUN: rm -rf %t && not fp8-opt %s --fp8-emit=dir=%t 2>&1 | FileCheck %s --check-prefix=NOKERNEL
-// NOKERNEL: error: no kernels to emit: the module has no fp8 ops
+// NOKERNEL: error: no kernels to emit: the module has no ops to run
 
 // A directory that is a file: an error naming it, nothing written.
 // RUN: rm -rf %t.file && touch %t.file
