@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fp8-c/Emit.h"
 #include "fp8-c/Pipeline.h"
 #include "fp8-c/Registration.h"
 #include "mlir-c/IR.h"
@@ -81,8 +82,17 @@ static int canonicalizeAndPrint(MlirContext context, MlirModule module) {
   return status;
 }
 
-/// Runs fp8-pipeline{recipe=blockwise chip=sm_90a} on `module` and prints
-/// the result. Returns the process exit status.
+/// Prints the name and size of one emitted file, and the manifest's opening.
+static void printEmitted(MlirStringRef file, MlirStringRef contents,
+                         void *userData) {
+  (void)userData;
+  printf("emitted %.*s (%zu bytes)\n", (int)file.length, file.data,
+         contents.length);
+}
+
+/// Runs fp8-pipeline{recipe=blockwise chip=sm_90a} on `module`, prints the
+/// result, and emits it as a program in memory. Returns the process exit
+/// status.
 static int quantizeAndPrint(MlirContext context, MlirModule module) {
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       context, mlirStringRefCreateFromCString("builtin.module"));
@@ -101,6 +111,13 @@ static int quantizeAndPrint(MlirContext context, MlirModule module) {
     status = 0;
   }
   mlirPassManagerDestroy(pm);
+  // The program in memory: the manifest with the launch plan, and the PTX.
+  if (status == 0 && mlirLogicalResultIsFailure(fp8EmitProgram(
+                         module, mlirStringRefCreateFromCString("sm_90a"),
+                         /*lineInfo=*/false, printEmitted, NULL))) {
+    fprintf(stderr, "error: fp8EmitProgram failed\n");
+    status = 1;
+  }
   return status;
 }
 
@@ -157,3 +174,5 @@ int main(void) {
 // CHECK-DAG: fp8.tma_align_scales
 // CHECK: fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"
 // CHECK-NOT: linalg.matmul
+// CHECK: emitted manifest.json
+// CHECK: emitted fprop_{{.*}}.ptx
