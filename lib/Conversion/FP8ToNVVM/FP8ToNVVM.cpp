@@ -263,6 +263,12 @@ struct ConvertFP8ToNVVMPass
           return WalkResult::interrupt();
         kernel = buildSliceKernel(
             b, op, kernelName(op, op->getName().stripDialect().str()), target);
+      } else if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
+                 transpose && fitsTiledTransposeKernel(transpose)) {
+        if (failed(checkBufferSizes(op)))
+          return WalkResult::interrupt();
+        kernel = buildTiledTransposeKernel(b, transpose,
+                                           kernelName(op, "transpose"), target);
       } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
                  linalgOp && !linalg::isaContractionOpInterface(linalgOp)) {
         if (failed(checkBufferSizes(op)))

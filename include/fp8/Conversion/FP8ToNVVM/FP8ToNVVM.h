@@ -24,6 +24,7 @@ class GPUModuleOp;
 } // namespace gpu
 namespace linalg {
 class LinalgOp;
+class TransposeOp;
 } // namespace linalg
 namespace fp8 {
 class Target;
@@ -82,6 +83,17 @@ FailureOr<gpu::GPUModuleOp> buildElementwiseKernel(OpBuilder &builder,
                                                    linalg::LinalgOp op,
                                                    StringRef name,
                                                    const Target &target);
+
+/// Whether a linalg.transpose has the tiled kernel: [1, 0] of a static 2- or
+/// 4-byte matrix whose dims are multiples of 64.
+bool fitsTiledTransposeKernel(linalg::TransposeOp op);
+
+/// Builds the tiled transpose of `op` (64x64 tiles through shared memory,
+/// 16-byte loads and stores).
+FailureOr<gpu::GPUModuleOp> buildTiledTransposeKernel(OpBuilder &builder,
+                                                      linalg::TransposeOp op,
+                                                      StringRef name,
+                                                      const Target &target);
 
 /// Builds the kernel of a linalg op with reduction loops (linalg.reduce):
 /// one thread per result element folds the reduced elements in order.
