@@ -125,9 +125,15 @@ CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # RECIPE "none": a program written at the fp8 level, compiled without
 # --fp8-quantize-matmuls and checked without the end-to-end graph.
 GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
-                  quantized_fprop:none
-PROGRAM_PASSES  = --fp8-quantize-matmuls=recipe=$$recipe --fp8-derive-scaling \
-                  --fp8-legalize --canonicalize
+                  linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
+                  quantized_fprop:none \
+                  mlp_block:blockwise mlp_block:tensorwise
+# Programs whose run with special values (--specials: inf, huge, subnormal
+# inputs) is a known failure, skipped with a note: docs/KnownIssues.md.
+GPU_PROGRAMS_KNOWN_SPECIALS ?= linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
+                               mlp_block:blockwise
+# The chip the programs are compiled for (--fp8-pipeline's chip=).
+GPU_CHIP       ?= sm_90a
 
 check-gpu:
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
@@ -194,11 +200,11 @@ check-gpu:
 gpu-programs:
 	@for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
-	  passes="$(PROGRAM_PASSES)"; \
-	  [ $$recipe != none ] || passes="--fp8-legalize --canonicalize"; \
+	  if [ $$recipe = none ]; then set -- --fp8-legalize --canonicalize; \
+	  else set -- "--fp8-pipeline=recipe=$$recipe chip=$(GPU_CHIP)"; fi; \
 	  if [ -x $(FP8_OPT) ]; then \
-	    echo "$(FP8_OPT) test/Integration/GPU/programs/$$name.mlir $$passes --fp8-emit=dir=$$dir"; \
-	    $(FP8_OPT) test/Integration/GPU/programs/$$name.mlir $$passes \
+	    echo "$(FP8_OPT) test/Integration/GPU/programs/$$name.mlir '$$*' --fp8-emit=dir=$$dir"; \
+	    $(FP8_OPT) test/Integration/GPU/programs/$$name.mlir "$$@" \
 	      --fp8-emit=dir=$$dir > /dev/null || exit 1; \
 	  elif [ -f $$dir/manifest.json ]; then \
 	    echo "check-gpu: no $(FP8_OPT); using the program in $$dir"; \
@@ -216,6 +222,11 @@ run-gpu-programs:
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
 	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
 	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
+	    case " $(GPU_PROGRAMS_KNOWN_SPECIALS) " in *" $$p "*) \
+	      if [ $${run%%:*} = specials ]; then \
+	        echo "run-gpu-programs: skipping $$p with special values" \
+	          "(a known failure: docs/KnownIssues.md)"; continue; \
+	      fi;; esac; \
 	    dump=$(GPU_DUMP_DIR)/programs/$$name-$$recipe-$${run%%:*}; \
 	    echo "$(FP8_RUN) $$dir/manifest.json --function $$name --iters 0 $${run#*:} --dump $$dump"; \
 	    $(FP8_RUN) $$dir/manifest.json --function $$name --iters 0 $${run#*:} \

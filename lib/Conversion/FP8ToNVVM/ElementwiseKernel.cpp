@@ -47,9 +47,7 @@ struct Operand {
 };
 } // namespace
 
-/// Whether the body of `op` may be cloned into a kernel: its ops are
-/// arith/math ops, and any value it takes from outside is a constant.
-static LogicalResult checkBody(linalg::LinalgOp op) {
+LogicalResult kernels::checkClonableBody(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
     if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
@@ -115,6 +113,29 @@ static TypedAttr getSplatValue(Value value) {
   return dense.getSplatValue<TypedAttr>();
 }
 
+SmallVector<Value> kernels::cloneBody(OpBuilder &b, Block *body,
+                                      IRMapping &mapping) {
+  for (Operation &inner : body->without_terminator()) {
+    // Constants from outside the body are cloned with it.
+    for (Value operand : inner.getOperands())
+      if (operand.getParentBlock() != body && !mapping.contains(operand))
+        mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+    b.clone(inner, mapping);
+  }
+  return llvm::map_to_vector(
+      body->getTerminator()->getOperands(),
+      [&](Value v) { return mapping.lookupOrDefault(v); });
+}
+
+LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {
+  // Math functions become arith ops, so that the PTX calls nothing (no
+  // libdevice); so do the absf and fma that the approximations leave.
+  RewritePatternSet patterns(func.getContext());
+  populateMathPolynomialApproximationPatterns(patterns);
+  patterns.add<AbsFToBits, FmaToIntrinsic>(func.getContext());
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
 FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
                                                         linalg::LinalgOp op,
                                                         StringRef name,
@@ -127,7 +148,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
   SmallVector<int64_t> loops = op.getStaticLoopRanges();
   if (llvm::any_of(loops, ShapedType::isDynamic))
     return op->emitOpError("convert-fp8-to-nvvm: needs static shapes");
-  if (failed(checkBody(op)))
+  if (failed(checkClonableBody(op)))
     return failure();
   int64_t numElements = 1;
   for (int64_t extent : loops)
@@ -286,7 +307,6 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
     loaded.push_back(std::move(elements));
   }
   SmallVector<SmallVector<Value>> results(outputs.size());
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
   for (int64_t lane = 0; lane < vector; ++lane) {
     IRMapping mapping;
     for (auto [argument, value] : constants)
@@ -294,15 +314,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
                   arith::ConstantOp::create(b, cast<TypedAttr>(value)));
     for (auto [index, entry] : llvm::enumerate(inputs))
       mapping.map(entry.blockArgument, loaded[index][lane]);
-    for (Operation &inner : body->without_terminator()) {
-      // Constants from outside the body are cloned with it.
-      for (Value operand : inner.getOperands())
-        if (operand.getParentBlock() != body && !mapping.contains(operand))
-          mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
-      b.clone(inner, mapping);
-    }
-    for (auto [index, value] : llvm::enumerate(yield.getOperands()))
-      results[index].push_back(mapping.lookupOrDefault(value));
+    for (auto [index, value] : llvm::enumerate(cloneBody(b, body, mapping)))
+      results[index].push_back(value);
   }
   for (auto [index, entry] : llvm::enumerate(outputs)) {
     if (vector == 1) {
@@ -317,12 +330,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
         b, whole, entry.memref, first, /*nontemporal=*/false,
         llvm::Align(std::min<int64_t>(bytes, kVectorBytes)));
   }
-  // Math functions become arith ops here, so that the PTX calls nothing
-  // (no libdevice).
-  RewritePatternSet patterns(b.getContext());
-  populateMathPolynomialApproximationPatterns(patterns);
-  patterns.add<AbsFToBits, FmaToIntrinsic>(b.getContext());
-  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+  if (failed(expandMathFunctions(func)))
     return op->emitOpError("convert-fp8-to-nvvm: cannot expand the body's "
                            "math functions");
   return finishKernel(b, func);

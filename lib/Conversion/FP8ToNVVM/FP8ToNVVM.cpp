@@ -133,9 +133,8 @@ struct ConvertFP8ToNVVMPass
       });
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    if (!elementwise.empty() &&
-        failed(applyOpPatternsGreedily(elementwise, std::move(patterns),
-                                       config)))
+    if (!elementwise.empty() && failed(applyOpPatternsGreedily(
+                                    elementwise, std::move(patterns), config)))
       return signalPassFailure();
     SymbolTable symbols(module);
     // Ops tagged by an earlier run keep their kernels.
@@ -258,18 +257,23 @@ struct ConvertFP8ToNVVMPass
         return WalkResult::advance();
       } else if (isAbsorbed(op)) {
         return WalkResult::skip();
-      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-                 linalgOp &&
-                 linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()) {
+      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
         if (failed(checkBufferSizes(op)))
           return WalkResult::interrupt();
-        kernel = buildElementwiseKernel(
-            b, linalgOp, kernelName(op, op->getName().stripDialect().str()),
-            target);
+        kernel = buildSliceKernel(
+            b, op, kernelName(op, op->getName().stripDialect().str()), target);
+      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+                 linalgOp && !linalg::isaContractionOpInterface(linalgOp)) {
+        if (failed(checkBufferSizes(op)))
+          return WalkResult::interrupt();
+        std::string name = kernelName(op, op->getName().stripDialect().str());
+        kernel = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
+                     ? buildElementwiseKernel(b, linalgOp, name, target)
+                     : buildReduceKernel(b, linalgOp, name, target);
       } else {
         InFlightDiagnostic diag =
             op->emitOpError("convert-fp8-to-nvvm: has no GPU kernel");
-        if (linalgOp && linalg::isaContractionOpInterface(linalgOp))
+        if (isa<linalg::LinalgOp>(op))
           diag << " (a matmul left unquantized: give its operands an "
                   "fp8.role so that fp8-quantize-matmuls quantizes it)";
         return WalkResult::interrupt();

@@ -14,7 +14,9 @@
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::fp8::kernels {
 
@@ -68,6 +70,19 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
 /// The global thread index of a kernel with `numThreads` working threads;
 /// the builder is left inside the `if` that idles the rest.
 Value buildActiveThread(KernelBuilder &b, int64_t numThreads);
+
+/// Whether the body of linalg op `op` may be cloned into a kernel: its ops
+/// are arith/math ops, and any value it takes from outside is a constant.
+LogicalResult checkClonableBody(linalg::LinalgOp op);
+
+/// Clones the ops of a linalg body (and the constants it uses from
+/// outside) at the builder, its arguments given by `mapping`; returns the
+/// values it yields.
+SmallVector<Value> cloneBody(OpBuilder &b, Block *body, IRMapping &mapping);
+
+/// Rewrites the math functions of `func` into arith ops (MLIR's polynomial
+/// approximations), so that its PTX calls no library.
+LogicalResult expandMathFunctions(gpu::GPUFuncOp func);
 
 /// FP8 bytes of f32 `values` (an even number) by cvt.rn.satfinite pairs.
 Value convertToBytes(KernelBuilder &b, ArrayRef<Value> values,

@@ -16,6 +16,7 @@
 namespace mlir {
 class ModuleOp;
 class OpBuilder;
+class Operation;
 class OpPassManager;
 class Type;
 namespace gpu {
@@ -81,6 +82,20 @@ FailureOr<gpu::GPUModuleOp> buildElementwiseKernel(OpBuilder &builder,
                                                    linalg::LinalgOp op,
                                                    StringRef name,
                                                    const Target &target);
+
+/// Builds the kernel of a linalg op with reduction loops (linalg.reduce):
+/// one thread per result element folds the reduced elements in order.
+FailureOr<gpu::GPUModuleOp> buildReduceKernel(OpBuilder &builder,
+                                              linalg::LinalgOp op,
+                                              StringRef name,
+                                              const Target &target);
+
+/// Builds the kernel of a static tensor.extract_slice or
+/// tensor.insert_slice (a new tensor: the destination with the box
+/// replaced).
+FailureOr<gpu::GPUModuleOp> buildSliceKernel(OpBuilder &builder, Operation *op,
+                                             StringRef name,
+                                             const Target &target);
 
 /// Whether the fused quantize+transpose kernel takes an input of `type`:
 /// static, rank 2, 16-bit, both dims multiples of its 128x128 tile.

@@ -1,0 +1,141 @@
+//===- ReduceKernel.cpp - reducing linalg ops as GPU kernels --------------===//
+//
+// A linalg op with reduction loops (linalg.reduce, a reducing generic): one
+// thread per result element starts from the init's element and folds in
+// the reduced elements in order with the op's body, as the CPU reference's
+// loops do. Sequential per element, so meant for the small reductions of a
+// training step's bookkeeping (the max of an amax history), not for large
+// ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "KernelUtils.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+/// The element offset, in a row-major buffer of `shape`, of the element
+/// that `map` picks at loop indices `indices`.
+static Value elementOffset(KernelBuilder &b, AffineMap map,
+                           ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
+  Value offset = b.index(0);
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    Value at = affine::expandAffineExpr(b, b.getLoc(), expr, indices, {});
+    offset = b.add(b.mul(offset, shape[dim]), at);
+  }
+  return offset;
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
+                                                   linalg::LinalgOp op,
+                                                   StringRef name,
+                                                   const Target &target) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
+    return op->emitOpError("convert-fp8-to-nvvm: only reductions on tensors "
+                           "with one result have a kernel");
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  if (llvm::any_of(loops, ShapedType::isDynamic))
+    return op->emitOpError("convert-fp8-to-nvvm: needs static shapes");
+  if (failed(checkClonableBody(op)))
+    return failure();
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap initMap = op.getMatchingIndexingMap(&init);
+  SmallVector<unsigned> parallel, reduced;
+  op.getParallelDims(parallel);
+  op.getReductionDims(reduced);
+  // The result is indexed by the parallel loops, in order.
+  if (!initMap.isProjectedPermutation() ||
+      initMap.getNumResults() != parallel.size() ||
+      llvm::any_of(llvm::enumerate(initMap.getResults()), [&](auto entry) {
+        return cast<AffineDimExpr>(entry.value()).getPosition() !=
+               parallel[entry.index()];
+      }))
+    return op->emitOpError("convert-fp8-to-nvvm: a reduction's result must be "
+                           "indexed by its parallel loops in order");
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!isa<RankedTensorType>(input->get().getType()))
+      return op->emitOpError("convert-fp8-to-nvvm: a reduction's operands "
+                             "must be tensors");
+
+  KernelBuilder b(op.getLoc(), builder);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t numResults = resultType.getNumElements();
+  int64_t numReduced = 1;
+  for (unsigned dim : reduced)
+    numReduced *= loops[dim];
+
+  KernelSignature signature;
+  int64_t bytesMoved = 0;
+  auto declare = [&](StringRef param, ParamRole role, Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Type element = type.getElementType();
+    signature.addBuffer(
+        param, role, element, type.getShape(),
+        MemRefType::get({type.getNumElements()}, storageType(element)));
+    bytesMoved += type.getNumElements() *
+                  llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  };
+  SmallVector<std::string> inputNames;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    inputNames.push_back(("in" + Twine(inputNames.size())).str());
+    declare(inputNames.back(), ParamRole::input, input->get());
+    signature.bindOperand(inputNames.back(), *input);
+  }
+  declare("init", ParamRole::input, init.get());
+  signature.bindOperand("init", init);
+  declare("out", ParamRole::output, op->getResult(0));
+  signature.bindResult("out", op->getResult(0));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, op->getName().getStringRef(),
+              llvm::divideCeil(numResults, kThreadsPerBlock), kThreadsPerBlock,
+              bytesMoved);
+
+  Value thread = buildActiveThread(b, numResults);
+  // The parallel loops' indices from the thread's result element.
+  SmallVector<Value> indices(loops.size());
+  Value rest = thread;
+  for (int64_t i = parallel.size() - 1; i >= 0; --i) {
+    indices[parallel[i]] = b.remU(rest, loops[parallel[i]]);
+    rest = b.divU(rest, loops[parallel[i]]);
+  }
+  Value out = signature.getArgument(func, "out");
+  Value start =
+      memref::LoadOp::create(b, signature.getArgument(func, "init"), thread);
+  auto loop = scf::ForOp::create(b, b.index(0), b.index(numReduced), b.index(1),
+                                 ValueRange{start});
+  b.setInsertionPointToStart(loop.getBody());
+  Value step = loop.getInductionVar();
+  for (int64_t i = reduced.size() - 1; i >= 0; --i) {
+    indices[reduced[i]] = b.remU(step, loops[reduced[i]]);
+    step = b.divU(step, loops[reduced[i]]);
+  }
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
+    auto shape = cast<RankedTensorType>(input->get().getType()).getShape();
+    Value offset =
+        elementOffset(b, op.getMatchingIndexingMap(input), shape, indices);
+    mapping.map(body->getArgument(input->getOperandNumber()),
+                memref::LoadOp::create(
+                    b, signature.getArgument(func, inputNames[index]), offset));
+  }
+  mapping.map(body->getArgument(init.getOperandNumber()),
+              loop.getRegionIterArg(0));
+  SmallVector<Value> folded = cloneBody(b, body, mapping);
+  scf::YieldOp::create(b, folded);
+  b.setInsertionPointAfter(loop);
+  memref::StoreOp::create(b, loop.getResult(0), out, thread);
+  if (failed(expandMathFunctions(func)))
+    return op->emitOpError("convert-fp8-to-nvvm: cannot expand the body's "
+                           "math functions");
+  return finishKernel(b, func);
+}
