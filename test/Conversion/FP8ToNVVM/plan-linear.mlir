@@ -18,14 +18,11 @@
 // RUN:   --fp8-pipeline='recipe=mxfp8_ocp chip=sm_90a' --fp8-emit=dir=%t.ocp -o /dev/null
 // RUN: FileCheck %s --check-prefixes=MX,RWMX < %t.ocp/manifest.json
 //
-// Not yet emitted (expected errors naming the op and its location):
-// `delayed` scales from an amax history: linalg.reduce over the history
-// (and tensor.extract_slice / insert_slice to roll it) have no kernels yet.
-// RUN: not fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
-// RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a' --fp8-emit=dir=%t.delayed 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=DELAYED
-// DELAYED: linear_fwd_bwd.mlir:27:9: error: 'linalg.reduce' op convert-fp8-to-nvvm: has no GPU kernel
-// RUN: test ! -e %t.delayed/manifest.json
+// RUN: rm -rf %t.delayed && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
+// RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a' --fp8-emit=dir=%t.delayed -o /dev/null
+// RUN: FileCheck %s --check-prefix=DL < %t.delayed/manifest.json
+//
+// Not yet emitted (an expected error naming the op and its location):
 // `rowwise_gw_hp` keeps Wgrad in bf16, and a bf16 matmul has no kernel.
 // RUN: not fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=rowwise_gw_hp chip=sm_90a' --fp8-emit=dir=%t.gwhp 2>&1 \
@@ -390,3 +387,135 @@
 // MX-NEXT:   "workspace_bytes": 1859584,
 // RWMX-NEXT: "zeroed_bytes": 0
 // The bytes differ by the scales: one f32 per row against one e8m0 per 32.
+
+// delayed: each tensor's scale comes from the amax of its history (three
+// more arguments, rolled and returned as three more results): its amax, the
+// reduction of the history (from one fill of its init), the select between
+// them, then the history shifted (extract_slice, insert_slice) with the new
+// amax inserted last. Then tensorwise quantizations, transposes and GEMMs.
+// DL-LABEL: "functions": [
+// DL:      "launches": [
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_amax_0",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "fp8.amax"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_fill_1",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "linalg.fill"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_reduce_2",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "linalg.reduce"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_generic_3",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "linalg.generic"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_extract_slice_4",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "tensor.extract_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_5",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_6",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_amax_7",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "fp8.amax"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_reduce_8",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "linalg.reduce"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_generic_9",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "linalg.generic"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_extract_slice_10",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.extract_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_11",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_12",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_amax_13",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "fp8.amax"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_reduce_14",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "linalg.reduce"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_generic_15",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "linalg.generic"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_extract_slice_16",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.extract_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_17",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_insert_slice_18",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "tensor.insert_slice"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_quantize_19",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "fp8.quantize"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_transpose_20",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DL-NEXT: "op": "fp8.transpose"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_quantize_21",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "fp8.quantize"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_transpose_22",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "fp8.transpose"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_gemm_23",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DL-NEXT: "op": "fp8.scaled_matmul"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_quantize_24",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "fp8.quantize"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_transpose_25",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DL-NEXT: "op": "fp8.transpose"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_gemm_26",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DL-NEXT: "op": "fp8.scaled_matmul"
+// DL-NOT:  "kernel"
+// DL:      "kernel": "linear_fwd_bwd_gemm_27",
+// DL-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DL-NEXT: "op": "fp8.scaled_matmul"
+// DL-NOT:  "kernel"
+// DL:      ],
+// DL:      "results": [
+// DL-NEXT:   36,
+// DL-NEXT:   41,
+// DL-NEXT:   42,
+// DL-NEXT:   27,
+// DL-NEXT:   20,
+// DL-NEXT:   13
+// DL-NEXT: ],
+// DL-NEXT: "workspace_bytes": 1312000,
+// DL-NEXT: "zeroed_bytes": 256
