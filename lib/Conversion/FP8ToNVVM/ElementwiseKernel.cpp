@@ -18,6 +18,7 @@
 #include "KernelUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -67,6 +68,43 @@ LogicalResult kernels::checkClonableBody(linalg::LinalgOp op) {
   return success();
 }
 
+namespace {
+/// math.absf and math.fma (which the polynomial approximations emit)
+/// without libdevice: left as math ops, convert-gpu-to-nvvm would call
+/// __nv_fabsf and __nv_fmaf, which no kernel links. |x| clears the sign
+/// bit; fma is the LLVM intrinsic, which NVPTX selects to fma.rn.
+struct AbsFToBits : OpRewritePattern<math::AbsFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    Type bits = rewriter.getIntegerType(width);
+    TypedAttr mask =
+        rewriter.getIntegerAttr(bits, APInt::getSignedMaxValue(width));
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      bits = vector.clone(bits);
+      mask = DenseElementsAttr::get(cast<ShapedType>(bits), mask);
+    }
+    Location loc = op.getLoc();
+    Value raw = arith::BitcastOp::create(rewriter, loc, bits, op.getOperand());
+    Value cleared = arith::AndIOp::create(
+        rewriter, loc, raw, arith::ConstantOp::create(rewriter, loc, mask));
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, cleared);
+    return success();
+  }
+};
+struct FmaToIntrinsic : OpRewritePattern<math::FmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FmaOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, op.getA(), op.getB(),
+                                             op.getC());
+    return success();
+  }
+};
+} // namespace
+
 /// The scalar a tensor operand holds everywhere, where it is a splat
 /// constant (e.g. the zero of `arith.cmpf ogt, %t, %zeros`), else null.
 static TypedAttr getSplatValue(Value value) {
@@ -92,9 +130,10 @@ SmallVector<Value> kernels::cloneBody(OpBuilder &b, Block *body,
 
 LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {
   // Math functions become arith ops, so that the PTX calls nothing (no
-  // libdevice).
+  // libdevice); so do the absf and fma that the approximations leave.
   RewritePatternSet patterns(func.getContext());
   populateMathPolynomialApproximationPatterns(patterns);
+  patterns.add<AbsFToBits, FmaToIntrinsic>(func.getContext());
   return applyPatternsGreedily(func, std::move(patterns));
 }
 

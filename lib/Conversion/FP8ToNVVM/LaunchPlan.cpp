@@ -120,6 +120,9 @@ private:
   func::FuncOp func;
   const llvm::StringMap<json::Object> &kernels;
   DenseMap<Value, int64_t> valueBuffers;
+  /// The result of each reshape of a buffer's value, and that buffer: its
+  /// view is made where a launch or the return reads it.
+  DenseMap<Value, int64_t> reshapes;
   SmallVector<Buffer> buffers;
   SmallVector<Launch> launches;
   SmallVector<int64_t> arguments, results;
@@ -170,6 +173,9 @@ FailureOr<int64_t> PlanBuilder::lookup(Value value, Operation *reader) {
   auto it = valueBuffers.find(value);
   if (it != valueBuffers.end())
     return it->second;
+  if (auto reshaped = reshapes.find(value); reshaped != reshapes.end())
+    return getView(reshaped->second,
+                   cast<RankedTensorType>(value.getType()).getShape());
   Operation *producer = value.getDefiningOp();
   if (!producer)
     return reader->emitOpError("fp8-emit: reads a value that no buffer holds");
@@ -428,13 +434,14 @@ FailureOr<json::Object> PlanBuilder::build() {
         return failure();
       continue;
     }
-    // A reshape of a dense row-major tensor is the same bytes.
+    // A reshape of a dense row-major tensor is the same bytes. Its view
+    // is made when something reads it (a reshape of a reshape makes none).
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
-      auto source = valueBuffers.find(op.getOperand(0));
-      if (source != valueBuffers.end())
-        valueBuffers[op.getResult(0)] = getView(
-            source->second,
-            cast<RankedTensorType>(op.getResult(0).getType()).getShape());
+      Value source = op.getOperand(0);
+      if (auto found = valueBuffers.find(source); found != valueBuffers.end())
+        reshapes[op.getResult(0)] = getRoot(found->second);
+      else if (auto found = reshapes.find(source); found != reshapes.end())
+        reshapes[op.getResult(0)] = found->second;
       continue;
     }
     // Any other op needs no launch: tensor.empty, scalar constants, and ops

@@ -1,0 +1,291 @@
+// The launch plan of the MLP block (examples/mlp_block.mlir): the GELU and
+// GELU' linalg.generics become elementwise launches between the right
+// GEMMs, and every op of the function is accounted for (a launch, or
+// absorbed: the fills under the matmuls, tensor.empty, constants).
+// RUN: rm -rf %t.blockwise && fp8-opt %S/../../../examples/mlp_block.mlir \
+// RUN:   --fp8-pipeline='recipe=blockwise chip=sm_90a' --fp8-emit=dir=%t.blockwise -o /dev/null
+// RUN: FileCheck %s --check-prefix=BW < %t.blockwise/manifest.json
+// RUN: FileCheck %s --check-prefix=FLOW --match-full-lines < %t.blockwise/manifest.json
+// RUN: rm -rf %t.rowwise && fp8-opt %S/../../../examples/mlp_block.mlir \
+// RUN:   --fp8-pipeline='recipe=rowwise chip=sm_90a' --fp8-emit=dir=%t.rowwise -o /dev/null
+// RUN: FileCheck %s --check-prefixes=RWMX,RW < %t.rowwise/manifest.json
+// RUN: rm -rf %t.mxfp8 && fp8-opt %S/../../../examples/mlp_block.mlir \
+// RUN:   --fp8-pipeline='recipe=mxfp8 chip=sm_90a' --fp8-emit=dir=%t.mxfp8 -o /dev/null
+// RUN: FileCheck %s --check-prefixes=RWMX,MX < %t.mxfp8/manifest.json
+
+// The data flow through the GELUs (blockwise): H is the Fprop GEMM's
+// output; GELU reads it and writes A, which a cast-transpose quantizes for
+// the second Fprop (and its Wgrad). GELU' reads dA (the Dgrad GEMM's
+// output) and H, right after dW2's GEMM, still live, and writes dH, which is quantized for the
+// first layer's Dgrad and Wgrad. dH takes A's bytes, dead by then.
+// FLOW:      "id": [[H:13]],
+// FLOW-NEXT: "kind": "intermediate",
+// FLOW-NEXT: "name": "mlp_block_gemm_7.c",
+// FLOW-NEXT: "offset": 9486336,
+// FLOW:      "id": [[A:14]],
+// FLOW-NEXT: "kind": "intermediate",
+// FLOW-NEXT: "name": "mlp_block_generic_8.out0",
+// FLOW-NEXT: "offset": [[AOFF:1081344]],
+// FLOW:      "id": [[DA:30]],
+// FLOW-NEXT: "kind": "intermediate",
+// FLOW-NEXT: "name": "mlp_block_gemm_14.c",
+// FLOW:      "id": [[DH:34]],
+// FLOW-NEXT: "kind": "intermediate",
+// FLOW-NEXT: "name": "mlp_block_generic_18.out0",
+// FLOW-NEXT: "offset": [[AOFF]],
+// FLOW:        "kernel": "mlp_block_gemm_7",
+// FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:30:8",
+// FLOW:        "args": [
+// FLOW-NEXT:     [[H]],
+// FLOW-NEXT:     [[A]]
+// FLOW-NEXT:   ],
+// FLOW-NEXT:   "kernel": "mlp_block_generic_8",
+// FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:33:8",
+// FLOW-NEXT:   "op": "linalg.generic"
+// FLOW:        "args": [
+// FLOW-NEXT:     [[A]],
+// FLOW:        "kernel": "mlp_block_cast_transpose_1",
+// FLOW:        "kernel": "mlp_block_gemm_17",
+// FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:66:10",
+// FLOW:        "args": [
+// FLOW-NEXT:     [[DA]],
+// FLOW-NEXT:     [[H]],
+// FLOW-NEXT:     [[DH]]
+// FLOW-NEXT:   ],
+// FLOW-NEXT:   "kernel": "mlp_block_generic_18",
+// FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:71:9",
+// FLOW-NEXT:   "op": "linalg.generic"
+// FLOW:        "args": [
+// FLOW-NEXT:     [[DH]],
+// FLOW:        "kernel": "mlp_block_cast_transpose_2",
+
+// blockwise: every launch in order.
+// BW-LABEL: "functions": [
+// BW:      "launches": [
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_cast_transpose_3",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// BW-NEXT: "op": "fp8.quantize+transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_4",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_quantize_5",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// BW-NEXT: "op": "fp8.quantize"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_transpose_6",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// BW-NEXT: "op": "fp8.transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_7",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_generic_8",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
+// BW-NEXT: "op": "linalg.generic"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_cast_transpose_1",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// BW-NEXT: "op": "fp8.quantize+transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_9",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_quantize_10",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// BW-NEXT: "op": "fp8.quantize"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_transpose_11",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_12",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_cast_transpose_0",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.quantize+transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_13",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_14",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_15",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_16",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_17",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_generic_18",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
+// BW-NEXT: "op": "linalg.generic"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_cast_transpose_2",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// BW-NEXT: "op": "fp8.quantize+transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_19",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_20",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_21",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_22",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_23",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      ],
+// BW:      "results": [
+// BW-NEXT:   24,
+// BW-NEXT:   40,
+// BW-NEXT:   43,
+// BW-NEXT:   33
+// BW-NEXT: ],
+// BW-NEXT: "workspace_bytes": 26263552,
+// BW-NEXT: "zeroed_bytes": 0
+
+// rowwise and mxfp8: one program (the transposed operands are bf16
+// linalg.transposes quantized again); the GELUs read the Fprop GEMM's
+// output and the Dgrad GEMM's.
+// RWMX-LABEL: "functions": [
+// RWMX:      "launches": [
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_0",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_1",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_2",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_generic_3",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
+// RWMX-NEXT: "op": "linalg.generic"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_4",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_5",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_6",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_7",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_8",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_9",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_10",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_11",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_12",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_13",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_14",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_15",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_generic_16",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
+// RWMX-NEXT: "op": "linalg.generic"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_17",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_18",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_19",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_20",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_21",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_22",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_transpose_23",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RWMX-NEXT: "op": "linalg.transpose"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_quantize_24",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RWMX-NEXT: "op": "fp8.quantize"
+// RWMX-NOT:  "kernel"
+// RWMX:      "kernel": "mlp_block_gemm_25",
+// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RWMX-NEXT: "op": "fp8.scaled_matmul"
+// RWMX-NOT:  "kernel"
+// RWMX:      ],
+// RWMX:      "results": [
+// RWMX-NEXT:   14,
+// RWMX-NEXT:   34,
+// RWMX-NEXT:   41,
+// RWMX-NEXT:   27
+// RWMX-NEXT: ],
+// RW-NEXT:   "workspace_bytes": 21514240,
+// MX-NEXT:   "workspace_bytes": 21643264,
+// RWMX-NEXT: "zeroed_bytes": 0
