@@ -1,7 +1,8 @@
 // Elementwise linalg ops in a program with fp8 ops get kernels of their own.
 // A bf16 GELU reads and writes 16 bytes a thread (ld/st.global.v4) and
-// calls nothing (tanh is expanded, no libdevice); a bias broadcast over rows
-// takes the indexed path (one element a thread, scalar loads); linalg.fill,
+// calls nothing (tanh is expanded, no libdevice); a bias row broadcast over
+// rows is contiguous along the innermost loop, so it is read with 16-byte
+// loads too; linalg.fill,
 // linalg.map and arith ops on tensors become kernels too.
 // RUN: rm -rf %t && split-file --leading-lines %s %t
 // RUN: rm -rf %t/out && fp8-opt %t/kernels.mlir --fp8-emit=dir=%t/out -o /dev/null
@@ -17,11 +18,11 @@
 // GELU: st.global.v4
 // GELU-NOT: call
 // GELU-NOT: __nv_
-// BIAS-NOT: .v4
-// BIAS: ld.global.b16
-// BIAS: ld.global.b16
-// BIAS: st.global.b16
-// BIAS-NOT: .v4
+// BIAS-NOT: ld.global.b16
+// BIAS: ld.global.v4
+// BIAS: ld.global.v4
+// BIAS: st.global.v4
+// BIAS-NOT: ld.global.b16
 // The kernels in program order, each from its op.
 // MANIFEST: "name": "gelu_generic_0",
 // MANIFEST-NEXT: "op": "linalg.generic",

@@ -1,20 +1,29 @@
-// fp8.transpose kernels: a 64x64 byte tile through shared memory (16-byte
-// row loads, 16-byte column stores), the scales by a grid-stride loop.
+// A 2-D linalg.transpose of bf16 with dims that are multiples of 64 moves
+// 64x64 tiles through shared memory with 16-byte global loads and stores;
+// another shape takes the elementwise kernel's indexed path.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
-// RUN: FileCheck %s < %t/weights_transpose_0.ptx
+// RUN: FileCheck %s --check-prefix=TILED < %t/tiled_transpose_0.ptx
+// RUN: FileCheck %s --check-prefix=INDEXED < %t/odd_transpose_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/weights_transpose_0.ptx -o /dev/null %}
-// CHECK: .shared .align 16
-// CHECK: ld.global.v4.b32
-// CHECK: st.shared.v4.b32
-// CHECK: bar.sync 0;
-// CHECK: ld.shared.b8
-// CHECK: st.global.v4.b32
-// MANIFEST: "op": "fp8.transpose",
-// MANIFEST: "name": "qt",
-// MANIFEST: "name": "scale_t",
-func.func @weights(%q: tensor<256x512xf8E4M3FN>, %s: tensor<2x4xf32>) -> (tensor<512x256xf8E4M3FN>, tensor<4x2xf32>) {
-  %qt, %st = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
-      : tensor<256x512xf8E4M3FN>, tensor<2x4xf32> -> tensor<512x256xf8E4M3FN>, tensor<4x2xf32>
-  return %qt, %st : tensor<512x256xf8E4M3FN>, tensor<4x2xf32>
+// TILED: ld.global.v4
+// TILED: st.shared
+// TILED: bar.sync
+// TILED: ld.shared
+// TILED: st.global.v4
+// INDEXED-NOT: .shared
+// INDEXED: ld.global.b16
+// INDEXED: st.global.b16
+// MANIFEST: "name": "tiled_transpose_0",
+// MANIFEST-NEXT: "op": "linalg.transpose",
+// MANIFEST: "name": "odd_transpose_1",
+// MANIFEST-NEXT: "op": "linalg.transpose",
+func.func @tiled(%x: tensor<128x256xbf16>) -> tensor<256x128xbf16> {
+  %e = tensor.empty() : tensor<256x128xbf16>
+  %t = linalg.transpose ins(%x : tensor<128x256xbf16>) outs(%e : tensor<256x128xbf16>) permutation = [1, 0]
+  return %t : tensor<256x128xbf16>
+}
+func.func @odd(%x: tensor<100x60xbf16>) -> tensor<60x100xbf16> {
+  %e = tensor.empty() : tensor<60x100xbf16>
+  %t = linalg.transpose ins(%x : tensor<100x60xbf16>) outs(%e : tensor<60x100xbf16>) permutation = [1, 0]
+  return %t : tensor<60x100xbf16>
 }
