@@ -117,9 +117,9 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     return success();
   if (name.getValue() == kKernelArgsAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
-      return op->emitError() << "'" << kKernelArgsAttrName
-                             << "' must be a dictionary, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << kKernelArgsAttrName << "' must be a dictionary, got "
+             << attr.getValue();
     return success();
   }
   return op->emitError() << "unknown fp8 attribute '" << name.getValue() << "'";
