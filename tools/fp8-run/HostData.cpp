@@ -10,6 +10,8 @@
 #include "HostData.h"
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -225,4 +227,22 @@ bool fp8run::makeDirs(const std::string &path, std::string &error) {
 bool fp8run::fileExists(const std::string &path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void fp8run::setRunProvenance(JsonValue &meta, const Options &opts,
+                              const Manifest &manifest,
+                              const std::string &device) {
+  char *absolute = ::realpath(manifest.path.c_str(), nullptr);
+  meta.set("manifest", JsonValue::string(absolute ? absolute : manifest.path));
+  std::free(absolute);
+  meta.set("chip", JsonValue::string(manifest.chip));
+  meta.set("device", JsonValue::string(device));
+  meta.set("inputs", JsonValue::string(opts.inputsFrom.empty()
+                                           ? "seeded"
+                                           : "from " + opts.inputsFrom));
+  // Seeds above 2^63 are written as strings: JSON readers use doubles.
+  if (opts.seed <= uint64_t(INT64_MAX))
+    meta.set("seed", JsonValue::integer(int64_t(opts.seed)));
+  else
+    meta.set("seed", JsonValue::string(std::to_string(opts.seed)));
 }

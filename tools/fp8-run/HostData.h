@@ -9,6 +9,7 @@
 #define FP8_TOOLS_FP8_RUN_HOSTDATA_H
 
 #include "Manifest.h"
+#include "Options.h"
 
 #include <cstdint>
 #include <string>
@@ -29,6 +30,12 @@ void fillSeeded(const Param &param, uint64_t seed, bool specials,
 // Round to nearest even; NaN stays a quiet NaN of the same sign.
 uint16_t floatToBF16(float f);
 uint16_t floatToF16(float f);
+
+/// Sets the entries of a dump's meta.json that say where the run came from:
+/// the manifest (absolute path), its chip, the device, the inputs and the
+/// seed.
+void setRunProvenance(JsonValue &meta, const Options &opts,
+                      const Manifest &manifest, const std::string &device);
 
 bool writeFile(const std::string &path, const void *data, size_t size,
                std::string &error);

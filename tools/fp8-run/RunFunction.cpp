@@ -110,18 +110,7 @@ bool writeDump(const Options &opts, const Manifest &manifest,
     }
   JsonValue meta = JsonValue::object();
   meta.set("function", JsonValue::string(f.name));
-  char *absolute = ::realpath(manifest.path.c_str(), nullptr);
-  meta.set("manifest", JsonValue::string(absolute ? absolute : manifest.path));
-  std::free(absolute);
-  meta.set("chip", JsonValue::string(manifest.chip));
-  meta.set("device", JsonValue::string(gpu.name));
-  meta.set("inputs", JsonValue::string(opts.inputsFrom.empty()
-                                           ? "seeded"
-                                           : "from " + opts.inputsFrom));
-  if (opts.seed <= uint64_t(INT64_MAX))
-    meta.set("seed", JsonValue::integer(int64_t(opts.seed)));
-  else
-    meta.set("seed", JsonValue::string(std::to_string(opts.seed)));
+  setRunProvenance(meta, opts, manifest, gpu.name);
   meta.set("arguments", tensorsJson(inputs, "arg"));
   meta.set("results", tensorsJson(outputs, "result"));
   meta.set("workspace_bytes", JsonValue::integer(int64_t(f.workspaceBytes)));

@@ -81,19 +81,7 @@ bool writeDump(const Options &opts, const Manifest &manifest,
   }
   JsonValue meta = JsonValue::object();
   meta.set("kernel", JsonValue::string(kernel.name));
-  char *absolute = ::realpath(manifest.path.c_str(), nullptr);
-  meta.set("manifest", JsonValue::string(absolute ? absolute : manifest.path));
-  std::free(absolute);
-  meta.set("chip", JsonValue::string(manifest.chip));
-  meta.set("device", JsonValue::string(gpu.name));
-  meta.set("inputs", JsonValue::string(opts.inputsFrom.empty()
-                                           ? "seeded"
-                                           : "from " + opts.inputsFrom));
-  // Seeds above 2^63 are written as strings: JSON readers use doubles.
-  if (opts.seed <= uint64_t(INT64_MAX))
-    meta.set("seed", JsonValue::integer(int64_t(opts.seed)));
-  else
-    meta.set("seed", JsonValue::string(std::to_string(opts.seed)));
+  setRunProvenance(meta, opts, manifest, gpu.name);
   meta.set("specials", JsonValue::boolean(opts.specials));
   size_t dumped = files.getObject().size();
   meta.set("files", std::move(files));
