@@ -16,7 +16,6 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "KernelUtils.h"
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -280,23 +279,13 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
   // in loop order, else its indexing map applied to the loop indices.
   SmallVector<Value> offsets(inputs.size(), first);
   if (!inOrder) {
-    SmallVector<Value> indices(loops.size());
-    Value rest = first;
-    for (int64_t dim = loops.size() - 1; dim >= 0; --dim) {
-      indices[dim] = b.remU(rest, loops[dim]);
-      rest = b.divU(rest, loops[dim]);
-    }
+    SmallVector<Value> indices = delinearize(b, first, loops);
     for (auto [index, entry] : llvm::enumerate(inputs)) {
       if (entry.map.isIdentity())
         continue;
       auto shape =
           cast<RankedTensorType>(entry.operand->get().getType()).getShape();
-      Value offset = b.index(0);
-      for (auto [dim, expr] : llvm::enumerate(entry.map.getResults())) {
-        Value at = affine::expandAffineExpr(b, b.getLoc(), expr, indices, {});
-        offset = b.add(b.mul(offset, shape[dim]), at);
-      }
-      offsets[index] = offset;
+      offsets[index] = mapOffset(b, entry.map, shape, indices);
     }
   }
 

@@ -7,6 +7,8 @@
 
 #include "KernelUtils.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
+
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -192,4 +194,31 @@ SmallVector<Value> kernels::convertFromBytes(KernelBuilder &b, Value bytes,
     }
   }
   return values;
+}
+
+SmallVector<Value> kernels::delinearize(KernelBuilder &b, Value flat,
+                                        ArrayRef<int64_t> shape) {
+  SmallVector<Value> indices(shape.size());
+  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+    indices[dim] = b.remU(flat, shape[dim]);
+    flat = b.divU(flat, shape[dim]);
+  }
+  return indices;
+}
+
+Value kernels::linearize(KernelBuilder &b, ArrayRef<Value> indices,
+                         ArrayRef<int64_t> shape) {
+  Value offset = b.index(0);
+  for (auto [index, extent] : llvm::zip(indices, shape))
+    offset = b.add(b.mul(offset, extent), index);
+  return offset;
+}
+
+Value kernels::mapOffset(KernelBuilder &b, AffineMap map,
+                         ArrayRef<int64_t> shape, ArrayRef<Value> loopIndices) {
+  SmallVector<Value> indices =
+      llvm::map_to_vector(map.getResults(), [&](AffineExpr expr) -> Value {
+        return affine::expandAffineExpr(b, b.getLoc(), expr, loopIndices, {});
+      });
+  return linearize(b, indices, shape);
 }

@@ -71,6 +71,19 @@ void setManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
 /// the builder is left inside the `if` that idles the rest.
 Value buildActiveThread(KernelBuilder &b, int64_t numThreads);
 
+/// The row-major indices of element `flat` of `shape`.
+SmallVector<Value> delinearize(KernelBuilder &b, Value flat,
+                               ArrayRef<int64_t> shape);
+
+/// The row-major offset of `indices` in `shape`.
+Value linearize(KernelBuilder &b, ArrayRef<Value> indices,
+                ArrayRef<int64_t> shape);
+
+/// The row-major offset, in a buffer of `shape`, of the element that the
+/// indexing map `map` picks at loop indices `loopIndices`.
+Value mapOffset(KernelBuilder &b, AffineMap map, ArrayRef<int64_t> shape,
+                ArrayRef<Value> loopIndices);
+
 /// Whether the body of linalg op `op` may be cloned into a kernel: its ops
 /// are arith/math ops, and any value it takes from outside is a constant.
 LogicalResult checkClonableBody(linalg::LinalgOp op);

@@ -12,7 +12,6 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "KernelUtils.h"
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,18 +20,6 @@
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
-
-/// The element offset, in a row-major buffer of `shape`, of the element
-/// that `map` picks at loop indices `indices`.
-static Value elementOffset(KernelBuilder &b, AffineMap map,
-                           ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
-  Value offset = b.index(0);
-  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
-    Value at = affine::expandAffineExpr(b, b.getLoc(), expr, indices, {});
-    offset = b.add(b.mul(offset, shape[dim]), at);
-  }
-  return offset;
-}
 
 FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
                                                    linalg::LinalgOp op,
@@ -101,29 +88,28 @@ FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
 
   Value thread = buildActiveThread(b, numResults);
   // The parallel loops' indices from the thread's result element.
+  auto extentsOf = [&](ArrayRef<unsigned> dims) {
+    return llvm::map_to_vector(dims, [&](unsigned dim) { return loops[dim]; });
+  };
   SmallVector<Value> indices(loops.size());
-  Value rest = thread;
-  for (int64_t i = parallel.size() - 1; i >= 0; --i) {
-    indices[parallel[i]] = b.remU(rest, loops[parallel[i]]);
-    rest = b.divU(rest, loops[parallel[i]]);
-  }
+  for (auto [dim, index] :
+       llvm::zip(parallel, delinearize(b, thread, extentsOf(parallel))))
+    indices[dim] = index;
   Value out = signature.getArgument(func, "out");
   Value start =
       memref::LoadOp::create(b, signature.getArgument(func, "init"), thread);
   auto loop = scf::ForOp::create(b, b.index(0), b.index(numReduced), b.index(1),
                                  ValueRange{start});
   b.setInsertionPointToStart(loop.getBody());
-  Value step = loop.getInductionVar();
-  for (int64_t i = reduced.size() - 1; i >= 0; --i) {
-    indices[reduced[i]] = b.remU(step, loops[reduced[i]]);
-    step = b.divU(step, loops[reduced[i]]);
-  }
+  for (auto [dim, index] : llvm::zip(
+           reduced, delinearize(b, loop.getInductionVar(), extentsOf(reduced))))
+    indices[dim] = index;
   Block *body = op.getBlock();
   IRMapping mapping;
   for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
     auto shape = cast<RankedTensorType>(input->get().getType()).getShape();
     Value offset =
-        elementOffset(b, op.getMatchingIndexingMap(input), shape, indices);
+        mapOffset(b, op.getMatchingIndexingMap(input), shape, indices);
     mapping.map(body->getArgument(input->getOperandNumber()),
                 memref::LoadOp::create(
                     b, signature.getArgument(func, inputNames[index]), offset));

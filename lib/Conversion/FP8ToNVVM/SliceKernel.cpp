@@ -20,26 +20,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-/// The row-major indices of element `flat` of `shape`.
-static SmallVector<Value> delinearize(KernelBuilder &b, Value flat,
-                                      ArrayRef<int64_t> shape) {
-  SmallVector<Value> indices(shape.size());
-  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
-    indices[dim] = b.remU(flat, shape[dim]);
-    flat = b.divU(flat, shape[dim]);
-  }
-  return indices;
-}
-
-/// The row-major offset of `indices` in `shape`.
-static Value linearize(KernelBuilder &b, ArrayRef<Value> indices,
-                       ArrayRef<int64_t> shape) {
-  Value offset = b.index(0);
-  for (auto [index, extent] : llvm::zip(indices, shape))
-    offset = b.add(b.mul(offset, extent), index);
-  return offset;
-}
-
 /// Declares a buffer parameter of tensor `value`.
 static void declare(KernelSignature &signature, StringRef name, ParamRole role,
                     Value value, int64_t &bytesMoved) {
