@@ -11,9 +11,9 @@
 
 #include <cerrno>
 #include <climits>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 
