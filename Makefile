@@ -15,7 +15,8 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
-        check-gpu-programs install demo docs format hooks clean
+        check-gpu-programs gpu-python run-gpu-python check-python \
+        install demo docs format hooks clean
 
 all: build
 
@@ -192,6 +193,7 @@ check-gpu:
 	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm; \
 	fi
 	@$(MAKE) --no-print-directory run-gpu-programs
+	@$(MAKE) --no-print-directory gpu-python run-gpu-python
 	@echo "check-gpu: passed"
 
 # The programs alone: emits them where fp8-opt exists (gpu-programs), builds
@@ -237,6 +239,24 @@ run-gpu-programs:
 	  done; \
 	done; \
 	if [ -n "$$failed" ]; then echo "run-gpu-programs: FAILED:$$failed" >&2; exit 1; fi
+
+# The Python package on the GPU (test/Integration/GPU/check_nn.py):
+# gpu-python compiles the layers its tests use into PY_CACHE where fp8-opt
+# exists (carry PY_CACHE to the GPU machine otherwise); run-gpu-python runs
+# them through libfp8rt (build-run/lib/libfp8rt.so).
+PY_CACHE ?= $(BUILD_DIR)/fp8-cache
+CHECK_NN := $(PYTHON) test/Integration/GPU/check_nn.py
+
+gpu-python:
+	@if [ -x $(FP8_OPT) ]; then \
+	  FP8_OPT=$(abspath $(FP8_OPT)) FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) \
+	    $(CHECK_NN) --aot > /dev/null; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT); check_nn.py uses the cache $(PY_CACHE)"; \
+	fi
+
+run-gpu-python:
+	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_NN)
 
 check-gpu-programs: gpu-programs
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release

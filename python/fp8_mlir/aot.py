@@ -1,0 +1,108 @@
+"""Ahead-of-time compilation into the cache, for machines without fp8-opt.
+
+    python3 -m fp8_mlir.aot linear --m 8192 --n 4096 --k 4096 \\
+        --recipe blockwise,tensorwise [--bias] [--chip sm_90a] [--cache DIR]
+    python3 -m fp8_mlir.aot mlp --m 8192 --dim 4096 --hidden 14336 \\
+        --recipe blockwise [--activation swiglu|gelu] [--cache DIR]
+    python3 -m fp8_mlir.aot list [--cache DIR]
+
+Run it where fp8-opt is (the repository's build/bin, or $FP8_OPT), then
+carry DIR to the GPU machine and point FP8_MLIR_CACHE at it: the same
+compile_linear / fp8_mlir.nn call there finds the entry. Several
+recipes, or M values (--m 4096,8192), compile every combination.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from . import compiler, layers
+
+
+def _ints(text):
+    return [int(v) for v in text.split(",")]
+
+
+def _strs(text):
+    return [v for v in text.split(",") if v]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m fp8_mlir.aot",
+        description="Compile fp8_mlir layers into the cache.")
+    sub = parser.add_subparsers(dest="what", required=True)
+
+    def common(p):
+        p.add_argument("--recipe", type=_strs, default=["tensorwise"],
+                       help="recipe presets, comma-separated")
+        p.add_argument("--chip", default="sm_90a",
+                       choices=compiler.CHIPS)
+        p.add_argument("--dtype", default="bf16", choices=("bf16", "f16",
+                                                           "f32"))
+        p.add_argument("--cache", help="the cache directory (default "
+                       "$FP8_MLIR_CACHE or ~/.cache/fp8_mlir)")
+        p.add_argument("--m", type=_ints, required=True,
+                       help="token counts, comma-separated")
+
+    lin = sub.add_parser("linear", help="a linear layer Y = X W^T (+ b)")
+    common(lin)
+    lin.add_argument("--n", type=int, required=True, help="out_features")
+    lin.add_argument("--k", type=int, required=True, help="in_features")
+    lin.add_argument("--bias", action="store_true")
+    lin.add_argument("--out-dtype", choices=("bf16", "f16", "f32"))
+    mlp = sub.add_parser("mlp", help="an MLP block")
+    common(mlp)
+    mlp.add_argument("--dim", type=int, required=True)
+    mlp.add_argument("--hidden", type=int, required=True)
+    mlp.add_argument("--activation", default="swiglu",
+                     choices=layers.graphs.ACTIVATIONS)
+    ls = sub.add_parser("list", help="the cache's entries")
+    ls.add_argument("--cache")
+    args = parser.parse_args(argv)
+
+    if args.what == "list":
+        return _list(args.cache or compiler.cache_root())
+    if compiler.find_compiler() is None:
+        print("fp8_mlir.aot: no fp8-opt here (set FP8_OPT or build the "
+              "repository: make build)", file=sys.stderr)
+        return 2
+    try:
+        for recipe in args.recipe:
+            for m in args.m:
+                if args.what == "linear":
+                    lp = layers.compile_linear(
+                        m, args.n, args.k, recipe=recipe, chip=args.chip,
+                        bias=args.bias, dtype=args.dtype,
+                        out_dtype=args.out_dtype, cache=args.cache)
+                else:
+                    lp = layers.compile_mlp(
+                        m, args.dim, args.hidden, recipe=recipe,
+                        chip=args.chip, activation=args.activation,
+                        dtype=args.dtype, cache=args.cache)
+                print("%s %s: %s" % (args.what, json.dumps(
+                    lp.describe, sort_keys=True), lp.path))
+    except (ValueError, compiler.errors.Fp8MlirError) as e:
+        print("fp8_mlir.aot: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _list(root):
+    if not os.path.isdir(root):
+        print("%s: no cache" % root)
+        return 0
+    for key in sorted(os.listdir(root)):
+        key_dir = os.path.join(root, key)
+        for entry in compiler._entries(key_dir):
+            with open(os.path.join(entry, "entry.json")) as f:
+                info = json.load(f)
+            print("%s/%s  %s" % (key, os.path.basename(entry),
+                                 json.dumps(info.get("graph", {}),
+                                            sort_keys=True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

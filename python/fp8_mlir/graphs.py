@@ -1,0 +1,294 @@
+"""The training graphs of a linear layer and an MLP block, as MLIR text.
+
+Each graph is written the way a frontend writes it: bf16 `linalg.matmul`s
+whose arguments carry `fp8.role`, elementwise `linalg.generic`s, nothing
+FP8 yet. `fp8-opt --fp8-pipeline` then quantizes the matmuls by the
+recipe. A layer is one module with two functions, so that autograd can run
+them apart:
+
+  <name>_fwd  the forward pass; returns what backward needs beyond the
+              arguments (the MLP's pre-activations)
+  <name>_bwd  Dgrad and Wgrad from the output gradient; it quantizes the
+              activations and weights again (for its own contraction
+              dims, which differ from the forward's except for 128x128
+              weight tiles and tensorwise scales)
+
+Storage conventions are torch.nn.Linear's: X [M, K] row-major, W [N, K]
+(out_features x in_features), Y = X W^T + b. The bias gradient (a column
+sum of dY) is left to PyTorch: the compiler's reduction kernel runs one
+thread per column and is no match for it (docs/Python.md).
+"""
+
+# (m, n, k) iteration spaces of the three training matmuls on storage
+# layouts: Fprop Y = X W^T, Dgrad dX = dY W, Wgrad dW = dY^T X.
+_MAPS = """\
+#fprop = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+          affine_map<(m, n, k) -> (m, n)>]
+#dgrad = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+          affine_map<(m, n, k) -> (m, n)>]
+#wgrad = [affine_map<(n, k, m) -> (m, n)>, affine_map<(n, k, m) -> (m, k)>,
+          affine_map<(n, k, m) -> (n, k)>]
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+"""
+
+DTYPES = ("bf16", "f16", "f32")
+ACTIVATIONS = ("swiglu", "gelu")
+
+
+def _t(shape, dtype):
+    return "tensor<%sx%s>" % ("x".join(str(d) for d in shape), dtype)
+
+
+class _Writer:
+    """Numbered SSA names and indented lines of one function body."""
+
+    def __init__(self):
+        self.lines, self.count = [], 0
+
+    def fresh(self, stem):
+        self.count += 1
+        return "%%%s%d" % (stem, self.count)
+
+    def emit(self, text):
+        self.lines.extend("  " + line for line in text.splitlines())
+
+    def zeros(self, shape, dtype):
+        """A zero-filled tensor, the init of a matmul."""
+        zero, empty, fill = (self.fresh("z"), self.fresh("e"),
+                             self.fresh("i"))
+        t = _t(shape, dtype)
+        self.emit("%s = arith.constant 0.0 : %s\n"
+                  "%s = tensor.empty() : %s\n"
+                  "%s = linalg.fill ins(%s : %s) outs(%s : %s) -> %s" % (
+                      zero, dtype, empty, t, fill, zero, dtype, empty, t, t))
+        return fill
+
+    def matmul(self, maps, a, at, b, bt, shape, dtype, init=None):
+        out = self.fresh("mm")
+        t = _t(shape, dtype)
+        init = init or self.zeros(shape, dtype)
+        self.emit("%s = linalg.matmul indexing_maps = #%s\n"
+                  "       ins(%s, %s : %s, %s)\n"
+                  "       outs(%s : %s) -> %s" % (out, maps, a, b, at, bt,
+                                                   init, t, t))
+        return out
+
+    def elementwise(self, inputs, shape, out_dtype, body, maps=None):
+        """A linalg.generic over [M, N]: `inputs` (name, dtype, map) are
+        extended to f32 as %a0, %a1, ...; `body` computes %r (f32) from
+        them, which is rounded to out_dtype."""
+        out, empty = self.fresh("ew"), self.fresh("e")
+        t = _t(shape, out_dtype)
+        # Block arguments of f32 are used as they are; others are
+        # extended to f32 first.
+        names = ["%%a%d" % i if d == "f32" else "%%v%d" % i
+                 for i, (_, d, _) in enumerate(inputs)]
+        args = ", ".join("%s: %s" % (v, d) for v, (_, d, _) in
+                         zip(names, inputs))
+        lines = ["%s = tensor.empty() : %s" % (empty, t),
+                 "%s = linalg.generic {indexing_maps = [%s, #id], "
+                 "iterator_types = [\"parallel\", \"parallel\"]}" % (
+                     out, ", ".join("#" + m for _, _, m in inputs)),
+                 "    ins(%s : %s)" % (
+                     ", ".join(n for n, _, _ in inputs),
+                     ", ".join(_t(shape if m == "id" else shape[1:], d)
+                               for _, d, m in inputs)),
+                 "    outs(%s : %s) {" % (empty, t),
+                 "^bb0(%s, %%o: %s):" % (args, out_dtype)]
+        for i, (_, d, _) in enumerate(inputs):
+            if d != "f32":
+                lines.append("  %%a%d = arith.extf %%v%d : %s to f32" %
+                             (i, i, d))
+        lines.extend("  " + line for line in body.strip().splitlines())
+        result = "%r"
+        if out_dtype != "f32":
+            lines.append("  %%y = arith.truncf %%r : f32 to %s" % out_dtype)
+            result = "%y"
+        lines.append("  linalg.yield %s : %s" % (result, out_dtype))
+        lines.append("} -> %s" % t)
+        self.emit("\n".join(lines))
+        return out
+
+
+def _function(name, args, results, writer, returns):
+    sig = ",\n    ".join("%s: %s%s" % (n, t, (" {fp8.role = \"%s\"}" % r)
+                                       if r else "")
+                         for n, t, r in args)
+    lines = ["func.func @%s(%s)\n    -> (%s) {" % (
+        name, sig, ", ".join(results))]
+    lines.extend(writer.lines)
+    lines.append("  return %s : %s" % (", ".join(returns),
+                                       ", ".join(results)))
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _check_dims(**dims):
+    for name, value in dims.items():
+        if not isinstance(value, int) or isinstance(value, bool) or \
+                value <= 0:
+            raise ValueError("%s must be a positive int, got %r" %
+                             (name, value))
+
+
+def _check_dtype(name, dtype):
+    if dtype not in DTYPES:
+        raise ValueError("%s must be one of %s, got %r" %
+                         (name, ", ".join(DTYPES), dtype))
+
+
+def linear(m, k, n, bias=False, dtype="bf16", out_dtype=None):
+    """The module of a linear layer: @linear_fwd(x, w[, b]) -> y and
+    @linear_bwd(dy, x, w) -> (dx, dw). `dtype` is that of X, W, dY, dX
+    and dW (torch.nn.Linear's gradients have their parameters' dtype);
+    `out_dtype` that of Y (default `dtype`)."""
+    _check_dims(m=m, k=k, n=n)
+    out_dtype = out_dtype or dtype
+    _check_dtype("dtype", dtype)
+    _check_dtype("out_dtype", out_dtype)
+    tx, tw, ty = _t((m, k), dtype), _t((n, k), dtype), _t((m, n), out_dtype)
+
+    fwd = _Writer()
+    # With a bias the product stays f32 until the bias is added, so Y is
+    # rounded once, as cuBLAS's bias epilogue does.
+    acc = "f32" if bias else out_dtype
+    y = fwd.matmul("fprop", "%x", tx, "%w", tw, (m, n), acc)
+    args = [("%x", tx, "activation"), ("%w", tw, "weight")]
+    if bias:
+        args.append(("%b", _t((n,), dtype), None))
+        y = fwd.elementwise([(y, acc, "id"), ("%b", dtype, "row")], (m, n),
+                            out_dtype, "%r = arith.addf %a0, %a1 : f32")
+    text = [_function("linear_fwd", args, [ty], fwd, [y])]
+
+    bwd = _Writer()
+    tdy = _t((m, n), out_dtype)
+    dx = bwd.matmul("dgrad", "%dy", tdy, "%w", tw, (m, k), dtype)
+    dw = bwd.matmul("wgrad", "%dy", tdy, "%x", tx, (n, k), dtype)
+    text.append(_function(
+        "linear_bwd", [("%dy", tdy, "gradient"), ("%x", tx, "activation"),
+                       ("%w", tw, "weight")], [tx, tw], bwd, [dx, dw]))
+    return _MAPS + "\n".join(text) + "\n"
+
+
+# Activation bodies on f32 %a0.. -> %r. SiLU is x * sigmoid(x); GELU is the
+# tanh approximation (GPT-2's, torch's approximate="tanh").
+_SILU = """\
+%neg = arith.negf {x} : f32
+%ex = math.exp %neg : f32
+%one = arith.constant 1.0 : f32
+%den = arith.addf %one, %ex : f32
+%sig = arith.divf %one, %den : f32
+"""
+_GELU = """\
+%c0 = arith.constant 0.7978846 : f32
+%c1 = arith.constant 0.044715 : f32
+%half = arith.constant 0.5 : f32
+%one = arith.constant 1.0 : f32
+%x2 = arith.mulf %a0, %a0 : f32
+%x3 = arith.mulf %x2, %a0 : f32
+%t0 = arith.mulf %c1, %x3 : f32
+%t1 = arith.addf %a0, %t0 : f32
+%u = arith.mulf %c0, %t1 : f32
+%th = math.tanh %u : f32
+%p = arith.addf %one, %th : f32
+"""
+
+
+def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
+    """The module of a transformer MLP block without biases.
+
+    swiglu (Llama): Y = W2 (silu(X W1^T) * (X W3^T)), W1, W3 [hidden, dim],
+      W2 [dim, hidden]. @mlp_fwd(x, w1, w3, w2) -> (y, h1, h3) and
+      @mlp_bwd(dy, x, w1, w3, w2, h1, h3) -> (dx, dw1, dw3, dw2).
+    gelu (GPT): Y = W2 gelu(X W1^T). @mlp_fwd(x, w1, w2) -> (y, h1) and
+      @mlp_bwd(dy, x, w1, w2, h1) -> (dx, dw1, dw2).
+    The pre-activations h are returned by forward for backward, which
+    recomputes the activation from them instead of keeping it."""
+    _check_dims(m=m, dim=dim, hidden=hidden)
+    _check_dtype("dtype", dtype)
+    if activation not in ACTIVATIONS:
+        raise ValueError("activation must be one of %s, got %r" %
+                         (", ".join(ACTIVATIONS), activation))
+    glu = activation == "swiglu"
+    tx, th = _t((m, dim), dtype), _t((m, hidden), dtype)
+    tw1, tw2 = _t((hidden, dim), dtype), _t((dim, hidden), dtype)
+    x, w1, w3, w2 = "%x", "%w1", "%w3", "%w2"
+
+    def act(w, h1, h3):
+        """The activation A from the pre-activations."""
+        if glu:
+            body = _SILU.format(x="%a0") + \
+                "%s0 = arith.mulf %a0, %sig : f32\n" \
+                "%r = arith.mulf %s0, %a1 : f32"
+            return w.elementwise([(h1, dtype, "id"), (h3, dtype, "id")],
+                                 (m, hidden), dtype, body)
+        body = _GELU + "%hx = arith.mulf %half, %a0 : f32\n" \
+            "%r = arith.mulf %hx, %p : f32"
+        return w.elementwise([(h1, dtype, "id")], (m, hidden), dtype, body)
+
+    fwd = _Writer()
+    h1 = fwd.matmul("fprop", x, tx, w1, tw1, (m, hidden), dtype)
+    h3 = fwd.matmul("fprop", x, tx, w3, tw1, (m, hidden), dtype) \
+        if glu else None
+    a = act(fwd, h1, h3)
+    y = fwd.matmul("fprop", a, th, w2, tw2, (m, dim), dtype)
+    weights = [(w1, tw1, "weight")] + ([(w3, tw1, "weight")] if glu else [])
+    weights.append((w2, tw2, "weight"))
+    saved = [h1, h3] if glu else [h1]
+    text = [_function("mlp_fwd", [(x, tx, "activation")] + weights,
+                      [tx] + [th] * len(saved), fwd, [y] + saved)]
+
+    bwd = _Writer()
+    h1, h3 = "%h1", "%h3"
+    a = act(bwd, h1, h3 if glu else None)
+    da = bwd.matmul("dgrad", "%dy", tx, w2, tw2, (m, hidden), dtype)
+    dw2 = bwd.matmul("wgrad", "%dy", tx, a, th, (dim, hidden), dtype)
+    if glu:
+        # dH1 = dA * h3 * silu'(h1), silu'(v) = s (1 + v (1 - s));
+        # dH3 = dA * silu(h1).
+        dh1 = bwd.elementwise(
+            [(da, dtype, "id"), (h1, dtype, "id"), (h3, dtype, "id")],
+            (m, hidden), dtype, _SILU.format(x="%a1") + """\
+%oms = arith.subf %one, %sig : f32
+%vo = arith.mulf %a1, %oms : f32
+%opv = arith.addf %one, %vo : f32
+%ds = arith.mulf %sig, %opv : f32
+%g3 = arith.mulf %a0, %a2 : f32
+%r = arith.mulf %g3, %ds : f32""")
+        dh3 = bwd.elementwise(
+            [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
+            _SILU.format(x="%a1") + """\
+%s1 = arith.mulf %a1, %sig : f32
+%r = arith.mulf %a0, %s1 : f32""")
+        dx = bwd.matmul("dgrad", dh1, th, w1, tw1, (m, dim), dtype)
+        dx = bwd.matmul("dgrad", dh3, th, w3, tw1, (m, dim), dtype, init=dx)
+        dw1 = bwd.matmul("wgrad", dh1, th, x, tx, (hidden, dim), dtype)
+        dw3 = bwd.matmul("wgrad", dh3, th, x, tx, (hidden, dim), dtype)
+        grads, gtypes = [dx, dw1, dw3, dw2], [tx, tw1, tw1, tw2]
+    else:
+        # gelu'(v) = 0.5 (1 + t) + 0.5 v (1 - t^2) c0 (1 + 3 c1 v^2),
+        # t = tanh(c0 (v + c1 v^3)).
+        dh1 = bwd.elementwise(
+            [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
+            _GELU.replace("%a0", "%a1") + """\
+%d0 = arith.mulf %half, %p : f32
+%t2 = arith.mulf %th, %th : f32
+%omt = arith.subf %one, %t2 : f32
+%three = arith.constant 3.0 : f32
+%c13 = arith.mulf %three, %c1 : f32
+%q0 = arith.mulf %c13, %x2 : f32
+%q1 = arith.addf %one, %q0 : f32
+%q2 = arith.mulf %c0, %q1 : f32
+%hv = arith.mulf %half, %a1 : f32
+%q3 = arith.mulf %hv, %omt : f32
+%q4 = arith.mulf %q3, %q2 : f32
+%dg = arith.addf %d0, %q4 : f32
+%r = arith.mulf %a0, %dg : f32""")
+        dx = bwd.matmul("dgrad", dh1, th, w1, tw1, (m, dim), dtype)
+        dw1 = bwd.matmul("wgrad", dh1, th, x, tx, (hidden, dim), dtype)
+        grads, gtypes = [dx, dw1, dw2], [tx, tw1, tw2]
+    args = [("%dy", tx, "gradient"), (x, tx, "activation")] + weights + \
+        [(h1, th, "activation")] + ([(h3, th, "activation")] if glu else [])
+    text.append(_function("mlp_bwd", args, gtypes, bwd, grads))
+    return _MAPS + "\n".join(text) + "\n"

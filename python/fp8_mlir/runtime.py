@@ -1,0 +1,269 @@
+"""libfp8rt through ctypes: load a compiled program, call its functions.
+
+A program is the directory `fp8-opt --fp8-emit=dir=DIR` writes
+(docs/Manifest.md). `Program(dir)` reads it (no GPU needed); each function
+is a `Function`, a callable on CUDA tensors that enqueues the function's
+launch plan on PyTorch's current stream and returns new output tensors.
+
+The library is found, in order, at $FP8RT_LIBRARY, next to the package
+(installed layouts), or in the repository's build directories
+(build-run/lib, build/lib: `cmake -S tools/fp8-run -B build-run && ninja
+-C build-run` builds it). Only the checks of arguments that need no tensor
+library live here; those on torch tensors are in `Function.__call__`.
+"""
+
+import ctypes
+import os
+import threading
+
+from . import errors
+
+# fp8rt.h's enums, in the same order.
+DTYPES = ("bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "e8m0", "i1",
+          "i8", "i32", "i64")
+DTYPE_CODE = {name: code for code, name in enumerate(DTYPES)}
+_STATUS = {1: "invalid argument", 2: "not found", 3: "manifest", 4: "CUDA"}
+
+
+class _Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int),
+                ("rank", ctypes.c_int),
+                ("shape", ctypes.POINTER(ctypes.c_int64))]
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int),
+                ("rank", ctypes.c_int),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("bytes", ctypes.c_size_t)]
+
+
+class _Signature(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("location", ctypes.c_char_p),
+                ("num_inputs", ctypes.c_int), ("num_outputs", ctypes.c_int),
+                ("num_launches", ctypes.c_int),
+                ("workspace_bytes", ctypes.c_size_t),
+                ("zeroed_bytes", ctypes.c_size_t)]
+
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+_lib = None
+_lib_lock = threading.Lock()
+
+
+def library_candidates():
+    """Where libfp8rt.so is looked for, in order."""
+    env = os.environ.get("FP8RT_LIBRARY")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, "libfp8rt.so"),
+            os.path.join(_REPO, "build-run", "lib", "libfp8rt.so"),
+            os.path.join(_REPO, "build", "lib", "libfp8rt.so"),
+            os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
+
+
+def library():
+    """libfp8rt, loaded once, with its prototypes declared."""
+    global _lib
+    with _lib_lock:
+        if _lib is not None:
+            return _lib
+        tried = library_candidates()
+        path = next((p for p in tried if os.path.isfile(p)), None)
+        if path is None:
+            raise errors.RuntimeNotFound(
+                "libfp8rt.so not found (tried %s); build it with `cmake -S "
+                "tools/fp8-run -B build-run -G Ninja && ninja -C build-run` "
+                "or set FP8RT_LIBRARY" % ", ".join(tried))
+        lib = ctypes.CDLL(path)
+        P = ctypes.c_void_p
+        proto = {
+            "fp8rt_load": (ctypes.c_int, [ctypes.c_char_p,
+                                          ctypes.POINTER(P)]),
+            "fp8rt_destroy": (None, [P]),
+            "fp8rt_num_functions": (ctypes.c_int, [P]),
+            "fp8rt_function_name": (ctypes.c_char_p, [P, ctypes.c_int]),
+            "fp8rt_function_info": (ctypes.c_int, [
+                P, ctypes.c_char_p, ctypes.POINTER(_Signature)]),
+            "fp8rt_function_input": (ctypes.c_int, [
+                P, ctypes.c_char_p, ctypes.c_int,
+                ctypes.POINTER(_TensorInfo)]),
+            "fp8rt_function_output": (ctypes.c_int, [
+                P, ctypes.c_char_p, ctypes.c_int,
+                ctypes.POINTER(_TensorInfo)]),
+            "fp8rt_run": (ctypes.c_int, [
+                P, ctypes.c_char_p, ctypes.POINTER(_Tensor), ctypes.c_int,
+                ctypes.POINTER(_Tensor), ctypes.c_int, P, ctypes.c_size_t,
+                P]),
+            "fp8rt_last_error": (ctypes.c_char_p, []),
+        }
+        for name, (res, args) in proto.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = res, args
+        lib.path = path
+        _lib = lib
+        return lib
+
+
+def _check(lib, status, what):
+    if status != 0:
+        message = (lib.fp8rt_last_error() or b"").decode()
+        raise errors.RuntimeFailure("%s: %s (%s)" % (
+            what, message, _STATUS.get(status, "status %d" % status)))
+
+
+class TensorSpec:
+    """One input or output of a function: name, dtype name, shape."""
+
+    def __init__(self, name, dtype, shape, nbytes):
+        self.name, self.dtype = name, dtype
+        self.shape, self.nbytes = tuple(shape), nbytes
+
+    def __repr__(self):
+        return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
+
+
+class Function:
+    """One function of a program. Call it with CUDA tensors (see
+    fp8_mlir.torch_bridge); `inputs`/`outputs` describe what it takes."""
+
+    def __init__(self, program, name):
+        self.program, self.name = program, name
+        lib, handle = program._lib, program._handle
+        sig = _Signature()
+        _check(lib, lib.fp8rt_function_info(handle, name.encode(),
+                                            ctypes.byref(sig)),
+               "function %s" % name)
+        self.location = (sig.location or b"").decode()
+        self.num_launches = sig.num_launches
+        self.workspace_bytes = sig.workspace_bytes
+        self.zeroed_bytes = sig.zeroed_bytes
+
+        def specs(getter, count):
+            out = []
+            for i in range(count):
+                info = _TensorInfo()
+                _check(lib, getter(handle, name.encode(), i,
+                                   ctypes.byref(info)),
+                       "function %s, tensor %d" % (name, i))
+                out.append(TensorSpec(
+                    info.name.decode(), DTYPES[info.dtype],
+                    [info.shape[d] for d in range(info.rank)], info.bytes))
+            return tuple(out)
+
+        self.inputs = specs(lib.fp8rt_function_input, sig.num_inputs)
+        self.outputs = specs(lib.fp8rt_function_output, sig.num_outputs)
+
+    def check_arguments(self, args, role="input"):
+        """Checks (dtype name, shape, device kind, contiguous) tuples against
+        the signature; raises ValueError naming the first mismatch."""
+        specs = self.inputs if role == "input" else self.outputs
+        if len(args) != len(specs):
+            raise ValueError("%s takes %d %ss (%s), got %d" % (
+                self.name, len(specs), role,
+                ", ".join(map(repr, specs)), len(args)))
+        for i, (spec, (dtype, shape, device, contiguous)) in enumerate(
+                zip(specs, args)):
+            what = "%s: %s %d (%r)" % (self.name, role, i, spec)
+            if device != "cuda":
+                raise ValueError("%s is on %s, expected a CUDA tensor" %
+                                 (what, device))
+            if dtype not in compatible_dtypes(spec.dtype):
+                raise ValueError("%s has dtype %s, expected %s" %
+                                 (what, dtype, spec.dtype))
+            if tuple(shape) != spec.shape:
+                raise ValueError("%s has shape %s, expected %s" %
+                                 (what, list(shape), list(spec.shape)))
+            if not contiguous:
+                raise ValueError("%s is not contiguous (row-major); call "
+                                 ".contiguous() first" % what)
+
+    def launch(self, input_ptrs, output_ptrs, workspace, workspace_bytes,
+               stream):
+        """Enqueues the plan on `stream` with raw device pointers (ints),
+        in the order of `inputs` and `outputs`; no checks beyond the
+        library's own."""
+        lib = self.program._lib
+
+        def tensors(specs, ptrs):
+            arr = (_Tensor * max(1, len(specs)))()
+            keep = []
+            for i, (spec, ptr) in enumerate(zip(specs, ptrs)):
+                shape = (ctypes.c_int64 * max(1, len(spec.shape)))(
+                    *spec.shape)
+                keep.append(shape)
+                arr[i] = _Tensor(ptr, DTYPE_CODE[spec.dtype],
+                                 len(spec.shape), shape)
+            return arr, keep
+
+        ins, keep_in = tensors(self.inputs, input_ptrs)
+        outs, keep_out = tensors(self.outputs, output_ptrs)
+        status = lib.fp8rt_run(self.program._handle, self.name.encode(), ins,
+                               len(self.inputs), outs, len(self.outputs),
+                               workspace, workspace_bytes, stream)
+        del keep_in, keep_out
+        _check(lib, status, "running %s" % self.name)
+
+    def __call__(self, *args):
+        from . import torch_bridge
+        return torch_bridge.call(self, args)
+
+    def __repr__(self):
+        return "<fp8_mlir function %s(%s) -> (%s), %d launches>" % (
+            self.name, ", ".join(map(repr, self.inputs)),
+            ", ".join(map(repr, self.outputs)), self.num_launches)
+
+
+def compatible_dtypes(name):
+    """The dtype names (torch's, without the "torch." prefix, or ours) a
+    tensor may have to bind to a parameter of manifest dtype `name`."""
+    torch_names = {
+        "bf16": ("bfloat16",), "f16": ("float16",), "f32": ("float32",),
+        "f64": ("float64",), "f8e4m3": ("float8_e4m3fn", "uint8"),
+        "f8e5m2": ("float8_e5m2", "uint8"),
+        "e8m0": ("float8_e8m0fnu", "uint8"), "i1": ("bool", "uint8"),
+        "i8": ("int8",), "i32": ("int32",), "i64": ("int64",)}
+    return (name,) + torch_names.get(name, ())
+
+
+class Program:
+    """A compiled program: its functions by name. Loading reads the
+    manifest and the PTX; kernels are JIT-compiled per CUDA context on
+    first run."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self._lib = library()
+        handle = ctypes.c_void_p()
+        _check(self._lib, self._lib.fp8rt_load(self.path.encode(),
+                                               ctypes.byref(handle)),
+               "loading %s" % self.path)
+        self._handle = handle
+        names = [self._lib.fp8rt_function_name(handle, i).decode()
+                 for i in range(self._lib.fp8rt_num_functions(handle))]
+        self.functions = {n: Function(self, n) for n in names}
+
+    def __getitem__(self, name):
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError("%s has no function %r (it has %s)" % (
+                self.path, name, ", ".join(self.functions) or "none"))
+
+    def __getattr__(self, name):
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(name)
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle:
+            self._lib.fp8rt_destroy(handle)
+            self._handle = None
+
+    def __repr__(self):
+        return "<fp8_mlir program %s: %s>" % (self.path,
+                                              ", ".join(self.functions))
