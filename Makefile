@@ -100,7 +100,15 @@ check-run:
 	  echo "check-run: skipped (no $(CUDA_HOME)/include/cuda.h)"; \
 	fi
 
-check: check-format check-lit check-run check-embed
+# The Python package's CPU tests (python/tests): graphs, cache, compiling
+# with build/bin/fp8-opt, libfp8rt's signatures (where check-run built it).
+check-python: build
+	FP8_OPT=$(abspath $(FP8_OPT)) \
+	  $(if $(wildcard $(RUN_BUILD_DIR)/lib/libfp8rt.so),FP8RT_LIBRARY=$(abspath $(RUN_BUILD_DIR)/lib/libfp8rt.so)) \
+	  $(PYTHON) -m unittest discover -s python/tests
+	@echo "check-python: passed"
+
+check: check-format check-lit check-run check-python check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
