@@ -15,7 +15,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
-        check-gpu-programs gpu-python run-gpu-python check-python \
+        check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
         install demo docs format hooks clean
 
 all: build
@@ -265,6 +265,17 @@ gpu-python:
 
 run-gpu-python:
 	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_NN)
+
+# Two or more GPUs: fp8_mlir.nn under FSDP2 (check_fsdp.py) against one GPU.
+CHECK_FSDP := $(PYTHON) test/Integration/GPU/check_fsdp.py
+NPROC      ?= 2
+
+check-gpu-multi:
+	@if [ -x $(FP8_OPT) ]; then \
+	  FP8_OPT=$(abspath $(FP8_OPT)) FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) \
+	    $(CHECK_FSDP) --aot --nproc $(NPROC); \
+	fi
+	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_FSDP) --nproc $(NPROC)
 
 check-gpu-programs: gpu-programs
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
