@@ -9,7 +9,7 @@
 // RUN: fp8-opt %s '--fp8-quantize-matmuls=recipe="#fp8.recipe<blockwise, hadamard = 64>"' --fp8-insert-hadamard=if-recipe=true | FileCheck %s --check-prefix=IFRECIPE64
 // NOSIZE: error: 'fp8.scaled_matmul' op fp8-insert-hadamard needs a size: set the pass option or the recipe's hadamard field
 // POW2: error: 'fp8.scaled_matmul' op Hadamard size 48 is not a power of two
-// KIND: error: unknown matmul 'forward', expected fprop, dgrad or wgrad
+// KIND: error: fp8-insert-hadamard: unknown matmul 'forward', expected fprop, dgrad or wgrad
 // IFRECIPE-LABEL: func.func @fprop
 // IFRECIPE-NOT: fp8.hadamard
 // IFRECIPE: fp8.scaled_matmul

@@ -10,6 +10,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Utils/ConstantQuantization.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -91,7 +92,8 @@ struct FP8ConvertScalingPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    Location loc = getOperation().getLoc();
+    // Option errors point at the first fp8 op, which they are for.
+    Location loc = getOptionLoc(getOperation(), isFP8Op);
     RecipeAttr target = RecipeAttr::getPreset(ctx, to);
     if (!target && StringRef(to).starts_with("#fp8.recipe"))
       target = dyn_cast_or_null<RecipeAttr>(parseAttribute(to, ctx));

@@ -9,6 +9,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -30,8 +31,9 @@ struct FP8InsertHadamardPass
     for (const std::string &name : matmuls) {
       std::optional<MatmulKind> kind = symbolizeMatmulKind(name);
       if (!kind) {
-        emitError(getOperation().getLoc())
-            << "unknown matmul '" << name << "', expected fprop, dgrad or "
+        emitError(getOptionLoc(getOperation(), isFP8Op))
+            << "fp8-insert-hadamard: unknown matmul '" << name
+            << "', expected fprop, dgrad or "
             << "wgrad";
         return signalPassFailure();
       }

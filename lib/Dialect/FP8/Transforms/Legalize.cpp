@@ -16,6 +16,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Dominance.h"
@@ -334,8 +335,10 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<Target> target = Target::parse(
-        chip, [&] { return emitError(module.getLoc(), "fp8-legalize: "); });
+    // An option error points at the first fp8 op, which it is for.
+    FailureOr<Target> target = Target::parse(chip, [&] {
+      return emitError(getOptionLoc(module, isFP8Op), "fp8-legalize: ");
+    });
     if (failed(target))
       return signalPassFailure();
     // tcgen05 reads either major and takes E8M0 block-32 scales natively.

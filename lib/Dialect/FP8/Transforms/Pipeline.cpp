@@ -8,6 +8,7 @@
 #include "fp8/Dialect/FP8/Transforms/Pipeline.h"
 
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -45,10 +46,25 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 void fp8::registerFP8Pipeline() {
-  PassPipelineRegistration<PipelineOptions>(
+  // PassPipelineRegistration<PipelineOptions>, with the check for an
+  // unquoted recipe attribute before the option parser splits it.
+  registerPassPipeline(
       "fp8-pipeline",
       "Quantize a training graph's matmuls under a recipe and legalize them "
       "for a chip: fp8-quantize-matmuls, fp8-insert-hadamard (if the recipe "
       "asks), fp8-derive-scaling, fp8-legalize, canonicalize, cse",
-      buildPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
+                                      errorHandler)))
+          return failure();
+        PipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        buildPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(PipelineOptions());
+      });
 }

@@ -10,6 +10,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Roles.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -281,10 +282,21 @@ struct FP8QuantizeMatmulsPass
     : fp8::impl::FP8QuantizeMatmulsBase<FP8QuantizeMatmulsPass> {
   using Base::Base;
 
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(
+            checkRecipeQuoting(getArgument(), "recipe", options, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    RecipeAttr parsed =
-        parseRecipeOption(&getContext(), recipe, module.getLoc());
+    // An option error points at the first linalg op, which it is for.
+    RecipeAttr parsed = parseRecipeOption(
+        &getContext(), recipe,
+        getOptionLoc(module, llvm::IsaPred<linalg::LinalgOp>));
     if (!parsed)
       return signalPassFailure();
     MatmulCounts counts;
@@ -355,14 +367,33 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
   SmallVector<Value> newHistories;
 
   MLIRContext *ctx = func.getContext();
+  bool isPreset = recipe.getPresetName().has_value();
   for (auto &[view, kind] : matmuls) {
     Operation *op = view.op;
     Location loc = op->getLoc();
     OpBuilder b(op);
+    // Not the structured binding itself: lambdas capture those only in C++20.
+    MatmulKind matmulKind = kind;
     auto quantize = [&](Value value, int64_t contractingDim, Role role) {
       PolicyAttr policy = recipe.getPolicy(role);
       ScalingAttr scaling = policy.getScaling(contractingDim);
       auto type = cast<RankedTensorType>(value.getType());
+      // A K-block longer than K is legal (one partial block), and a preset
+      // on a small layer (blockwise on K = 64) is ordinary; but a tile
+      // written into a custom recipe for larger layers then scales this one
+      // as a '*' K-block would, which is worth a word.
+      int64_t kBlock = scaling.getTile()[contractingDim];
+      int64_t k = type.getDimSize(contractingDim);
+      if (!isPreset && !ShapedType::isDynamic(kBlock) &&
+          !ShapedType::isDynamic(k) && k > 0 && kBlock > k)
+        emitWarning(loc) << "fp8-quantize-matmuls: the " << stringifyRole(role)
+                         << " tile " << formatTile(scaling.getTile())
+                         << " has a K-block of " << kBlock
+                         << ", longer than K = " << k << " of "
+                         << stringifyMatmulKind(matmulKind) << " operand "
+                         << type
+                         << ": one scale spans all of K, as a '*' K-block "
+                            "would";
       auto scaleType = RankedTensorType::get(
           scaling.getScaleShape(type.getShape()), scaling.getScale());
       bool stochastic =
