@@ -65,11 +65,15 @@ def ConvertFP8ToNVVM : Pass<"convert-fp8-to-nvvm", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    // Arith ops on tensors become linalg.generics (on tensor.empty) before
+    // their kernels are built, in modules that may have neither dialect.
+    "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
   ];
 }
@@ -106,11 +110,15 @@ def FP8Emit : Pass<"fp8-emit", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    // Arith ops on tensors become linalg.generics (on tensor.empty) before
+    // their kernels are built, in modules that may have neither dialect.
+    "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -15,7 +15,10 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
@@ -118,31 +121,6 @@ static std::string buildHeader(StringRef name, const llvm::json::Object &entry,
   return text;
 }
 
-/// Writes `contents` to `path` through a temporary file renamed into place,
-/// so that a failed emission never leaves a half-written file.
-static LogicalResult writeFile(Location loc, StringRef path,
-                               StringRef contents) {
-  SmallString<128> temporary(path);
-  temporary += ".tmp";
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream file(temporary, error);
-    if (error)
-      return emitError(loc)
-             << "cannot write " << path << ": " << error.message();
-    file << contents;
-    file.close();
-    if (file.has_error())
-      return emitError(loc)
-             << "cannot write " << path << ": " << file.error().message();
-  }
-  if (std::error_code error = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return emitError(loc) << "cannot write " << path << ": " << error.message();
-  }
-  return success();
-}
-
 FailureOr<EmittedProgram>
 fp8::emitProgram(ModuleOp module, const Target &target, bool lineInfo) {
   // Manifests live on the kernels, which serialization replaces: collect
@@ -214,8 +192,11 @@ fp8::emitProgram(ModuleOp module, const Target &target, bool lineInfo) {
   return program;
 }
 
-/// Writes `program` into `dir`: its PTX files and manifest.json, after
-/// removing the PTX files of an earlier emission that it does not have.
+/// Writes `program` into `dir` (its PTX files and manifest.json) so that a
+/// failure leaves the directory as it was: every file is written to a
+/// temporary beside its place, and only when all are written are they
+/// renamed into place, the PTX files before the manifest that names them;
+/// then the PTX files of an earlier emission that this one lacks go.
 static LogicalResult writeProgram(Location loc, const EmittedProgram &program,
                                   StringRef dir) {
   std::error_code error = llvm::sys::fs::create_directories(dir);
@@ -223,24 +204,72 @@ static LogicalResult writeProgram(Location loc, const EmittedProgram &program,
     error = std::make_error_code(std::errc::not_a_directory);
   if (error)
     return emitError(loc) << "cannot create " << dir << ": " << error.message();
+  struct File {
+    std::string path, temporary;
+    StringRef contents;
+  };
+  SmallVector<File> files;
+  auto add = [&](StringRef name, StringRef contents) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    files.push_back({path.str().str(), (path + ".tmp").str(), contents});
+  };
+  for (const auto &[name, text] : program.ptx)
+    add(name, text);
+  add("manifest.json", program.manifest);
+
+  // A directory (or anything but a file) in a file's place would fail its
+  // rename after others had been renamed: refuse before writing.
+  for (const File &file : files) {
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(file.path, status) &&
+        llvm::sys::fs::exists(status) &&
+        !llvm::sys::fs::is_regular_file(status))
+      return emitError(loc) << "cannot write " << file.path
+                            << ": something other than a file is there";
+  }
+  auto removeTemporaries = [&](size_t from) {
+    for (size_t n = from; n < files.size(); ++n)
+      llvm::sys::fs::remove(files[n].temporary);
+  };
+  for (size_t n = 0; n < files.size(); ++n) {
+    const File &file = files[n];
+    std::error_code writeError;
+    {
+      llvm::raw_fd_ostream os(file.temporary, writeError);
+      if (!writeError) {
+        os << file.contents;
+        os.close();
+        // Taken, so that the stream's destructor does not abort on it.
+        writeError = os.error();
+        os.clear_error();
+      }
+    }
+    if (writeError) {
+      removeTemporaries(0);
+      return emitError(loc)
+             << "cannot write " << file.path << ": " << writeError.message();
+    }
+  }
+  for (size_t n = 0; n < files.size(); ++n) {
+    if (std::error_code renameError =
+            llvm::sys::fs::rename(files[n].temporary, files[n].path)) {
+      removeTemporaries(n);
+      return emitError(loc) << "cannot write " << files[n].path << ": "
+                            << renameError.message();
+    }
+  }
+
   llvm::StringSet<> written;
-  for (const auto &[file, text] : program.ptx)
-    written.insert(file);
+  for (const auto &[name, text] : program.ptx)
+    written.insert(name);
   for (llvm::sys::fs::directory_iterator it(dir, error), end;
        it != end && !error; it.increment(error)) {
-    StringRef file = llvm::sys::path::filename(it->path());
-    if (file.ends_with(".ptx") && !written.contains(file))
+    StringRef name = llvm::sys::path::filename(it->path());
+    if (name.ends_with(".ptx") && !written.contains(name))
       llvm::sys::fs::remove(it->path());
   }
-  for (const auto &[file, text] : program.ptx) {
-    SmallString<128> path(dir);
-    llvm::sys::path::append(path, file);
-    if (failed(writeFile(loc, path, text)))
-      return failure();
-  }
-  SmallString<128> path(dir);
-  llvm::sys::path::append(path, "manifest.json");
-  return writeFile(loc, path, program.manifest);
+  return success();
 }
 
 namespace {
@@ -249,13 +278,15 @@ struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Option errors point at the first op that needs a kernel.
+    Location optionLoc = getOptionLoc(module, needsKernel);
     if (dir.empty()) {
-      emitError(module.getLoc(), "fp8-emit needs a directory: "
-                                 "--fp8-emit=\"dir=DIR chip=CHIP\"");
+      emitError(optionLoc, "fp8-emit needs a directory: "
+                           "--fp8-emit=\"dir=DIR chip=CHIP\"");
       return signalPassFailure();
     }
-    FailureOr<Target> target = Target::parse(
-        chip, [&] { return emitError(module.getLoc(), "fp8-emit: "); });
+    FailureOr<Target> target =
+        Target::parse(chip, [&] { return emitError(optionLoc, "fp8-emit: "); });
     if (failed(target))
       return signalPassFailure();
     // Kernels for the ops that have none yet.
@@ -266,7 +297,7 @@ struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
     if (failed(runPipeline(convert, module)))
       return signalPassFailure();
     FailureOr<EmittedProgram> program = emitProgram(module, *target, lineInfo);
-    if (failed(program) || failed(writeProgram(module.getLoc(), *program, dir)))
+    if (failed(program) || failed(writeProgram(optionLoc, *program, dir)))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

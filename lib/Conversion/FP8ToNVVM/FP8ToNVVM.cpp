@@ -11,6 +11,7 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -78,9 +79,23 @@ static LogicalResult checkLaunchable(Operation *op, gpu::GPUModuleOp module) {
   return success();
 }
 
-/// Whether every shaped operand and result of `op` has a byte count that
-/// fits a GPU buffer (none overflows 64 bits on the way).
+/// Whether every shaped operand and result of `op` has elements (checked
+/// before a kernel is built: kernel builders divide by tile extents that an
+/// empty dimension makes 0, and an empty grid cannot launch) and a byte
+/// count that fits a GPU buffer (none overflows 64 bits on the way).
 static LogicalResult checkBufferSizes(Operation *op) {
+  auto types =
+      llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
+  if (llvm::any_of(types, [](Type type) {
+        auto shaped = dyn_cast<ShapedType>(type);
+        return shaped && llvm::is_contained(shaped.getShape(), 0);
+      })) {
+    InFlightDiagnostic diag =
+        op->emitOpError("convert-fp8-to-nvvm: the kernel would launch an "
+                        "empty grid: an operand has no elements (");
+    llvm::interleaveComma(op->getOperandTypes(), diag);
+    return diag << ")";
+  }
   auto check = [&](Type type) -> LogicalResult {
     auto shaped = dyn_cast<ShapedType>(type);
     if (!shaped || !shaped.hasStaticShape())
@@ -95,11 +110,16 @@ static LogicalResult checkBufferSizes(Operation *op) {
         bytes *= extent;
     return success();
   };
-  for (Type type :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+  for (Type type : types)
     if (failed(check(type)))
       return failure();
   return success();
+}
+
+bool fp8::needsKernel(Operation *op) {
+  return isa_and_nonnull<FP8Dialect, linalg::LinalgDialect>(op->getDialect()) ||
+         (isa_and_nonnull<arith::ArithDialect>(op->getDialect()) &&
+          llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>));
 }
 
 namespace {
@@ -110,7 +130,8 @@ struct ConvertFP8ToNVVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<Target> parsed = Target::parse(chip, [&] {
-      return emitError(module.getLoc(), "convert-fp8-to-nvvm: ");
+      return emitError(getOptionLoc(module, needsKernel),
+                       "convert-fp8-to-nvvm: ");
     });
     if (failed(parsed))
       return signalPassFailure();

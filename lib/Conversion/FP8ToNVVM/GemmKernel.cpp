@@ -58,6 +58,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
@@ -334,9 +336,24 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   }
   bool fast = op.getAccumulate() == Accumulate::fast &&
               ShapedType::isDynamic(op.getPromotionInterval());
+  // TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
+  // indices are signed 32-bit: a larger extent or tile count would wrap.
+  int64_t m = aType.getDimSize(0);
+  for (auto [extent, what] :
+       {std::pair<int64_t, const char *>{m, "M"}, {n, "N"}, {k, "K"}})
+    if (extent > std::numeric_limits<int32_t>::max())
+      return op.emitOpError()
+             << what << " = " << extent
+             << " exceeds 2^31 - 1, the largest TMA coordinate";
   GemmProblem problem = describeProblem(op, target);
   GemmConfig config = chooseConfig(target, problem.m, problem.n, fast,
                                    op.getPromotionInterval(), problem.aScaling,
                                    problem.bScaling);
+  if (int64_t tiles = config.tileCount(m, n);
+      tiles > std::numeric_limits<int32_t>::max())
+    return op.emitOpError("M x N = ")
+           << m << " x " << n << " makes " << tiles << " tiles of "
+           << config.tileM << " x " << config.tileN
+           << ", more than the kernel's 32-bit tile index counts (2^31 - 1)";
   return buildKernel(builder, op, name, target, problem, config);
 }

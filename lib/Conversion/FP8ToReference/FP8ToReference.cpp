@@ -40,18 +40,33 @@ struct FP8LowerToReferencePass
   using Base::Base;
 
   void runOnOperation() override {
-    // The reference computes on static shapes only; say so at the op rather
-    // than failing to legalize it.
+    // The reference computes on static shapes only, of at most 2^48
+    // elements (its tile padding and index arithmetic stay far from 64-bit
+    // overflow); say so at the op rather than failing to legalize it.
     WalkResult walk = getOperation()->walk([](Operation *op) {
-      if (!isa<FP8Dialect>(op->getDialect()))
+      if (!isa_and_nonnull<FP8Dialect>(op->getDialect()))
         return WalkResult::advance();
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
         auto shaped = dyn_cast<ShapedType>(type);
-        if (shaped && !shaped.hasStaticShape()) {
+        if (!shaped)
+          continue;
+        if (!shaped.hasStaticShape()) {
           op->emitOpError("fp8-lower-to-reference needs static shapes, got ")
               << type;
           return WalkResult::interrupt();
+        }
+        constexpr int64_t kMaxElements = int64_t(1) << 48;
+        int64_t elements = 1;
+        for (int64_t extent : shaped.getShape()) {
+          if (extent != 0 && elements > kMaxElements / extent) {
+            op->emitOpError("fp8-lower-to-reference: ")
+                << type
+                << " has more than 2^48 elements, more than the CPU "
+                   "reference computes";
+            return WalkResult::interrupt();
+          }
+          elements *= extent;
         }
       }
       return WalkResult::advance();

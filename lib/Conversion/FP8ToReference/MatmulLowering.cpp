@@ -158,7 +158,8 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
       chunk = op.getAccumulate() == Accumulate::promoted
                   ? kDefaultPromotionInterval
                   : k;
-    chunk = std::min(chunk, k);
+    // At least 1: K = 0 is an empty sum (zero chunks), not a division by 0.
+    chunk = std::max<int64_t>(std::min(chunk, k), 1);
     int64_t numChunks = llvm::divideCeil(k, chunk);
     // The lowering indexes scales in their row-major layout.
     Value aScale =

@@ -26,9 +26,24 @@ using namespace mlir::fp8::reference;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// A static tile extent: `*` spans the whole dimension.
+/// The extent the reference tiles a dimension of `dimExtent` by: `*` the
+/// whole dimension; a tile longer than the dimension is one partial tile,
+/// the dimension's length (padding to the tile itself could overflow);
+/// never 0, so that an empty dimension still divides (an empty `*` tile is
+/// one tile of padding, as its scale tensor has one element).
 static int64_t resolveExtent(int64_t tileExtent, int64_t dimExtent) {
-  return ShapedType::isDynamic(tileExtent) ? dimExtent : tileExtent;
+  int64_t extent = ShapedType::isDynamic(tileExtent)
+                       ? dimExtent
+                       : std::min(tileExtent, dimExtent);
+  return std::max<int64_t>(extent, 1);
+}
+
+/// `dimExtent` padded to whole tiles of `extent` (resolveExtent's).
+static int64_t paddedExtent(int64_t tileExtent, int64_t dimExtent,
+                            int64_t extent) {
+  if (ShapedType::isDynamic(tileExtent))
+    return extent;
+  return llvm::alignTo(dimExtent, extent);
 }
 
 /// The map from a data index (batch dims, then rows, cols) to the index of
@@ -59,8 +74,8 @@ static Value buildTileAmax(OpBuilder &b, Location loc, Value input,
   int64_t tr = resolveExtent(tile[0], type.getDimSize(batchRank));
   int64_t tc = resolveExtent(tile[1], type.getDimSize(batchRank + 1));
   SmallVector<int64_t> padded(type.getShape());
-  padded[batchRank] = llvm::alignTo(padded[batchRank], tr);
-  padded[batchRank + 1] = llvm::alignTo(padded[batchRank + 1], tc);
+  padded[batchRank] = paddedExtent(tile[0], padded[batchRank], tr);
+  padded[batchRank + 1] = paddedExtent(tile[1], padded[batchRank + 1], tc);
   Value tiles = padWithZeros(b, loc, input, padded);
   tiles = splitDim(b, loc, tiles, batchRank + 1, tc);
   tiles = splitDim(b, loc, tiles, batchRank, tr);

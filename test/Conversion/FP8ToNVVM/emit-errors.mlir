@@ -9,8 +9,25 @@
 // A directory that is a file: an error naming it, nothing written.
 // RUN: rm -rf %t.file && touch %t.file
 // RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.file 2>&1 | FileCheck %s --check-prefix=FILE
-// FILE: error: cannot create {{.*}}.file: {{.*}}
+// FILE: amax-ptx.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: cannot create {{.*}}.file: {{.*}}
 // RUN: test ! -s %t.file
+
+// A directory under a file cannot be made: an error naming it.
+// RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.file/sub 2>&1 | FileCheck %s --check-prefix=UNDER
+// UNDER: error: cannot create {{.*}}.file/sub: Not a directory
+
+// A directory where manifest.json would go: an error before anything is
+// written, so the earlier emission's files stay as they were (no new PTX,
+// no temporaries).
+// RUN: rm -rf %t.busy && mkdir -p %t.busy/manifest.json && echo old > %t.busy/old.ptx
+// RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=dir=%t.busy 2>&1 | FileCheck %s --check-prefix=BUSY
+// BUSY: error: cannot write {{.*}}.busy/manifest.json: something other than a file is there
+// RUN: ls -A %t.busy | FileCheck %s --check-prefix=BUSYLS
+// BUSYLS: manifest.json
+// BUSYLS-NEXT: old.ptx
+// BUSYLS-NOT: {{.}}
+// RUN: FileCheck %s --check-prefix=OLDPTX < %t.busy/old.ptx
+// OLDPTX: old
 
 // The old positional form says what to write instead.
 // RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=%t.old 2>&1 | FileCheck %s --check-prefix=OLD

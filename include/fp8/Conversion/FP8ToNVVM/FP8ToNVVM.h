@@ -88,6 +88,11 @@ FailureOr<gpu::GPUModuleOp> buildElementwiseKernel(OpBuilder &builder,
 /// 4-byte matrix whose dims are multiples of 64.
 bool fitsTiledTransposeKernel(linalg::TransposeOp op);
 
+/// Whether convert-fp8-to-nvvm builds a kernel for `op` (an fp8 or linalg
+/// op, or an arith op on tensors) where the op is in a function: errors
+/// about its options point at the first such op.
+bool needsKernel(Operation *op);
+
 /// Builds the tiled transpose of `op` (64x64 tiles through shared memory,
 /// 16-byte loads and stores).
 FailureOr<gpu::GPUModuleOp> buildTiledTransposeKernel(OpBuilder &builder,
