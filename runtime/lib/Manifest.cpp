@@ -396,6 +396,11 @@ bool fp8rt::loadManifest(const std::string &path, Manifest &manifest,
   std::string text;
   if (!readFile(path, text, error))
     return false;
+  return parseManifest(text, path, manifest, error);
+}
+
+bool fp8rt::parseManifest(const std::string &text, const std::string &path,
+                          Manifest &manifest, std::string &error) {
   JsonValue root;
   std::string jsonError;
   if (!parseJson(text, root, jsonError)) {

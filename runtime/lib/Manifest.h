@@ -165,6 +165,12 @@ std::string tensorMapString(const Kernel &kernel, const Param &map);
 bool loadManifest(const std::string &path, Manifest &manifest,
                   std::string &error);
 
+// Validates the manifest text `text` as loadManifest does, as if read from
+// `path` (which names it in errors and locates its PTX files); touches no
+// file.
+bool parseManifest(const std::string &text, const std::string &path,
+                   Manifest &manifest, std::string &error);
+
 // Reads a whole file; false (with errno's text in `error`) if it cannot.
 bool readFile(const std::string &path, std::string &contents,
               std::string &error);
