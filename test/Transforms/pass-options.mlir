@@ -45,3 +45,9 @@ func.func @fprop(%x: tensor<64x256xbf16> {fp8.role = "activation"},
       ins(%x, %w : tensor<64x256xbf16>, tensor<32x256xbf16>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
   return %r, %q, %s : tensor<64x32xf32>, tensor<64x256xf8E4M3FN>, tensor<64x2xf32>
 }
+
+// fp8-reference-pipeline has no options: one given is an error that says
+// so (upstream's option-less pipeline registration exits 1 in silence).
+// RUN: not fp8-opt %s '--fp8-reference-pipeline=recipe=blockwise' 2>&1 | FileCheck %s --check-prefix=REFOPTS
+// RUN: not fp8-opt %s '--pass-pipeline=builtin.module(fp8-reference-pipeline{recipe=blockwise})' 2>&1 | FileCheck %s --check-prefix=REFOPTS
+// REFOPTS: error: fp8-reference-pipeline takes no options, got 'recipe=blockwise' (the recipe is fp8-quantize-matmuls' option)

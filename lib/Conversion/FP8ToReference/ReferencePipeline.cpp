@@ -46,8 +46,19 @@ static void buildReferencePipeline(OpPassManager &pm) {
 }
 
 void fp8::registerFP8ReferencePipeline() {
-  PassPipelineRegistration<>(
+  // Not PassPipelineRegistration<>: it refuses options without a word (exit
+  // status 1 and nothing printed).
+  registerPassPipeline(
       "fp8-reference-pipeline",
       "Lower tensor-level fp8 IR to the LLVM dialect for mlir-runner",
-      buildReferencePipeline);
+      [](OpPassManager &pm, StringRef options,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (!options.empty())
+          return errorHandler("fp8-reference-pipeline takes no options, got '" +
+                              options +
+                              "' (the recipe is fp8-quantize-matmuls' option)");
+        buildReferencePipeline(pm);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
 }

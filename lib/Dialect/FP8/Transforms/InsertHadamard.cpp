@@ -10,6 +10,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Utils/PassOptions.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -47,6 +48,47 @@ struct FP8InsertHadamardPass
   LogicalResult rotate(FunctionOpInterface func, ArrayRef<MatmulKind> kinds);
 };
 } // namespace
+
+/// The fp8.amax of the current data in the delayed-scaling chain that
+/// fp8-quantize-matmuls builds for `q` (select(usable history, history,
+/// current)), or null where `q`'s amax comes from elsewhere.
+static AmaxOp findCurrentAmax(QuantizeOp q) {
+  auto select = q.getAmax().getDefiningOp<arith::SelectOp>();
+  return select ? select.getFalseValue().getDefiningOp<AmaxOp>() : AmaxOp();
+}
+
+/// Delayed scaling: a rotated quantization must take its amax, and roll into
+/// its history, the amax of the rotated data it quantizes; the history's
+/// amax of unrotated data would scale it wrongly. Rewires the chain's
+/// fp8.amax to the rotation where every quantization that reads the chain
+/// quantizes that same rotation.
+static LogicalResult rotateDelayedAmax(QuantizeOp q) {
+  auto rotation = q.getInput().getDefiningOp<HadamardOp>();
+  AmaxOp current = findCurrentAmax(q);
+  if (!current)
+    return q.emitOpError(
+        "fp8-insert-hadamard cannot rotate a quantization whose amax is "
+        "given: the amax would be that of the unrotated data");
+  if (current.getInput() == rotation.getResult())
+    return success();
+  Operation *select = q.getAmax().getDefiningOp();
+  for (Operation *user : select->getUsers()) {
+    auto other = dyn_cast<QuantizeOp>(user);
+    if (other && other.getInput() != rotation.getResult())
+      return q.emitOpError(
+          "fp8-insert-hadamard: delayed scaling keeps one amax history for "
+          "quantizations of this value that are rotated differently (or not "
+          "at all); set the recipe's hadamard field instead of the pass "
+          "option, so that fp8-quantize-matmuls keeps a history per rotation");
+  }
+  if (current->getBlock() != rotation->getBlock())
+    return q.emitOpError("fp8-insert-hadamard: the delayed amax of this "
+                         "quantization is in another block than its data");
+  if (current->isBeforeInBlock(rotation))
+    rotation->moveBefore(current);
+  current.getInputMutable().assign(rotation.getResult());
+  return success();
+}
 
 LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
                                             ArrayRef<MatmulKind> kinds) {
@@ -117,5 +159,15 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
     }
     return WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  // Once every matmul is rotated, so that all readers of an amax history
+  // are known.
+  WalkResult delayed = func->walk([&](QuantizeOp q) {
+    if (!q.getAmax() || !q.getInput().getDefiningOp<HadamardOp>())
+      return WalkResult::advance();
+    return failed(rotateDelayedAmax(q)) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+  });
+  return failure(delayed.wasInterrupted());
 }

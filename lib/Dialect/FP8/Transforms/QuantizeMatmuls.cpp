@@ -358,12 +358,16 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
   }
 
   // Delayed scaling: one amax history per quantized value, threaded through
-  // the function as an argument and a result, created on first use.
+  // the function as an argument and a result, created on first use. Where
+  // the recipe rotates (fp8-insert-hadamard, along the contracted dim), each
+  // contracted dim of a value is quantized as different data and keeps a
+  // history of its own.
   auto funcOp = dyn_cast<func::FuncOp>(func.getOperation());
   if (recipe.isDelayed() && !funcOp)
     return func.emitError("delayed scaling threads amax histories through "
                           "func.func signatures only");
-  llvm::DenseMap<std::pair<Value, Attribute>, Value> amaxFor;
+  llvm::DenseMap<std::tuple<Value, Attribute, int64_t>, Value> amaxFor;
+  bool rotates = recipe.getHadamard() != 0;
   SmallVector<Value> newHistories;
 
   MLIRContext *ctx = func.getContext();
@@ -400,7 +404,8 @@ LogicalResult FP8QuantizeMatmulsPass::quantizeFunction(FunctionOpInterface func,
           role == Role::gradient && recipe.getStochasticGradients();
       Value amax;
       if (recipe.isDelayed()) {
-        Value &cached = amaxFor[{value, scaling}];
+        Value &cached =
+            amaxFor[{value, scaling, rotates ? contractingDim : -1}];
         if (!cached) {
           auto historyType = RankedTensorType::get(
               llvm::to_vector(llvm::concat<const int64_t>(
