@@ -41,19 +41,25 @@ bool fp8::fitsCastTransposeKernel(Type type) {
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
-                              QuantizeOp transposedOp, StringRef name,
-                              const Target &target) {
-  auto inputType = cast<RankedTensorType>(rowsOp.getInput().getType());
+fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
+                              StringRef name, const Target &target) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
   int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
   Type inputElement = inputType.getElementType();
-  ScalingAttr scaling = rowsOp.getScaling();
-  Type elementType = rowsOp.getResult().getType().getElementType();
-  if (!fitsCastTransposeKernel(inputType))
-    return rowsOp.emitOpError("the fused quantize+transpose kernel needs a "
-                              "16-bit input with both dims multiples of 128");
+  ScalingAttr scaling = op.getScaling();
+  Type elementType = op.getResult().getType().getElementType();
+  if (!fitsCastTransposeKernel(inputType) ||
+      scaling.getTile() != ArrayRef<int64_t>{1, kTile})
+    return op.emitOpError("convert-fp8-to-nvvm: the cast-transpose kernel "
+                          "needs a 16-bit input with both dims multiples of "
+                          "128 and 1x128 tiles, got ")
+           << inputType << " and tile " << formatTile(scaling.getTile());
 
-  KernelBuilder b(rowsOp.getLoc(), builder);
+  // Line info points at the first of the fused ops (X's quantization).
+  Location loc = op.getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    loc = fused.getLocations().front();
+  KernelBuilder b(loc, builder);
   Type f32 = b.getF32Type();
   Type scaleElement = scaling.getScale();
   Type scaleStorage = storageType(scaleElement);
@@ -72,11 +78,11 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
   signature.addBuffer("scale_t", ParamRole::output, scaleElement,
                       {cols, tileRows},
                       MemRefType::get({cols * tileRows}, scaleStorage));
-  signature.bindOperand("input", rowsOp.getInputMutable());
-  signature.bindResult("q", rowsOp->getResult(0));
-  signature.bindResult("scale", rowsOp->getResult(1));
-  signature.bindResult("qt", transposedOp->getResult(0));
-  signature.bindResult("scale_t", transposedOp->getResult(1));
+  signature.bindOperand("input", op.getInputMutable());
+  signature.bindResult("q", op->getResult(0));
+  signature.bindResult("scale", op->getResult(1));
+  signature.bindResult("qt", op->getResult(2));
+  signature.bindResult("scale_t", op->getResult(3));
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock,
                    {b.workgroupMemRef({kTile, kSharedStride}, inputElement),
@@ -129,7 +135,7 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
                                                  gpu::ShuffleMode::XOR)
                               .getShuffleResult());
     TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType,
-                                        scaling, rowsOp.getMargin());
+                                        scaling, op.getMargin());
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 8; ++i)
       scaled.push_back(
@@ -166,7 +172,7 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeOp rowsOp,
       b, partial, ValueRange{b.sub(b.index(1), half), column});
   amax = b.maxF(amax, other);
   TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType, scaling,
-                                      rowsOp.getMargin());
+                                      op.getMargin());
   Value globalCol = b.add(colBase, column);
   Value globalFirstRow = b.add(rowBase, firstRow);
   Value rowStart = b.add(b.mul(globalCol, rows), globalFirstRow);

@@ -160,11 +160,6 @@ struct ConvertFP8ToNVVMPass
     SymbolTable symbols(module);
     // Ops tagged by an earlier run keep their kernels.
     auto hasKernel = [](Operation *op) { return op->hasAttr(kKernelAttrName); };
-    SmallVector<QuantizeOp> quantizations;
-    module.walk([&](QuantizeOp op) {
-      if (!hasKernel(op))
-        quantizations.push_back(op);
-    });
     // Is there anything to build? An op of a function that is not yet
     // tagged and is more than a constant, an empty tensor or the return.
     bool anyKernel = false;
@@ -194,62 +189,22 @@ struct ConvertFP8ToNVVMPass
           .str();
     };
 
-    // X and Xᵀ quantized alike: one cast-transpose kernel reads X once.
-    llvm::DenseSet<Operation *> fused, fusedTransposed;
-    for (QuantizeOp transposed : quantizations) {
-      auto transpose =
-          transposed.getInput().getDefiningOp<linalg::TransposeOp>();
-      if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
-        continue;
-      if (!fitsCastTransposeKernel(transpose.getInput().getType()))
-        continue;
-      auto rows = llvm::find_if(quantizations, [&](QuantizeOp candidate) {
-        return candidate.getInput() == transpose.getInput() &&
-               candidate.getScaling() == transposed.getScaling() &&
-               candidate.getScaling().getTile() == ArrayRef<int64_t>{1, 128} &&
-               candidate.getResult().getType().getElementType() ==
-                   transposed.getResult().getType().getElementType() &&
-               candidate.getMargin() == transposed.getMargin() &&
-               candidate.getRounding() == Rounding::nearest &&
-               transposed.getRounding() == Rounding::nearest &&
-               !candidate.getAmax() && !transposed.getAmax() &&
-               !fused.contains(candidate);
-      });
-      if (rows == quantizations.end())
-        continue;
-      FailureOr<gpu::GPUModuleOp> kernel = buildCastTransposeKernel(
-          b, *rows, transposed, kernelName(*rows, "cast_transpose"), target);
-      if (failed(kernel))
-        return signalPassFailure();
-      symbols.insert(*kernel);
-      tag(*rows, *kernel);
-      tag(transposed, *kernel);
-      fused.insert(*rows);
-      fused.insert(transposed);
-      fusedTransposed.insert(transposed);
-    }
-    // A value only a fused kernel's transposed quantization takes (the
-    // kernel transposes on its own) needs no kernel.
-    auto isAbsorbed = [&](Operation *op) {
-      return llvm::all_of(op->getUsers(), [&](Operation *user) {
-        return fusedTransposed.contains(user);
-      });
-    };
-
-    // One kernel per remaining op, in program order.
+    // One kernel per op, in program order (fused ops are fp8-fuse-
+    // quantization's, explicit in the IR).
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (hasKernel(op))
         return WalkResult::skip();
-      if (isa<QuantizeOp, DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp,
-              HadamardOp, ScaledMatmulOp>(op) &&
+      if (isa<QuantizeOp, QuantizeTransposeOp, DequantizeOp, AmaxOp,
+              TransposeOp, TmaAlignScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
           failed(checkBufferSizes(op)))
         return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
       if (auto quantize = dyn_cast<QuantizeOp>(op)) {
-        if (fused.contains(op))
-          return WalkResult::advance();
         kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
                                      target);
+      } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
+        kernel = buildCastTransposeKernel(
+            b, fused, kernelName(op, "cast_transpose"), target);
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       target);
@@ -277,8 +232,6 @@ struct ConvertFP8ToNVVMPass
         // source's buffer; constants are cloned into the kernels that use
         // them; ops inside bodies belong to their op).
         return WalkResult::advance();
-      } else if (isAbsorbed(op)) {
-        return WalkResult::skip();
       } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
         if (failed(checkBufferSizes(op)))
           return WalkResult::interrupt();

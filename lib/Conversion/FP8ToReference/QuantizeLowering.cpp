@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -251,6 +252,36 @@ struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
   }
 };
 
+/// The fused op is, by definition, its two quantizations: the reference
+/// lowers it through them, so that fusing never changes a bit.
+struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeTransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto rows = QuantizeOp::create(
+        rewriter, loc, op.getResult().getType(), op.getScale().getType(),
+        op.getInput(), /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
+        Rounding::nearest, op.getMargin());
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc,
+        ArrayRef<int64_t>{inputType.getDimSize(1), inputType.getDimSize(0)},
+        inputType.getElementType());
+    Value transposed =
+        linalg::TransposeOp::create(rewriter, loc, op.getInput(), init,
+                                    ArrayRef<int64_t>{1, 0})
+            ->getResult(0);
+    auto columns = QuantizeOp::create(
+        rewriter, loc, op.getResultT().getType(), op.getScaleT().getType(),
+        transposed, /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
+        Rounding::nearest, op.getMargin());
+    rewriter.replaceOp(op, {rows.getResult(), rows.getScale(),
+                            columns.getResult(), columns.getScale()});
+    return success();
+  }
+};
+
 struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DequantizeOp op,
@@ -295,5 +326,6 @@ struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
 
 void reference::populateQuantizeLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<AmaxLowering, DequantizeLowering, QuantizeLowering,
-               RequantizeLowering>(patterns.getContext());
+               QuantizeTransposeLowering, RequantizeLowering>(
+      patterns.getContext());
 }

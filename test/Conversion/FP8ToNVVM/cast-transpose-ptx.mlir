@@ -1,7 +1,8 @@
-// X quantized 1x128 along its rows and Xᵀ quantized the same way fuse into
+// X quantized 1x128 along its rows and Xᵀ quantized the same way, fused by
+// fp8-fuse-quantization into fp8.quantize_transpose, become
 // one cast-transpose kernel that reads X once: rows are quantized on the way
 // into shared memory, columns on the way out, written K-major for Wgrad.
-// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
+// RUN: rm -rf %t && fp8-opt %s --fp8-fuse-quantization --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/fused_cast_transpose_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fused_cast_transpose_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}

@@ -1,33 +1,34 @@
 // The whole pipeline on the linear layer (Fprop, Dgrad, Wgrad) under
-// blockwise: legalized for sm_90a, it becomes two fused cast-transposes (X
-// and dY with their K-major transposes), W's quantization and transpose,
+// blockwise: legalized for sm_90a and fused, it becomes two cast-transposes
+// (X and dY with their K-major transposes), W's quantization and transpose,
 // four scale alignments (the 1x128 scales of X and dY for Fprop and Dgrad,
 // and of dY^T and X^T for Wgrad, into the col_major_tma layout the GEMMs
 // load with TMA) and three GEMMs, all of which assemble.
 // RUN: rm -rf %t && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling \
-// RUN:   --fp8-legalize --canonicalize --fp8-emit=dir=%t -o /dev/null
+// RUN:   --fp8-legalize --canonicalize --fp8-fuse-quantization \
+// RUN:   --fp8-emit=dir=%t -o /dev/null
 // RUN: ls %t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // CHECK: linear_fwd_bwd_cast_transpose_0.ptx
-// CHECK-NEXT: linear_fwd_bwd_cast_transpose_1.ptx
+// CHECK-NEXT: linear_fwd_bwd_cast_transpose_5.ptx
 // CHECK-NEXT: linear_fwd_bwd_gemm_10.ptx
-// CHECK-NEXT: linear_fwd_bwd_gemm_5.ptx
+// CHECK-NEXT: linear_fwd_bwd_gemm_4.ptx
 // CHECK-NEXT: linear_fwd_bwd_gemm_7.ptx
-// CHECK-NEXT: linear_fwd_bwd_quantize_3.ptx
-// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_2.ptx
+// CHECK-NEXT: linear_fwd_bwd_quantize_2.ptx
+// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_1.ptx
 // CHECK-NEXT: linear_fwd_bwd_tma_align_scales_6.ptx
 // CHECK-NEXT: linear_fwd_bwd_tma_align_scales_8.ptx
 // CHECK-NEXT: linear_fwd_bwd_tma_align_scales_9.ptx
-// CHECK-NEXT: linear_fwd_bwd_transpose_4.ptx
+// CHECK-NEXT: linear_fwd_bwd_transpose_3.ptx
 // CHECK-NEXT: manifest.json
 
 // Each alignment reads the scales of one quantization (X 256x512 and dY
 // 256x1024 along K = their columns; dY^T 1024x256 and X^T 512x256 along
 // K = M = 256) and writes them transposed; 256, 1024 and 512 rows are
 // multiples of 4 f32 already, so no padding.
-// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_2",
+// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_1",
 // MANIFEST-NEXT: "op": "fp8.tma_align_scales",
 // MANIFEST: "shape": [
 // MANIFEST-NEXT: 256,

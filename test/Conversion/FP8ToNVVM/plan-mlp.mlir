@@ -20,122 +20,122 @@
 // first layer's Dgrad and Wgrad. dH takes A's bytes, dead by then.
 // FLOW:      "id": [[H:13]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_gemm_7.c",
+// FLOW-NEXT: "name": "mlp_block_gemm_4.c",
 // FLOW-NEXT: "offset": 9486336,
 // FLOW:      "id": [[A:14]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_generic_8.out0",
+// FLOW-NEXT: "name": "mlp_block_generic_5.out0",
 // FLOW-NEXT: "offset": [[AOFF:1081344]],
 // FLOW:      "id": [[DA:30]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_gemm_14.c",
+// FLOW-NEXT: "name": "mlp_block_gemm_13.c",
 // FLOW:      "id": [[DH:34]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_generic_18.out0",
+// FLOW-NEXT: "name": "mlp_block_generic_17.out0",
 // FLOW-NEXT: "offset": [[AOFF]],
-// FLOW:        "kernel": "mlp_block_gemm_7",
+// FLOW:        "kernel": "mlp_block_gemm_4",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:30:8",
 // FLOW:        "args": [
 // FLOW-NEXT:     [[H]],
 // FLOW-NEXT:     [[A]]
 // FLOW-NEXT:   ],
-// FLOW-NEXT:   "kernel": "mlp_block_generic_8",
+// FLOW-NEXT:   "kernel": "mlp_block_generic_5",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:33:8",
 // FLOW-NEXT:   "op": "linalg.generic"
 // FLOW:        "args": [
 // FLOW-NEXT:     [[A]],
-// FLOW:        "kernel": "mlp_block_cast_transpose_1",
-// FLOW:        "kernel": "mlp_block_gemm_17",
+// FLOW:        "kernel": "mlp_block_cast_transpose_6",
+// FLOW:        "kernel": "mlp_block_gemm_16",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:66:10",
 // FLOW:        "args": [
 // FLOW-NEXT:     [[DA]],
 // FLOW-NEXT:     [[H]],
 // FLOW-NEXT:     [[DH]]
 // FLOW-NEXT:   ],
-// FLOW-NEXT:   "kernel": "mlp_block_generic_18",
+// FLOW-NEXT:   "kernel": "mlp_block_generic_17",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:71:9",
 // FLOW-NEXT:   "op": "linalg.generic"
 // FLOW:        "args": [
 // FLOW-NEXT:     [[DH]],
-// FLOW:        "kernel": "mlp_block_cast_transpose_2",
+// FLOW:        "kernel": "mlp_block_cast_transpose_18",
 
 // blockwise: every launch in order.
 // BW-LABEL: "functions": [
 // BW:      "launches": [
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_3",
+// BW:      "kernel": "mlp_block_cast_transpose_0",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_4",
+// BW:      "kernel": "mlp_block_tma_align_scales_1",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_quantize_5",
+// BW:      "kernel": "mlp_block_quantize_2",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.quantize"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_transpose_6",
+// BW:      "kernel": "mlp_block_transpose_3",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
 // BW-NEXT: "op": "fp8.transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_7",
+// BW:      "kernel": "mlp_block_gemm_4",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_generic_8",
+// BW:      "kernel": "mlp_block_generic_5",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
 // BW-NEXT: "op": "linalg.generic"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_1",
+// BW:      "kernel": "mlp_block_cast_transpose_6",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_9",
+// BW:      "kernel": "mlp_block_tma_align_scales_7",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_quantize_10",
+// BW:      "kernel": "mlp_block_quantize_8",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.quantize"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_transpose_11",
+// BW:      "kernel": "mlp_block_transpose_9",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
 // BW-NEXT: "op": "fp8.transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_12",
+// BW:      "kernel": "mlp_block_gemm_10",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_0",
+// BW:      "kernel": "mlp_block_cast_transpose_11",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_13",
+// BW:      "kernel": "mlp_block_tma_align_scales_12",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_14",
+// BW:      "kernel": "mlp_block_gemm_13",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
 // BW-NEXT: "op": "fp8.scaled_matmul"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_14",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
 // BW:      "kernel": "mlp_block_tma_align_scales_15",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_16",
-// BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// BW-NEXT: "op": "fp8.tma_align_scales"
-// BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_17",
+// BW:      "kernel": "mlp_block_gemm_16",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_generic_18",
+// BW:      "kernel": "mlp_block_generic_17",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
 // BW-NEXT: "op": "linalg.generic"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_2",
+// BW:      "kernel": "mlp_block_cast_transpose_18",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"

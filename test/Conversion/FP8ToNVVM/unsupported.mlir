@@ -26,3 +26,13 @@ func.func @tma_align_empty(%s: tensor<0x4xf32>) {
   %t = fp8.tma_align_scales %s : tensor<0x4xf32> -> tensor<4x0xf32>
   return
 }
+
+// -----
+
+// A cast-transpose written by hand with tiles its kernel does not compute.
+func.func @cast_transpose_tile(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x12xf32>, tensor<384x256xf8E4M3FN>, tensor<384x8xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm: the cast-transpose kernel needs a 16-bit input with both dims multiples of 128 and 1x128 tiles, got 'tensor<256x384xbf16>' and tile [1, 32]}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 32], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x12xf32>, tensor<384x256xf8E4M3FN>, tensor<384x8xf32>
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x12xf32>, tensor<384x256xf8E4M3FN>, tensor<384x8xf32>
+}

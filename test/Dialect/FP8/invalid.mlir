@@ -14,6 +14,36 @@ func.func @quantize_result_shape(%x: tensor<4x64xf32>) {
 
 // -----
 
+// The transposed data of a cast-transpose has the transposed shape.
+func.func @quantize_transpose_shape(%x: tensor<256x384xbf16>) {
+  // expected-error @+1 {{expects result_t of shape 384x256, got 256x384}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<256x384xf8E4M3FN>, tensor<256x3xf32>
+  return
+}
+
+// -----
+
+// Both halves of a cast-transpose have one FP8 type.
+func.func @quantize_transpose_types(%x: tensor<256x384xbf16>) {
+  // expected-error @+1 {{expects result and result_t of one element type, got 'f8E4M3FN' and 'f8E5M2'}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+  return
+}
+
+// -----
+
+// The transposed scales tile the transposed data.
+func.func @quantize_transpose_scales(%x: tensor<256x384xbf16>) {
+  // expected-error @+1 {{expects scale_t of shape 384x2 for data 384x256 and tile [1, 128], got 384x3}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x3xf32>
+  return
+}
+
+// -----
+
 // Only e4m3 and e5m2 are data types.
 func.func @quantize_data_type(%x: tensor<4x64xf32>) {
   // expected-error @+1 {{result #0 must be 2D/3D tensor of f8E4M3FN type or f8E5M2 type values}}

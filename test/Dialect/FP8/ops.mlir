@@ -171,3 +171,13 @@ func.func @batched_dynamic(%a: tensor<4x?x512xf8E4M3FN>, %sa: tensor<4x?x1xf32>,
          tensor<4x512x64xf8E4M3FN>, tensor<4x4x64xf32>) -> tensor<4x?x64xf32>
   return %c : tensor<4x?x64xf32>
 }
+
+// The cast-transpose that fp8-fuse-quantization makes: X and Xᵀ quantized
+// alike, margin and role kept.
+// CHECK-LABEL: func.func @quantize_transpose
+func.func @quantize_transpose(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>) {
+  // CHECK: %q, %scale, %qt, %scale_t = fp8.quantize_transpose %{{.*}} {fp8.role = "gradient", margin = 2 : i64, scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x384xbf16> -> tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {fp8.role = "gradient", margin = 2 : i64, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+  return %q, %s, %qt, %st : tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+}

@@ -1,7 +1,9 @@
 // Kernels for the GPU tests and benchmarks (make check-gpu, bench/): bf16 ->
 // e4m3 quantization in the row-tiled scalings the GPU path supports, and
 // the other non-GEMM kernels (dequantize, amax, transpose, Hadamard, scale
-// alignment into the col_major_tma layout).
+// alignment into the col_major_tma layout), and the cast-transpose
+// (fp8.quantize_transpose, what fp8-fuse-quantization makes of X and Xᵀ
+// quantized alike).
 func.func @q8192_1x128(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
       : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
@@ -33,30 +35,18 @@ func.func @q256_rowwise(%x: tensor<256x512xbf16>) -> (tensor<256x512xf8E4M3FN>, 
   return %q, %s : tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
 }
 func.func @ct8192(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>) {
-  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
-  %e = tensor.empty() : tensor<8192x8192xbf16>
-  %xt = linalg.transpose ins(%x : tensor<8192x8192xbf16>) outs(%e : tensor<8192x8192xbf16>) permutation = [1, 0]
-  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
   return %q, %s, %qt, %st : tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>
 }
 func.func @ct16384x7168(%x: tensor<16384x7168xbf16>) -> (tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>, tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>) {
-  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
-  %e = tensor.empty() : tensor<7168x16384xbf16>
-  %xt = linalg.transpose ins(%x : tensor<16384x7168xbf16>) outs(%e : tensor<7168x16384xbf16>) permutation = [1, 0]
-  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
-      : tensor<7168x16384xbf16> -> tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>, tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>
   return %q, %s, %qt, %st : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>, tensor<7168x16384xf8E4M3FN>, tensor<7168x128xf32>
 }
 func.func @ct256_mx(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>) {
-  %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f8E8M0FNU, round = pow2_ceil>}
-      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>
-  %e = tensor.empty() : tensor<384x256xbf16>
-  %xt = linalg.transpose ins(%x : tensor<256x384xbf16>) outs(%e : tensor<384x256xbf16>) permutation = [1, 0]
-  %qt, %st = fp8.quantize %xt {scaling = #fp8.scaling<tile = [1, 128], scale = f8E8M0FNU, round = pow2_ceil>}
-      : tensor<384x256xbf16> -> tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
   return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf8E8M0FNU>, tensor<384x256xf8E4M3FN>, tensor<384x2xf8E8M0FNU>
 }
 func.func @q8192_128x128(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<64x64xf32>) {

@@ -32,6 +32,7 @@ class AmaxOp;
 class DequantizeOp;
 class HadamardOp;
 class QuantizeOp;
+class QuantizeTransposeOp;
 class ScaledMatmulOp;
 class TmaAlignScalesOp;
 class TransposeOp;
@@ -114,16 +115,15 @@ FailureOr<gpu::GPUModuleOp> buildSliceKernel(OpBuilder &builder, Operation *op,
                                              StringRef name,
                                              const Target &target);
 
-/// Whether the fused quantize+transpose kernel takes an input of `type`:
-/// static, rank 2, 16-bit, both dims multiples of its 128x128 tile.
+/// Whether the cast-transpose kernel takes an input of `type`: static,
+/// rank 2, 16-bit, both dims multiples of its 128x128 tile.
 bool fitsCastTransposeKernel(Type type);
 
-/// Builds the fused kernel of `rowsOp` (X quantized with 1x128 tiles along
-/// its rows) and `transposedOp` (Xᵀ quantized the same way) from one read of
-/// X: the Wgrad operand in K-major layout beside the Fprop one.
+/// Builds the cast-transpose kernel of `op` (X and Xᵀ quantized with 1x128
+/// tiles along their rows, from one read of X): the Wgrad operand in
+/// K-major layout beside the Fprop one.
 FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
-                                                     QuantizeOp rowsOp,
-                                                     QuantizeOp transposedOp,
+                                                     QuantizeTransposeOp op,
                                                      StringRef name,
                                                      const Target &target);
 

@@ -83,10 +83,10 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   StringAttr name = attr.getName();
   if (name == getRoleAttrName()) {
     // On an op, the role of its result (e.g. a constant weight); on a
-    // quantize, the role of the value it quantizes.
+    // quantization (fused or not), the role of the value it quantizes.
     bool hasTensorResult =
         op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
-    if (!isa<QuantizeOp>(op) && !hasTensorResult)
+    if (!isa<QuantizeOp, QuantizeTransposeOp>(op) && !hasTensorResult)
       return op->emitError()
              << "'" << getRoleAttrName()
              << "' on an operation names the role of its "

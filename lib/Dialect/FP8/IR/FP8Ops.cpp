@@ -135,6 +135,38 @@ LogicalResult QuantizeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// QuantizeTransposeOp
+//===----------------------------------------------------------------------===//
+
+void QuantizeTransposeOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "q");
+  setNameFn(getScale(), "scale");
+  setNameFn(getResultT(), "qt");
+  setNameFn(getScaleT(), "scale_t");
+}
+
+LogicalResult QuantizeTransposeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto transposed = input.clone({input.getDimSize(1), input.getDimSize(0)},
+                                input.getElementType());
+  if (failed(verifySameShape(*this, "result", input, getResult().getType())) ||
+      failed(verifySameShape(*this, "result_t", transposed,
+                             getResultT().getType())))
+    return failure();
+  if (getResult().getType().getElementType() !=
+      getResultT().getType().getElementType())
+    return emitOpError("expects result and result_t of one element type, got ")
+           << getResult().getType().getElementType() << " and "
+           << getResultT().getType().getElementType();
+  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
+                          getScaling())))
+    return failure();
+  return verifyScales(*this, "scale_t", transposed, getScaleT().getType(),
+                      getScaling());
+}
+
+//===----------------------------------------------------------------------===//
 // DequantizeOp
 //===----------------------------------------------------------------------===//
 

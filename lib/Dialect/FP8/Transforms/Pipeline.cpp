@@ -35,14 +35,14 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   legalize.chip = options.chip;
   pm.addPass(createFP8Legalize(legalize));
 
-  // TODO(fp8-fuse-quantization): the fusion pass goes here, once it exists:
-  // it fuses quantizations into their producers and with their transposes
-  // on legalized IR. Until then convert-fp8-to-nvvm fuses cast-transposes.
-
   // Legalization leaves quantizations and transposes that no matmul reads
   // any more, and identical ones from different matmuls.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+
+  // Last, on the deduplicated quantizations: one quantization of X and one
+  // of Xᵀ become one fused op.
+  pm.addPass(createFP8FuseQuantization());
 }
 
 void fp8::registerFP8Pipeline() {
@@ -52,7 +52,8 @@ void fp8::registerFP8Pipeline() {
       "fp8-pipeline",
       "Quantize a training graph's matmuls under a recipe and legalize them "
       "for a chip: fp8-quantize-matmuls, fp8-insert-hadamard (if the recipe "
-      "asks), fp8-derive-scaling, fp8-legalize, canonicalize, cse",
+      "asks), fp8-derive-scaling, fp8-legalize, canonicalize, cse, "
+      "fp8-fuse-quantization",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         if (failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,

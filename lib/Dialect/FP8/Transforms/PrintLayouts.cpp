@@ -65,27 +65,49 @@ static Value getRoot(Value value) {
 
 /// How the function's quantizations were obtained: the first of each
 /// high-precision value (looking through transposes) is fresh, later ones
-/// requantize it with another tile.
+/// requantize it with another tile. A quantization is known by its FP8
+/// data: an fp8.quantize has one, a fused fp8.quantize_transpose two (its
+/// input's and its transpose's).
 struct QuantizationCounts {
-  llvm::DenseMap<Operation *, StringRef> decisions;
-  unsigned fresh = 0, requantized = 0;
+  llvm::DenseMap<Value, StringRef> decisions;
+  unsigned fresh = 0, requantized = 0, castTransposes = 0;
 };
 
 static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
   QuantizationCounts counts;
   llvm::DenseSet<Value> roots;
-  func->walk([&](QuantizeOp q) {
-    bool first = roots.insert(getRoot(q.getInput())).second;
-    counts.decisions[q] = first ? "fresh" : "requantized";
+  auto classify = [&](Value data, Value input) {
+    bool first = roots.insert(getRoot(input)).second;
+    counts.decisions[data] = first ? "fresh" : "requantized";
     ++(first ? counts.fresh : counts.requantized);
+  };
+  func->walk([&](Operation *op) {
+    if (auto q = dyn_cast<QuantizeOp>(op)) {
+      classify(q.getResult(), q.getInput());
+    } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
+      classify(fused.getResult(), fused.getInput());
+      classify(fused.getResultT(), fused.getInput());
+      ++counts.castTransposes;
+    }
   });
   return counts;
+}
+
+/// The op that quantized FP8 `data` (an fp8.quantize or a fused
+/// fp8.quantize_transpose) and the high-precision value it read; null
+/// where `data` comes from elsewhere (a function argument).
+static std::pair<Operation *, Value> getQuantization(Value data) {
+  if (auto q = data.getDefiningOp<QuantizeOp>())
+    return {q, q.getInput()};
+  if (auto fused = data.getDefiningOp<QuantizeTransposeOp>())
+    return {fused, fused.getInput()};
+  return {nullptr, Value()};
 }
 
 static std::vector<OperandLayout>
 collectLayouts(FunctionOpInterface func, const QuantizationCounts &counts) {
   std::vector<OperandLayout> layouts;
-  llvm::DenseSet<Operation *> seenQuantizations;
+  llvm::DenseSet<Value> seenQuantizations;
   unsigned index = 0;
   func->walk([&](ScaledMatmulOp mm) {
     auto kind = mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
@@ -113,7 +135,7 @@ collectLayouts(FunctionOpInterface func, const QuantizationCounts &counts) {
         transposed = true;
         data = t.getInput();
       }
-      auto q = data.getDefiningOp<QuantizeOp>();
+      auto [q, input] = getQuantization(data);
       if (!q) {
         layout.role = "-";
         layout.source = "-";
@@ -123,16 +145,16 @@ collectLayouts(FunctionOpInterface func, const QuantizationCounts &counts) {
       }
       auto role = q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName());
       layout.role = role ? role.getValue() : StringRef("-");
-      layout.source = describeSource(q.getInput());
+      layout.source = describeSource(input);
       // A quantization read through fp8.transpose is still executed: the
       // counts come from the quantize ops, not from the operands.
-      bool seen = !seenQuantizations.insert(q).second;
+      bool seen = !seenQuantizations.insert(data).second;
       if (transposed)
         layout.decision = "transposed";
       else if (seen)
         layout.decision = "reused";
       else
-        layout.decision = counts.decisions.lookup(q);
+        layout.decision = counts.decisions.lookup(data);
       layouts.push_back(layout);
     }
     ++index;
@@ -170,10 +192,15 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
   for (const OperandLayout &l : layouts)
     ++counts[l.decision];
   os << llvm::formatv("// {0} quantizations ({1} fresh, {2} requantized), {3} "
-                      "reused, {4} transposed\n\n",
+                      "reused, {4} transposed\n",
                       quantizations.fresh + quantizations.requantized,
                       quantizations.fresh, quantizations.requantized,
                       counts["reused"], counts["transposed"]);
+  if (quantizations.castTransposes)
+    os << llvm::formatv("// fused: {0} cast-transposes "
+                        "(fp8.quantize_transpose, 2 quantizations each)\n",
+                        quantizations.castTransposes);
+  os << "\n";
 }
 
 /// Draws each operand as a rectangle (rows down, cols across) with its tile

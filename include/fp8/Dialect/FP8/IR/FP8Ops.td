@@ -71,6 +71,52 @@ def FP8_QuantizeOp : FP8_Op<"quantize", [Pure, AttrSizedOperandSegments, Declare
 }
 
 //===----------------------------------------------------------------------===//
+// quantize_transpose
+//===----------------------------------------------------------------------===//
+
+def FP8_QuantizeTransposeOp : FP8_Op<"quantize_transpose", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "quantize a matrix and its transpose alike (cast-transpose)";
+  let description = [{
+    A fused op (`fp8-fuse-quantization`): the results of
+
+    ```mlir
+    %q, %s = fp8.quantize %x {scaling = S}
+    %xt = linalg.transpose ins(%x) permutation = [1, 0]
+    %qt, %st = fp8.quantize %xt {scaling = S}
+    ```
+
+    bit for bit, from one read of `%x`: Wgrad contracts X along its rows
+    and Hopper's FP8 wgmma wants K-major operands, so training quantizes X
+    along its rows and along the rows of Xᵀ. `result` and `scale` are those
+    of `input`; `result_t` and `scale_t` those of its transpose, stored
+    transposed. Both quantizations use `scaling` and `margin`, with
+    round-to-nearest and their own amax.
+
+    ```mlir
+    %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+        : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
+                                  tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
+    ```
+  }];
+  let arguments = (ins
+    TensorRankOf<[F32, BF16, F16], [2]>:$input,
+    FP8_ScalingAttr:$scaling,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin
+  );
+  let results = (outs
+    TensorRankOf<[F8E4M3FN, F8E5M2], [2]>:$result,
+    TensorRankOf<[F32, F8E8M0FNU], [2]>:$scale,
+    TensorRankOf<[F8E4M3FN, F8E5M2], [2]>:$result_t,
+    TensorRankOf<[F32, F8E8M0FNU], [2]>:$scale_t
+  );
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result) `,` type($scale) `,`
+    type($result_t) `,` type($scale_t)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // dequantize
 //===----------------------------------------------------------------------===//
 

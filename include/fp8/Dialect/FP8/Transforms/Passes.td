@@ -156,6 +156,28 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
   ];
 }
 
+def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
+  let summary = "fuse quantizations into explicit fused ops";
+  let description = [{
+    Rewrites groups of ops that one kernel can compute from one read of
+    their input into an explicit fused op, so that the fusion shows in the
+    IR (`--mlir-print-ir-after-all`, `fp8-print-layouts`) and kernel
+    generation lowers each op as written. A fused op gives the bits of the
+    ops it replaces; `fp8-lower-to-reference` lowers it through them.
+
+    - Cast-transpose: `fp8.quantize %x` and `fp8.quantize` of
+      `linalg.transpose %x` (permutation [1, 0]) with the same 1x128 scaling,
+      FP8 type and margin, round-to-nearest and their own amax, where `%x`
+      is a 16-bit matrix whose dims are multiples of 128 (the fused kernel's
+      tiles), become one `fp8.quantize_transpose %x`; the transpose goes
+      where nothing else reads it.
+
+    Runs on legalized IR (after `fp8-legalize`): `fp8-pipeline` runs it
+    last.
+  }];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
 def FP8ConvertScaling : Pass<"fp8-convert-scaling", "::mlir::ModuleOp"> {
   let summary = "convert quantized operands to another recipe's scaling and measure the loss";
   let description = [{
@@ -192,7 +214,8 @@ def FP8PrintLayouts : Pass<"fp8-print-layouts", "::mlir::ModuleOp"> {
     the storage shape, the contracted dim, the tile, the scale shape and type,
     and the decision that produced it (fresh, reused, transposed,
     requantized), then the number of quantizations, which is the number of
-    `fp8.quantize` ops. With `svg-dir`, also writes one SVG drawing per function
+    `fp8.quantize` ops plus two per fused `fp8.quantize_transpose` (counted
+    again on a line of their own). With `svg-dir`, also writes one SVG drawing per function
     showing each operand's tiles over its storage shape. The IR is unchanged.
   }];
   let options = [

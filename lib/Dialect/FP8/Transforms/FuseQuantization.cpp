@@ -1,0 +1,115 @@
+//===- FuseQuantization.cpp - quantizations into explicit fused ops -------===//
+//
+// fp8-fuse-quantization: where one kernel can compute several ops from one
+// read of their input, the ops become one fused op, so that what kernel
+// generation fuses is visible in the IR and decided here, not matched
+// inside the conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8FUSEQUANTIZATION
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+/// The cast-transpose kernel's tile: 128 x 128 elements of a 16-bit matrix,
+/// quantized in 1x128 tiles along its rows and along its columns.
+static constexpr int64_t kCastTransposeTile = 128;
+
+static bool fitsCastTranspose(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kCastTransposeTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
+/// Whether `q` is a quantization the cast-transpose computes: 1x128 tiles,
+/// round-to-nearest, its own amax.
+static bool isPlainRowQuantization(QuantizeOp q) {
+  return q.getScaling().getTile() == ArrayRef<int64_t>{1, kCastTransposeTile} &&
+         q.getRounding() == Rounding::nearest && !q.getAmax();
+}
+
+/// The quantization of %x among `candidates` that the cast-transpose can
+/// compute together with `transposed`, a quantization of
+/// `linalg.transpose %x`: quantized alike, in the same block. Null where
+/// none fits.
+static QuantizeOp *findRowsPartner(QuantizeOp transposed,
+                                   MutableArrayRef<QuantizeOp> candidates) {
+  auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !isPlainRowQuantization(transposed) ||
+      !fitsCastTranspose(transpose.getInput().getType()))
+    return nullptr;
+  QuantizeOp *rows = llvm::find_if(candidates, [&](QuantizeOp q) {
+    return q && q.getInput() == transpose.getInput() &&
+           q.getScaling() == transposed.getScaling() &&
+           q.getResult().getType().getElementType() ==
+               transposed.getResult().getType().getElementType() &&
+           q.getMargin() == transposed.getMargin() &&
+           isPlainRowQuantization(q) && q->getBlock() == transposed->getBlock();
+  });
+  return rows == candidates.end() ? nullptr : rows;
+}
+
+/// Replaces `rows` (of %x) and `transposed` (of its transpose) by one
+/// fp8.quantize_transpose at the earlier of the two, so that it dominates the
+/// readers of both (%x dominates both).
+static void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
+  auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
+  Operation *earlier = rows->isBeforeInBlock(transposed) ? rows : transposed;
+  OpBuilder b(earlier);
+  auto fused = QuantizeTransposeOp::create(
+      b, FusedLoc::get(b.getContext(), {rows.getLoc(), transposed.getLoc()}),
+      rows.getResult().getType(), rows.getScale().getType(),
+      transposed.getResult().getType(), transposed.getScale().getType(),
+      rows.getInput(), rows.getScaling(), rows.getMargin());
+  // Discardable attributes (fp8.role) are the rows quantization's.
+  for (NamedAttribute attr : rows->getDiscardableAttrs())
+    fused->setAttr(attr.getName(), attr.getValue());
+  rows.getResult().replaceAllUsesWith(fused.getResult());
+  rows.getScale().replaceAllUsesWith(fused.getScale());
+  transposed.getResult().replaceAllUsesWith(fused.getResultT());
+  transposed.getScale().replaceAllUsesWith(fused.getScaleT());
+  rows.erase();
+  transposed.erase();
+  if (!transpose->use_empty())
+    return;
+  Value init = transpose.getInit();
+  transpose.erase();
+  if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
+      empty && empty->use_empty())
+    empty.erase();
+}
+
+namespace {
+struct FP8FuseQuantizationPass
+    : fp8::impl::FP8FuseQuantizationBase<FP8FuseQuantizationPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<QuantizeOp> quantizations;
+    getOperation().walk([&](QuantizeOp q) { quantizations.push_back(q); });
+    // Fused quantizations leave the list (null) so that each fuses once.
+    for (QuantizeOp &transposed : quantizations) {
+      if (!transposed)
+        continue;
+      QuantizeOp *rows = findRowsPartner(transposed, quantizations);
+      if (!rows)
+        continue;
+      fuseCastTranspose(*rows, transposed);
+      *rows = nullptr;
+      transposed = nullptr;
+    }
+  }
+};
+} // namespace
