@@ -485,7 +485,7 @@ std::string fp8fuzz::randomPipeline(Rng &rng, const std::string &body) {
       return pipeline + ",fp8-emit{chip=" + c + "}";
     }
   }
-  switch (below(rng, 18)) {
+  switch (below(rng, 19)) {
   case 0:
     return "";
   case 1:
@@ -523,6 +523,8 @@ std::string fp8fuzz::randomPipeline(Rng &rng, const std::string &body) {
     return nvvm;
   case 16:
     return pipeline + "," + nvvm;
+  case 17:
+    return "fp8-fuse-quantization," + nvvm;
   default:
     return "fp8-derive-scaling,fp8-legalize{chip=" + c + "}," + nvvm;
   }

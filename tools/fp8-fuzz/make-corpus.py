@@ -20,7 +20,8 @@ import sys
 
 PASSES = {
     "fp8-quantize-matmuls", "fp8-derive-scaling", "fp8-insert-hadamard",
-    "fp8-legalize", "fp8-convert-scaling", "fp8-print-layouts",
+    "fp8-legalize", "fp8-fuse-quantization", "fp8-convert-scaling",
+    "fp8-print-layouts",
     "fp8-lower-to-reference", "fp8-pipeline", "fp8-reference-pipeline",
     "convert-fp8-to-nvvm", "fp8-to-ptx", "fp8-emit", "canonicalize", "cse",
 }
