@@ -1,6 +1,7 @@
 // RUN: fp8-opt %s '--fp8-quantize-matmuls=recipe="#fp8.recipe<delayed, hadamard = 128>"' --fp8-insert-hadamard | FileCheck %s
 // RUN: not fp8-opt %s --fp8-quantize-matmuls=recipe=delayed --fp8-insert-hadamard=size=128 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not fp8-opt %s --fp8-quantize-matmuls=recipe=delayed '--fp8-insert-hadamard=size=128 matmuls=fprop' 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not fp8-opt %s '--fp8-quantize-matmuls=recipe="#fp8.recipe<delayed, hadamard = 128>"' --cse --fp8-insert-hadamard 2>&1 | FileCheck %s --check-prefix=CSE
 
 // Delayed scaling with a Hadamard rotation: what is quantized is the rotated
 // data, so its current amax (the fallback, and what the history rolls in) is
@@ -36,6 +37,10 @@
 // ones); the rotations then differ under one history, which no rewiring can
 // serve: an error that says what to do.
 // SHARED: error: 'fp8.quantize' op fp8-insert-hadamard: delayed scaling keeps one amax history for quantizations of this value that are rotated differently (or not at all); set the recipe's hadamard field instead of the pass option, so that fp8-quantize-matmuls keeps a history per rotation
+// A cse between the passes merges the identical fp8.amax ops of a value's
+// two histories (one per contracted dim), which are then rotated
+// differently: an error, not one amax for both.
+// CSE: error: 'fp8.quantize' op fp8-insert-hadamard: the delayed amax of this quantization serves several amax histories (merged by cse?); run cse after fp8-insert-hadamard
 #fprop = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
           affine_map<(m, n, k) -> (m, n)>]
 #dgrad = [affine_map<(m, k, n) -> (m, n)>, affine_map<(m, k, n) -> (n, k)>,

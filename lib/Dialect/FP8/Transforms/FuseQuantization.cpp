@@ -36,7 +36,9 @@ static bool fitsCastTranspose(Type type) {
 /// round-to-nearest, its own amax.
 static bool isPlainRowQuantization(QuantizeOp q) {
   return q.getScaling().getTile() == ArrayRef<int64_t>{1, kCastTransposeTile} &&
-         q.getRounding() == Rounding::nearest && !q.getAmax();
+         q.getRounding() == Rounding::nearest && !q.getAmax() &&
+         // Not one that kernel generation has already bound to a kernel.
+         !q->hasAttr(kKernelAttrName);
 }
 
 /// The quantization of %x among `candidates` that the cast-transpose can
@@ -73,9 +75,9 @@ static void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
       rows.getResult().getType(), rows.getScale().getType(),
       transposed.getResult().getType(), transposed.getScale().getType(),
       rows.getInput(), rows.getScaling(), rows.getMargin());
-  // Discardable attributes (fp8.role) are the rows quantization's.
-  for (NamedAttribute attr : rows->getDiscardableAttrs())
-    fused->setAttr(attr.getName(), attr.getValue());
+  // The role of the value quantized (both quantizations read it).
+  if (Attribute role = rows->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
   rows.getResult().replaceAllUsesWith(fused.getResult());
   rows.getScale().replaceAllUsesWith(fused.getScale());
   transposed.getResult().replaceAllUsesWith(fused.getResultT());

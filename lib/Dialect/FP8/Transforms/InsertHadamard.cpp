@@ -71,7 +71,18 @@ static LogicalResult rotateDelayedAmax(QuantizeOp q) {
         "given: the amax would be that of the unrotated data");
   if (current.getInput() == rotation.getResult())
     return success();
+  if (current.getInput() != rotation.getInput())
+    return q.emitOpError("fp8-insert-hadamard: the delayed amax of this "
+                         "quantization is not that of the data it rotates");
   Operation *select = q.getAmax().getDefiningOp();
+  // One fp8.amax per history, as fp8-quantize-matmuls builds it: a cse
+  // between the passes merges the identical amaxes of two histories, which
+  // may then be rotated differently.
+  if (llvm::count_if(current->getUsers(), llvm::IsaPred<arith::SelectOp>) > 1)
+    return q.emitOpError(
+        "fp8-insert-hadamard: the delayed amax of this quantization serves "
+        "several amax histories (merged by cse?); run cse after "
+        "fp8-insert-hadamard");
   for (Operation *user : select->getUsers()) {
     auto other = dyn_cast<QuantizeOp>(user);
     if (other && other.getInput() != rotation.getResult())
@@ -103,6 +114,7 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
   // One rotation per (value, dim): both operands of a matmul and every
   // matmul that contracts the same value along the same dim share it.
   llvm::DenseMap<std::pair<Value, int64_t>, Value> rotations;
+  SmallVector<QuantizeOp> rotatedDelayed;
   WalkResult walk = func->walk([&](ScaledMatmulOp mm) {
     auto kindAttr =
         mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
@@ -152,6 +164,8 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
       b.setInsertionPoint(q);
       auto clone = cast<QuantizeOp>(b.clone(*q));
       clone.getInputMutable().assign(rotated);
+      if (clone.getAmax())
+        rotatedDelayed.push_back(clone);
       mm.setData(side, clone.getResult());
       mm.setScale(side, clone.getScale());
       if (q->use_empty())
@@ -162,12 +176,9 @@ LogicalResult FP8InsertHadamardPass::rotate(FunctionOpInterface func,
   if (walk.wasInterrupted())
     return failure();
   // Once every matmul is rotated, so that all readers of an amax history
-  // are known.
-  WalkResult delayed = func->walk([&](QuantizeOp q) {
-    if (!q.getAmax() || !q.getInput().getDefiningOp<HadamardOp>())
-      return WalkResult::advance();
-    return failed(rotateDelayedAmax(q)) ? WalkResult::interrupt()
-                                        : WalkResult::advance();
-  });
-  return failure(delayed.wasInterrupted());
+  // are known; only the quantizations this pass rotated.
+  for (QuantizeOp q : rotatedDelayed)
+    if (failed(rotateDelayedAmax(q)))
+      return failure();
+  return success();
 }
