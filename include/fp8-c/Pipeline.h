@@ -18,7 +18,8 @@ extern "C" {
 
 /// Adds the passes of `fp8-pipeline{recipe= chip=}` to `passManager`:
 /// fp8-quantize-matmuls, fp8-insert-hadamard where the recipe has a Hadamard
-/// size, fp8-derive-scaling, fp8-legalize, canonicalize and cse. `recipe` is
+/// size, fp8-derive-scaling, fp8-legalize, canonicalize, cse and
+/// fp8-fuse-quantization. `recipe` is
 /// a preset name or a `#fp8.recipe<...>` attribute, `chip` sm_90a or
 /// sm_100a; both are checked when the passes run, with a diagnostic on the
 /// module. Fails, adding nothing, if `passManager` is anchored on an op

@@ -35,7 +35,8 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
 /// module) fp8-quantize-matmuls,
 /// fp8-insert-hadamard where the recipe has a Hadamard size,
-/// fp8-derive-scaling, fp8-legalize, canonicalize and cse.
+/// fp8-derive-scaling, fp8-legalize, canonicalize, cse and
+/// fp8-fuse-quantization.
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
 
 /// Registers the `fp8-pipeline{recipe= chip=}` pipeline.
