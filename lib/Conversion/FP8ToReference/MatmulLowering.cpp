@@ -80,6 +80,39 @@ static Value buildTmaAlignScales(OpBuilder &b, Location loc, Value scale) {
   return transposeMatrix(b, loc, padded);
 }
 
+/// The tcgen05 form of row-major E8M0 scales [R, Kb]: padded with code 0 to
+/// [R', Kb'] (whole chunks of 128 rows and 4 K-blocks), viewed as
+/// [R'/128, j = 4, r = 32, Kb'/4, c = 4] (row 32 j + r, K-block c), permuted
+/// to [R'/128, Kb'/4, r, j, c] and flattened to 512-byte chunks, so that
+/// row 32 j + r and K-block c of a chunk sit at byte 16 r + 4 j + c.
+static Value buildTcgen05Scales(OpBuilder &b, Location loc, Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  Type element = type.getElementType();
+  int64_t rows = llvm::alignTo(type.getDimSize(0), kTcgen05ScaleRows);
+  int64_t kBlocks = llvm::alignTo(type.getDimSize(1), kTcgen05ScaleKBlocks);
+  int64_t rowBlocks = rows / kTcgen05ScaleRows;
+  int64_t kGroups = kBlocks / kTcgen05ScaleKBlocks;
+  constexpr int64_t kWarpRows = 32, kWarpsPerChunk = kTcgen05ScaleRows / 32;
+  Value padded =
+      padWith(b, loc, scale, {rows, kBlocks}, zeroBits(b, loc, element));
+  auto split = RankedTensorType::get(
+      {rowBlocks, kWarpsPerChunk, kWarpRows, kGroups, kTcgen05ScaleKBlocks},
+      element);
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, split, padded, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  Value init = emptyTensor(
+      b, loc,
+      {rowBlocks, kGroups, kWarpRows, kWarpsPerChunk, kTcgen05ScaleKBlocks},
+      element);
+  Value chunks = linalg::TransposeOp::create(b, loc, expanded, init,
+                                             ArrayRef<int64_t>{0, 3, 2, 1, 4})
+                     .getResult()[0];
+  auto flat = RankedTensorType::get(
+      {rowBlocks * kGroups, kTcgen05ScaleChunkBytes}, element);
+  return tensor::CollapseShapeOp::create(
+      b, loc, flat, chunks, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3, 4}});
+}
+
 /// The row-major [R, C] scales of a matmul operand whose scales `scale` are
 /// laid out as `layout`: col_major_tma scales [C, R'] lose their padding and
 /// are transposed back.
@@ -111,6 +144,16 @@ struct TmaAlignScalesLowering : OpRewritePattern<TmaAlignScalesOp> {
                                 PatternRewriter &rewriter) const override {
     rewriter.replaceOp(
         op, buildTmaAlignScales(rewriter, op.getLoc(), op.getScale()));
+    return success();
+  }
+};
+
+struct Tcgen05ScalesLowering : OpRewritePattern<Tcgen05ScalesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Tcgen05ScalesOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildTcgen05Scales(rewriter, op.getLoc(), op.getScale()));
     return success();
   }
 };
@@ -407,6 +450,7 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
 } // namespace
 
 void reference::populateMatmulLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<HadamardLowering, ScaledMatmulLowering, TmaAlignScalesLowering,
-               TransposeLowering>(patterns.getContext());
+  patterns.add<HadamardLowering, ScaledMatmulLowering, Tcgen05ScalesLowering,
+               TmaAlignScalesLowering, TransposeLowering>(
+      patterns.getContext());
 }

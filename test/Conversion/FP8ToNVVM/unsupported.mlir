@@ -36,3 +36,12 @@ func.func @cast_transpose_tile(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4
       : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x12xf32>, tensor<384x256xf8E4M3FN>, tensor<384x8xf32>
   return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x12xf32>, tensor<384x256xf8E4M3FN>, tensor<384x8xf32>
 }
+
+// -----
+
+// The tcgen05 scale-factor layout has a CPU reference, no GPU kernel yet.
+func.func @tcgen05_scales(%s: tensor<256x16xf8E8M0FNU>) -> tensor<8x512xf8E8M0FNU> {
+  // expected-error @+1 {{'fp8.tcgen05_scales' op convert-fp8-to-nvvm: has no GPU kernel}}
+  %sf = fp8.tcgen05_scales %s : tensor<256x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
+  return %sf : tensor<8x512xf8E8M0FNU>
+}

@@ -44,6 +44,23 @@ func.func @quantize_transpose_scales(%x: tensor<256x384xbf16>) {
 
 // -----
 
+// The tcgen05 layout has ceil(R / 128) * ceil(Kb / 4) chunks of 512 bytes.
+func.func @tcgen05_scales_shape(%s: tensor<250x16xf8E8M0FNU>) {
+  // expected-error @+1 {{expects result of shape 8x512 (chunks of 128 rows x 4 K-blocks of the 250x16 scales, 512 bytes each), got 4x512}}
+  %sf = fp8.tcgen05_scales %s : tensor<250x16xf8E8M0FNU> -> tensor<4x512xf8E8M0FNU>
+  return
+}
+
+// -----
+
+// tcgen05 block scaling takes E8M0 scales only.
+func.func @tcgen05_scales_f32(%s: tensor<256x16xf32>) {
+  // expected-error @+1 {{operand #0 must be 2D tensor of f8E8M0FNU type values}}
+  %sf = fp8.tcgen05_scales %s : tensor<256x16xf32> -> tensor<8x512xf32>
+  return
+}
+// -----
+
 // Only e4m3 and e5m2 are data types.
 func.func @quantize_data_type(%x: tensor<4x64xf32>) {
   // expected-error @+1 {{result #0 must be 2D/3D tensor of f8E4M3FN type or f8E5M2 type values}}

@@ -181,3 +181,12 @@ func.func @quantize_transpose(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E5M
       : tensor<256x384xbf16> -> tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
   return %q, %s, %qt, %st : tensor<256x384xf8E5M2>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
 }
+
+// MXFP8 scales in sm_100a's tcgen05 scale-factor layout: 250 rows and 16
+// K-blocks make 2 x 4 chunks of 512 bytes.
+// CHECK-LABEL: func.func @tcgen05_scales
+func.func @tcgen05_scales(%s: tensor<250x16xf8E8M0FNU>) -> tensor<8x512xf8E8M0FNU> {
+  // CHECK: %sf = fp8.tcgen05_scales %{{.*}} : tensor<250x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
+  %sf = fp8.tcgen05_scales %s : tensor<250x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
+  return %sf : tensor<8x512xf8E8M0FNU>
+}

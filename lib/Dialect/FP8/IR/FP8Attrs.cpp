@@ -296,6 +296,17 @@ fp8::getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
 }
 
 SmallVector<int64_t>
+fp8::getTcgen05ScaleShape(ArrayRef<int64_t> rowMajorShape) {
+  assert(rowMajorShape.size() == 2 && "a matrix of scales");
+  int64_t rows = rowMajorShape[0], kBlocks = rowMajorShape[1];
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(kBlocks))
+    return {ShapedType::kDynamic, kTcgen05ScaleChunkBytes};
+  return {llvm::divideCeil(rows, kTcgen05ScaleRows) *
+              llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks),
+          kTcgen05ScaleChunkBytes};
+}
+
+SmallVector<int64_t>
 ScalingAttr::getScaleShape(ArrayRef<int64_t> dataShape) const {
   return getTiledShape(dataShape, getTile());
 }

@@ -311,6 +311,34 @@ StringRef ScaledMatmulOp::getSideName(MatmulSide side) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tcgen05ScalesOp
+//===----------------------------------------------------------------------===//
+
+void Tcgen05ScalesOp::build(OpBuilder &builder, OperationState &state,
+                            Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  build(builder, state, type.clone(getTcgen05ScaleShape(type.getShape())),
+        scale);
+}
+
+void Tcgen05ScalesOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "sf");
+}
+
+LogicalResult Tcgen05ScalesOp::verify() {
+  auto scale = cast<ShapedType>(getScale().getType());
+  SmallVector<int64_t> expected = getTcgen05ScaleShape(scale.getShape());
+  if (failed(verifyCompatibleShape(expected, getResult().getType().getShape())))
+    return emitOpError() << "expects result of shape " << formatShape(expected)
+                         << " (chunks of 128 rows x 4 K-blocks of the "
+                         << formatShape(scale.getShape())
+                         << " scales, 512 bytes each), got "
+                         << formatShape(getResult().getType().getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // TmaAlignScalesOp
 //===----------------------------------------------------------------------===//
 

@@ -58,6 +58,19 @@ inline constexpr int64_t kColMajorTmaRowAlignment = 16;
 SmallVector<int64_t> getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
                                              Type elementType);
 
+/// The tcgen05 scale-factor layout (fp8.tcgen05_scales) groups a row-major
+/// [R, Kb] matrix of E8M0 scales into chunks of kTcgen05ScaleRows rows x
+/// kTcgen05ScaleKBlocks K-blocks, kTcgen05ScaleChunkBytes bytes each.
+inline constexpr int64_t kTcgen05ScaleRows = 128;
+inline constexpr int64_t kTcgen05ScaleKBlocks = 4;
+inline constexpr int64_t kTcgen05ScaleChunkBytes =
+    kTcgen05ScaleRows * kTcgen05ScaleKBlocks;
+
+/// The shape of the tcgen05 form of a row-major [R, Kb] scale matrix:
+/// [ceil(R / 128) * ceil(Kb / 4), 512]. A dynamic extent gives a dynamic
+/// chunk count.
+SmallVector<int64_t> getTcgen05ScaleShape(ArrayRef<int64_t> rowMajorShape);
+
 /// A tile as `[1, *]`, for diagnostics and tables.
 std::string formatTile(ArrayRef<int64_t> tile);
 /// A shape as `256x?x4`, for diagnostics and tables.

@@ -272,6 +272,39 @@ def FP8_TmaAlignScalesOp : FP8_Op<"tma_align_scales", [Pure, DeclareOpInterfaceM
 }
 
 //===----------------------------------------------------------------------===//
+// tcgen05_scales
+//===----------------------------------------------------------------------===//
+
+def FP8_Tcgen05ScalesOp : FP8_Op<"tcgen05_scales", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "lay E8M0 block scales out as sm_100a's tcgen05 block-scaled MMA reads them";
+  let description = [{
+    Returns the scale-factor layout that `tcgen05.cp` copies into tensor
+    memory for `tcgen05.mma ... .block_scale` (CUTLASS's Sm1xx block-scaled
+    layout; what `torch._scaled_mm` takes as "swizzled" MXFP8 scales on
+    sm_100), from a row-major `R x Kb` matrix of E8M0 scales (one per row and
+    32-element K-block). The matrix is padded with E8M0 code 0 to a multiple
+    of 128 rows and 4 K-blocks and cut into chunks of 128 rows x 4 K-blocks,
+    512 bytes each, row-block major; within a chunk, row `32 j + r` and
+    K-block `c` sit at byte `16 r + 4 j + c`:
+
+    `result[rb * ceil(Kb / 4) + kb][16 r + 4 j + c] =
+     scale[128 rb + 32 j + r][4 kb + c]` (code 0 past the matrix).
+
+    ```mlir
+    %sf = fp8.tcgen05_scales %s : tensor<256x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins TensorRankOf<[F8E8M0FNU], [2]>:$scale);
+  let results = (outs TensorRankOf<[F8E8M0FNU], [2]>:$result);
+  let assemblyFormat = "$scale attr-dict `:` type($scale) `->` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    // The result type from the scale's: getTcgen05ScaleShape.
+    OpBuilder<(ins "::mlir::Value":$scale)>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // amax
 //===----------------------------------------------------------------------===//
 
