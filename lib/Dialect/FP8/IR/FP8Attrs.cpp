@@ -301,9 +301,10 @@ fp8::getTcgen05ScaleShape(ArrayRef<int64_t> rowMajorShape) {
   int64_t rows = rowMajorShape[0], kBlocks = rowMajorShape[1];
   if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(kBlocks))
     return {ShapedType::kDynamic, kTcgen05ScaleChunkBytes};
-  return {llvm::divideCeil(rows, kTcgen05ScaleRows) *
-              llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks),
-          kTcgen05ScaleChunkBytes};
+  auto chunks =
+      static_cast<int64_t>(llvm::divideCeil(rows, kTcgen05ScaleRows) *
+                           llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks));
+  return {chunks, kTcgen05ScaleChunkBytes};
 }
 
 SmallVector<int64_t>
