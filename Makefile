@@ -371,8 +371,9 @@ check: check-sanitize fuzz-ci fuzz-manifest-ci
 # Cost, measured on a 2-core machine: fuzz-ci's 2 x 20000 inputs took 12.3
 # min on 2026-11-23 (29 inputs/s per process), and 2.9 min on 2026-11-25
 # (116 inputs/s, after the fuzzer's kernel budget and -max_len), when all of
-# `make check` from a clean clone took 27 min. 2 x 50000 inputs: about 7
-# min at that rate, 29 min at the slower one, inside CI's 90.
+# `make check` from a clean clone took 27 min. 2 x 50000 inputs: 7.0 min
+# (2026-11-25, commit 55df4ad; all of `make check` from a clean clone 21
+# min), 29 min at the slower rate: inside CI's 90.
 FUZZ_DIR   ?= $(SANITIZE_BUILD_DIR)/fuzz
 FUZZ_RUNS  ?= 50000
 FUZZ_JOBS  ?= 1
