@@ -15,6 +15,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -26,19 +27,11 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-static constexpr int64_t kTile = 128;
+static constexpr int64_t kTile = Target::kCastTransposeTile;
 // Shared rows are padded by 16 bytes: 16-byte stores stay aligned, and the
 // column pass (a warp reads 32 consecutive columns of one row) is
 // conflict-free either way.
 static constexpr int64_t kSharedStride = kTile + 8;
-
-bool fp8::fitsCastTransposeKernel(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
-         tensor.getDimSize(0) % kTile == 0 &&
-         tensor.getDimSize(1) % kTile == 0 &&
-         tensor.getElementType().getIntOrFloatBitWidth() == 16;
-}
 
 FailureOr<gpu::GPUModuleOp>
 fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
@@ -48,8 +41,7 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   Type inputElement = inputType.getElementType();
   ScalingAttr scaling = op.getScaling();
   Type elementType = op.getResult().getType().getElementType();
-  if (!fitsCastTransposeKernel(inputType) ||
-      scaling.getTile() != ArrayRef<int64_t>{1, kTile})
+  if (!Target::fitsCastTranspose(inputType, scaling))
     return op.emitOpError("convert-fp8-to-nvvm: the cast-transpose kernel "
                           "needs a 16-bit input with both dims multiples of "
                           "128 and 1x128 tiles, got ")

@@ -115,10 +115,6 @@ FailureOr<gpu::GPUModuleOp> buildSliceKernel(OpBuilder &builder, Operation *op,
                                              StringRef name,
                                              const Target &target);
 
-/// Whether the cast-transpose kernel takes an input of `type`: static,
-/// rank 2, 16-bit, both dims multiples of its 128x128 tile.
-bool fitsCastTransposeKernel(Type type);
-
 /// Builds the cast-transpose kernel of `op` (X and Xᵀ quantized with 1x128
 /// tiles along their rows, from one read of X): the Wgrad operand in
 /// K-major layout beside the Fprop one.

@@ -9,6 +9,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -20,22 +21,11 @@ namespace mlir::fp8 {
 using namespace mlir;
 using namespace mlir::fp8;
 
-/// The cast-transpose kernel's tile: 128 x 128 elements of a 16-bit matrix,
-/// quantized in 1x128 tiles along its rows and along its columns.
-static constexpr int64_t kCastTransposeTile = 128;
-
-static bool fitsCastTranspose(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
-         tensor.getDimSize(0) % kCastTransposeTile == 0 &&
-         tensor.getDimSize(1) % kCastTransposeTile == 0 &&
-         tensor.getElementType().getIntOrFloatBitWidth() == 16;
-}
-
-/// Whether `q` is a quantization the cast-transpose computes: 1x128 tiles,
-/// round-to-nearest, its own amax.
-static bool isPlainRowQuantization(QuantizeOp q) {
-  return q.getScaling().getTile() == ArrayRef<int64_t>{1, kCastTransposeTile} &&
+/// Whether `q` is a quantization the cast-transpose computes: its input and
+/// scaling fit the kernel (Target::fitsCastTranspose), round-to-nearest, its
+/// own amax.
+static bool isPlainRowQuantization(QuantizeOp q, Value x) {
+  return Target::fitsCastTranspose(x.getType(), q.getScaling()) &&
          q.getRounding() == Rounding::nearest && !q.getAmax() &&
          // Not one that kernel generation has already bound to a kernel.
          !q->hasAttr(kKernelAttrName);
@@ -49,8 +39,7 @@ static QuantizeOp *findRowsPartner(QuantizeOp transposed,
                                    MutableArrayRef<QuantizeOp> candidates) {
   auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
   if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
-      !isPlainRowQuantization(transposed) ||
-      !fitsCastTranspose(transpose.getInput().getType()))
+      !isPlainRowQuantization(transposed, transpose.getInput()))
     return nullptr;
   QuantizeOp *rows = llvm::find_if(candidates, [&](QuantizeOp q) {
     return q && q.getInput() == transpose.getInput() &&
@@ -58,7 +47,8 @@ static QuantizeOp *findRowsPartner(QuantizeOp transposed,
            q.getResult().getType().getElementType() ==
                transposed.getResult().getType().getElementType() &&
            q.getMargin() == transposed.getMargin() &&
-           isPlainRowQuantization(q) && q->getBlock() == transposed->getBlock();
+           isPlainRowQuantization(q, q.getInput()) &&
+           q->getBlock() == transposed->getBlock();
   });
   return rows == candidates.end() ? nullptr : rows;
 }

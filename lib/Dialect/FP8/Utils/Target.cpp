@@ -83,6 +83,15 @@ bool Target::hasNativeBlockScales(ScalingAttr scaling) const {
          isa<Float8E8M0FNUType>(scaling.getScale());
 }
 
+bool Target::fitsCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kCastTransposeTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+         scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile};
+}
+
 bool Target::hasTmaLoadableScales(ScalingAttr scaling) const {
   if (!isHopper())
     return false;

@@ -89,6 +89,15 @@ public:
   /// fp8-legalize{chip=sm_90a} puts exactly these in that layout.
   bool hasTmaLoadableScales(ScalingAttr scaling) const;
 
+  /// The cast-transpose kernel's tile (on both chips): 128 x 128 elements.
+  static constexpr int64_t kCastTransposeTile = 128;
+
+  /// Whether the cast-transpose kernel quantizes a matrix of `inputType`
+  /// and its transpose with `scaling`: static, 16-bit, both dims multiples
+  /// of kCastTransposeTile, 1 x kCastTransposeTile tiles.
+  /// fp8-fuse-quantization fuses exactly these.
+  static bool fitsCastTranspose(Type inputType, ScalingAttr scaling);
+
   bool operator==(const Target &other) const { return chip == other.chip; }
 
 private:
