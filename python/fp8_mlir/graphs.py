@@ -292,3 +292,173 @@ def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
         [(h1, th, "activation")] + ([(h3, th, "activation")] if glu else [])
     text.append(_function("mlp_bwd", args, gtypes, bwd, grads))
     return _MAPS + "\n".join(text) + "\n"
+
+
+# The recipes whose weight quantization serves Fprop and, transposed,
+# Dgrad unchanged, so that a weight quantized once (per FSDP shard, then
+# all-gathered) feeds both GEMMs: tensorwise and blockwise (128x128).
+PREQUANTIZED_RECIPES = ("tensorwise", "blockwise")
+
+# Per recipe: (element type, tile) of X and dY in Fprop/Dgrad, of dY and
+# X in Wgrad, and of W; exactly what fp8-quantize-matmuls and
+# fp8-derive-scaling choose for graphs.linear under the preset.
+_PQ_SCALING = {
+    "tensorwise": dict(x=("f8E4M3FN", "*, *"), dy=("f8E5M2", "*, *"),
+                       dy_w=("f8E5M2", "*, *"), x_w=("f8E4M3FN", "*, *"),
+                       w=("f8E4M3FN", "*, *")),
+    "blockwise": dict(x=("f8E4M3FN", "1, 128"), dy=("f8E4M3FN", "1, 128"),
+                      dy_w=("f8E4M3FN", "128, 1"),
+                      x_w=("f8E4M3FN", "128, 1"),
+                      w=("f8E4M3FN", "128, 128")),
+}
+
+
+def _scaling(tile):
+    return "#fp8.scaling<tile = [%s], scale = f32>" % tile
+
+
+def _scale_shape(shape, tile):
+    """ceil(rows/r) x ceil(cols/c) of a tile "r, c" ("*" = whole)."""
+    out = []
+    for extent, t in zip(shape, tile.split(", ")):
+        out.append(1 if t == "*" else -(-extent // int(t)))
+    return tuple(out)
+
+
+def _check_prequantized_recipe(recipe):
+    if recipe not in PREQUANTIZED_RECIPES:
+        raise ValueError(
+            "a pre-quantized (FP8 all-gathered) weight needs a recipe whose "
+            "weight quantization serves Fprop and Dgrad alike: one of %s, "
+            "got %r (row-wise and 1x32 weight tiles differ between the two "
+            "GEMMs, and delayed scaling keeps per-layer histories)" %
+            (", ".join(PREQUANTIZED_RECIPES), recipe))
+
+
+def weight_scale_shape(n, k, recipe):
+    """The shape of the dequantization scales of an [n, k] weight under
+    `recipe`: (1, 1) tensorwise, (ceil(n/128), ceil(k/128)) blockwise."""
+    _check_prequantized_recipe(recipe)
+    return _scale_shape((n, k), _PQ_SCALING[recipe]["w"][1])
+
+
+class _FP8Writer(_Writer):
+    """_Writer with the fp8 ops of hand-written FP8 IR."""
+
+    def quantize(self, value, shape, dtype, role, elem_tile, amax=None):
+        elem, tile = elem_tile
+        q, s = self.fresh("q"), self.fresh("s")
+        sshape = _scale_shape(shape, tile)
+        self.emit("%s, %s = fp8.quantize %s%s {fp8.role = \"%s\", "
+                  "scaling = %s}\n    : %s -> %s, %s" % (
+                      q, s, value,
+                      " amax(%s : tensor<1x1xf32>)" % amax if amax else "",
+                      role, _scaling(tile), _t(shape, dtype),
+                      _t(shape, elem), _t(sshape, "f32")))
+        return q, s, _t(shape, elem), _t(sshape, "f32")
+
+    def scaled_matmul(self, a, b, a_tile, b_tile, contracting, kind,
+                      shape, dtype):
+        out = self.fresh("mm")
+        self.emit("%s = fp8.scaled_matmul %s, %s, %s, %s {a_scaling = %s, "
+                  "b_scaling = %s, contracting = array<i64: %d, %d>, "
+                  "fp8.matmul = \"%s\"}\n    : (%s, %s, %s, %s) -> %s" % (
+                      out, a[0], a[1], b[0], b[1], _scaling(a_tile),
+                      _scaling(b_tile), contracting[0], contracting[1],
+                      kind, a[2], a[3], b[2], b[3], _t(shape, dtype)))
+        return out
+
+
+def _fp8_function(name, args, results, writer, returns, recipe):
+    text = _function(name, args, results, writer, returns)
+    head, rest = text.split(") {\n", 1)
+    return "%s) attributes {fp8.recipe = #fp8.recipe<%s>} {\n%s" % (
+        head, recipe, rest)
+
+
+def linear_prequantized(m, k, n, recipe, bias=False, dtype="bf16",
+                        out_dtype=None):
+    """graphs.linear with the weight given already quantized (by
+    quantize_weight, e.g. per FSDP shard and all-gathered):
+    @linear_pq_fwd(x, wq, ws[, b]) -> y and
+    @linear_pq_bwd(dy, x, wq, ws) -> (dx, dw). wq is [n, k] f8E4M3FN, ws
+    its dequantization scales (weight_scale_shape). Written as the FP8 IR
+    that fp8-quantize-matmuls and fp8-derive-scaling make of
+    graphs.linear under `recipe` (same tiles, element types, matmul
+    attributes), without the weight's quantize: fp8-pipeline then
+    legalizes it (the transposes, Dgrad's W^T included) and fuses it as it
+    does the ordinary program, so both compute the same bits for the same
+    quantized weight."""
+    _check_dims(m=m, k=k, n=n)
+    _check_prequantized_recipe(recipe)
+    out_dtype = out_dtype or dtype
+    _check_dtype("dtype", dtype)
+    _check_dtype("out_dtype", out_dtype)
+    sc = _PQ_SCALING[recipe]
+    wtile = sc["w"][1]
+    tx, ty = _t((m, k), dtype), _t((m, n), out_dtype)
+    twq = _t((n, k), "f8E4M3FN")
+    tws = _t(_scale_shape((n, k), wtile), "f32")
+    w = ("%wq", "%ws", twq, tws)
+
+    fwd = _FP8Writer()
+    acc = "f32" if bias else out_dtype
+    xq = fwd.quantize("%x", (m, k), dtype, "activation", sc["x"])
+    y = fwd.scaled_matmul(xq, w, sc["x"][1], wtile, (1, 1), "fprop",
+                          (m, n), acc)
+    args = [("%x", tx, "activation"), ("%wq", twq, None),
+            ("%ws", tws, None)]
+    if bias:
+        args.append(("%b", _t((n,), dtype), None))
+        y = fwd.elementwise([(y, acc, "id"), ("%b", dtype, "row")], (m, n),
+                            out_dtype, "%r = arith.addf %a0, %a1 : f32")
+    text = [_fp8_function("linear_pq_fwd", args, [ty], fwd, [y], recipe)]
+
+    bwd = _FP8Writer()
+    tw = _t((n, k), dtype)
+    dyq = bwd.quantize("%dy", (m, n), out_dtype, "gradient", sc["dy"])
+    dx = bwd.scaled_matmul(dyq, w, sc["dy"][1], wtile, (1, 0), "dgrad",
+                           (m, k), dtype)
+    # Wgrad: tensorwise reuses dY's quantization (one scale, any
+    # contraction); blockwise quantizes dY and X again along M.
+    dyw = dyq if sc["dy_w"] == sc["dy"] else bwd.quantize(
+        "%dy", (m, n), out_dtype, "gradient", sc["dy_w"])
+    xw = bwd.quantize("%x", (m, k), dtype, "activation", sc["x_w"])
+    dw = bwd.scaled_matmul(dyw, xw, sc["dy_w"][1], sc["x_w"][1], (0, 0),
+                           "wgrad", (n, k), dtype)
+    text.append(_fp8_function(
+        "linear_pq_bwd", [("%dy", ty, "gradient"), ("%x", tx, "activation"),
+                          ("%wq", twq, None), ("%ws", tws, None)],
+        [tx, tw], bwd, [dx, dw], recipe))
+    return _MAPS + "\n".join(text) + "\n"
+
+
+def quantize_weight(n, k, recipe, dtype="bf16", rows_multiple=None):
+    """The module of @quantize_weight(w[, amax]) -> (wq, ws): an [n, k]
+    weight (or an FSDP shard of one) quantized as the recipe quantizes
+    weights, f8E4M3FN data and dequantization scales. Tensorwise takes the
+    amax as a tensor<1x1xf32> (the all-reduced maximum over the shards),
+    so every shard gets the scale the whole weight would. Blockwise needs
+    n to be a multiple of 128 (`rows_multiple`, default 128), so the
+    128x128 tiles of a shard are tiles of the whole weight."""
+    _check_dims(n=n, k=k)
+    _check_prequantized_recipe(recipe)
+    _check_dtype("dtype", dtype)
+    sc = _PQ_SCALING[recipe]["w"]
+    if recipe == "blockwise":
+        multiple = rows_multiple or 128
+        if n % multiple:
+            raise ValueError(
+                "blockwise weight quantization of a shard of %d rows: the "
+                "rows must be a multiple of %d so that its 128x128 tiles "
+                "are tiles of the whole weight (shard the weight so that "
+                "out_features / world size is a multiple of 128)" %
+                (n, multiple))
+    wr = _FP8Writer()
+    amax = "%amax" if recipe == "tensorwise" else None
+    q, s, tq, ts = wr.quantize("%w", (n, k), dtype, "weight", sc, amax=amax)
+    args = [("%w", _t((n, k), dtype), "weight")]
+    if amax:
+        args.append(("%amax", _t((1, 1), "f32"), None))
+    return _fp8_function("quantize_weight", args, [tq, ts], wr, [q, s],
+                         recipe) + "\n"
