@@ -81,6 +81,8 @@ def check_sharding(out_features, recipe, world_size):
 
 
 if torch is not None:
+    import torch.utils._pytree as _pytree
+
     from . import nn as _nn
 
     _functions = {}
@@ -157,13 +159,13 @@ if torch is not None:
                     return t._tensor
                 return t
 
-            args, kwargs = torch.utils._pytree.tree_map(
+            args, kwargs = _pytree.tree_map(
                 unwrap, (args, kwargs or {}))
             out = func(*args, **kwargs)
             if func not in _PRESERVE:
                 return out
             recipe, chip = meta[0]
-            return torch.utils._pytree.tree_map_only(
+            return _pytree.tree_map_only(
                 torch.Tensor, lambda t: Fp8WeightShard(t, recipe, chip), out)
 
         def fsdp_pre_all_gather(self, mesh, outer_size, outer_stride,
