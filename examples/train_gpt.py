@@ -1,0 +1,580 @@
+#!/usr/bin/env python3
+"""Train a GPT on real text with fp8_mlir's compiled FP8 programs.
+
+    python3 examples/train_gpt.py --recipe blockwise --steps 1000 --out runs/bw
+    python3 examples/train_gpt.py --recipe bf16 --size large --steps 30 --profile
+
+The model: pre-norm GPT, RMSNorm, rotary positions, SwiGLU MLP, no biases,
+byte-level tokens (vocabulary 256: nothing to download). Every linear layer
+of attention (qkv, out) is an fp8_mlir.nn.Linear and every MLP an
+fp8_mlir.nn.MLP (w2 (silu(w1 x) * (w3 x)), compiled with its activation)
+under --recipe; `bf16` uses torch.nn.Linear and the same MLP in PyTorch.
+Embedding, norms, attention (SDPA) and the output head stay PyTorch bf16.
+Parameters are bf16 for compute with fp32 master copies in AdamW.
+
+The text: the Python sources of the standard library and the installed
+packages of the interpreter that runs this (they are on every machine that
+has PyTorch), read in sorted order; a file goes to the validation split when
+a hash of its relative path says so (--val-every), so the split does not
+depend on which other files exist.
+
+Every run is seeded (--seed): initialization, batch order and the data are
+the same for every recipe. Progress: one line per --log-every steps with
+loss, tokens/s and ETA; validation loss every --eval-every steps; a JSON
+line per logged step in OUT/log.jsonl; checkpoints in OUT/ckpt.pt
+(--resume continues one). --monitor logs fp8_mlir's per-quantization health
+statistics (docs/Training.md). --profile splits the step time into GEMMs,
+quantization and the rest (torch.profiler, a few steps).
+
+Programs are compiled per shape on first use, or found in FP8_MLIR_CACHE:
+`--aot` compiles every program a configuration needs (where fp8-opt is;
+needs no PyTorch) so that a machine without a compiler can run it.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import sysconfig
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+# name: (dim, layers, heads, mlp hidden, sequence length, batch)
+SIZES = {
+    "tiny": (256, 2, 4, 768, 256, 4),
+    "small": (768, 12, 12, 3072, 1024, 8),
+    "large": (2048, 16, 16, 5632, 2048, 4),
+}
+RECIPES = ("bf16", "tensorwise", "delayed", "rowwise", "blockwise")
+VOCAB = 256
+
+
+# --------------------------------------------------------------------------
+# Data (no PyTorch needed)
+# --------------------------------------------------------------------------
+
+def source_roots():
+    """The directories whose .py files are the corpus: the standard library
+    and the installed packages of this interpreter."""
+    paths = sysconfig.get_paths()
+    roots = []
+    for key in ("stdlib", "purelib", "platlib"):
+        p = paths.get(key)
+        if p and os.path.isdir(p) and p not in roots:
+            roots.append(p)
+    return roots
+
+
+def list_sources(roots):
+    """(root, relative path) of every .py file under `roots`, sorted; a
+    file reachable from two roots is listed once."""
+    seen, out = set(), []
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for name in sorted(filenames):
+                if not name.endswith(".py"):
+                    continue
+                full = os.path.realpath(os.path.join(dirpath, name))
+                if full in seen:
+                    continue
+                seen.add(full)
+                out.append((root, os.path.relpath(os.path.join(dirpath, name),
+                                                  root)))
+    out.sort(key=lambda rp: (rp[1], rp[0]))
+    return out
+
+
+def is_validation(relpath, val_every):
+    """Whether a file belongs to the validation split: one file in
+    `val_every`, by a hash of its relative path."""
+    h = hashlib.sha256(relpath.encode("utf-8", "surrogateescape")).digest()
+    return int.from_bytes(h[:4], "little") % val_every == 0
+
+
+def read_corpus(roots, val_every=20, max_bytes=96 << 20):
+    """(train bytes, validation bytes, description). Files are joined by a
+    NUL byte; reading stops once the training split has `max_bytes`."""
+    train, val = bytearray(), bytearray()
+    files = [0, 0]
+    digest = hashlib.sha256()
+    for root, rel in list_sources(roots):
+        if len(train) >= max_bytes:
+            break
+        try:
+            with open(os.path.join(root, rel), "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        split = 1 if is_validation(rel, val_every) else 0
+        (val if split else train).extend(data + b"\0")
+        files[split] += 1
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(data)
+    desc = {"roots": roots, "train_bytes": len(train),
+            "val_bytes": len(val), "train_files": files[0],
+            "val_files": files[1], "sha256": digest.hexdigest()[:16],
+            "val_every": val_every}
+    return bytes(train), bytes(val), desc
+
+
+def lr_at(step, steps, lr, warmup, min_ratio=0.1):
+    """Linear warmup to `lr`, then cosine decay to `min_ratio * lr`."""
+    if step < warmup:
+        return lr * (step + 1) / warmup
+    t = min(1.0, (step - warmup) / max(1, steps - warmup))
+    return lr * (min_ratio + (1 - min_ratio) * 0.5 * (1 + math.cos(math.pi *
+                                                                   t)))
+
+
+def parameter_count(size):
+    """Parameters of a configuration (embedding and head included)."""
+    dim, layers, _, hidden, _, _ = SIZES[size]
+    per_layer = 4 * dim * dim + 3 * dim * hidden + 2 * dim
+    return layers * per_layer + 2 * VOCAB * dim + dim
+
+
+def layer_shapes(size):
+    """The fp8_mlir programs a configuration needs: (kind, dict)."""
+    dim, _, _, hidden, seq, batch = SIZES[size]
+    m = seq * batch
+    return [("linear", dict(m=m, n=3 * dim, k=dim)),
+            ("linear", dict(m=m, n=dim, k=dim)),
+            ("mlp", dict(m=m, dim=dim, hidden=hidden))]
+
+
+def format_eta(seconds):
+    seconds = int(max(0, seconds))
+    return "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60,
+                             seconds % 60)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--recipe", default="blockwise", choices=RECIPES)
+    p.add_argument("--size", default="small", choices=sorted(SIZES))
+    p.add_argument("--steps", type=int, default=1000)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--warmup", type=int, default=100)
+    p.add_argument("--weight-decay", type=float, default=0.1)
+    p.add_argument("--clip", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--batch", type=int, help="sequences per step "
+                   "(default: the size's)")
+    p.add_argument("--val-every", type=int, default=20,
+                   help="one file in N goes to validation")
+    p.add_argument("--max-bytes", type=int, default=96 << 20)
+    p.add_argument("--eval-every", type=int, default=100)
+    p.add_argument("--eval-batches", type=int, default=16)
+    p.add_argument("--log-every", type=int, default=10)
+    p.add_argument("--ckpt-every", type=int, default=0,
+                   help="steps between checkpoints (0: only at the end)")
+    p.add_argument("--out", help="directory for log.jsonl and ckpt.pt")
+    p.add_argument("--resume", action="store_true",
+                   help="continue from OUT/ckpt.pt")
+    p.add_argument("--monitor", action="store_true",
+                   help="log fp8_mlir's quantization health statistics")
+    p.add_argument("--monitor-every", type=int, default=10)
+    p.add_argument("--profile", action="store_true",
+                   help="split step time into GEMMs, quantization, rest")
+    p.add_argument("--aot", action="store_true",
+                   help="compile the programs this configuration needs "
+                   "into FP8_MLIR_CACHE and exit (needs fp8-opt, not torch)")
+    p.add_argument("--chip", default="sm_90a")
+    args = p.parse_args(argv)
+    if args.steps <= 0:
+        p.error("--steps must be positive")
+    if args.resume and not args.out:
+        p.error("--resume needs --out")
+    if args.monitor and args.recipe == "bf16":
+        p.error("--monitor needs an FP8 recipe")
+    return args
+
+
+def run_aot(args):
+    """Compiles every program of the configuration (no torch)."""
+    import fp8_mlir
+    recipes = RECIPES[1:] if args.recipe == "bf16" else (args.recipe,)
+    dim, layers, heads, hidden, seq, batch = SIZES[args.size]
+    if args.batch:
+        batch = args.batch
+    for recipe in recipes:
+        for kind, shape in layer_shapes(args.size):
+            shape = dict(shape, m=seq * batch)
+            extra = {"monitor": True} if args.monitor else {}
+            if kind == "linear":
+                lp = fp8_mlir.compile_linear(recipe=recipe, chip=args.chip,
+                                             **shape, **extra)
+            else:
+                lp = fp8_mlir.compile_mlp(recipe=recipe, chip=args.chip,
+                                          activation="swiglu", **shape,
+                                          **extra)
+            print("%s %s %s: %s" % (recipe, kind, shape, lp.path))
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Model and training (PyTorch)
+# --------------------------------------------------------------------------
+
+def build_model(torch, args, device):
+    import fp8_mlir
+    import torch.nn.functional as F
+    dim, n_layers, heads, hidden, seq, _ = SIZES[args.size]
+    fp8 = args.recipe != "bf16"
+    monitor = {"monitor": True} if args.monitor else {}
+
+    def linear(n_in, n_out):
+        if fp8:
+            return fp8_mlir.nn.Linear(n_in, n_out, bias=False,
+                                      recipe=args.recipe, chip=args.chip,
+                                      device=device, **monitor)
+        return torch.nn.Linear(n_in, n_out, bias=False, device=device,
+                               dtype=torch.bfloat16)
+
+    class RMSNorm(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = torch.nn.Parameter(
+                torch.ones(dim, device=device, dtype=torch.bfloat16))
+
+        def forward(self, x):
+            return F.rms_norm(x, (dim,), self.weight, 1e-6)
+
+    class TorchMLP(torch.nn.Module):
+        """fp8_mlir.nn.MLP's parameters and math in PyTorch bf16."""
+
+        def __init__(self):
+            super().__init__()
+            self.w1 = torch.nn.Parameter(torch.empty(
+                hidden, dim, device=device, dtype=torch.bfloat16))
+            self.w3 = torch.nn.Parameter(torch.empty_like(self.w1))
+            self.w2 = torch.nn.Parameter(torch.empty(
+                dim, hidden, device=device, dtype=torch.bfloat16))
+
+        def forward(self, x):
+            return F.linear(F.silu(F.linear(x, self.w1)) *
+                            F.linear(x, self.w3), self.w2)
+
+    def rotary(t, cos, sin):
+        a, b = t[..., ::2], t[..., 1::2]
+        return torch.stack((a * cos - b * sin, a * sin + b * cos),
+                           dim=-1).flatten(-2)
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1, self.norm2 = RMSNorm(), RMSNorm()
+            self.qkv = linear(dim, 3 * dim)
+            self.out = linear(dim, dim)
+            self.mlp = (fp8_mlir.nn.MLP(dim, hidden, activation="swiglu",
+                                        recipe=args.recipe, chip=args.chip,
+                                        device=device, **monitor)
+                        if fp8 else TorchMLP())
+
+        def forward(self, x, cos, sin):
+            b, t, _ = x.shape
+            q, k, v = self.qkv(self.norm1(x)).view(
+                b, t, 3, heads, dim // heads).transpose(1, 3).unbind(2)
+            q, k = rotary(q, cos, sin), rotary(k, cos, sin)
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.out(a.transpose(1, 2).reshape(b, t, dim))
+            return x + self.mlp(self.norm2(x))
+
+    class GPT(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = torch.nn.Embedding(VOCAB, dim, device=device,
+                                            dtype=torch.bfloat16)
+            self.blocks = torch.nn.ModuleList(Block()
+                                              for _ in range(n_layers))
+            self.norm = RMSNorm()
+            self.head = torch.nn.Linear(dim, VOCAB, bias=False,
+                                        device=device, dtype=torch.bfloat16)
+            half = dim // heads // 2
+            inv = 1.0 / (10000 ** (torch.arange(half, device=device) / half))
+            ang = torch.outer(torch.arange(seq, device=device).float(), inv)
+            self.register_buffer("cos", ang.cos().bfloat16(),
+                                 persistent=False)
+            self.register_buffer("sin", ang.sin().bfloat16(),
+                                 persistent=False)
+
+        def forward(self, idx):
+            x = self.embed(idx)
+            t = idx.shape[1]
+            for block in self.blocks:
+                x = block(x, self.cos[:t], self.sin[:t])
+            return self.head(self.norm(x))
+
+    # Initialization drawn in one order for every recipe: GPT-2's normal
+    # (std 0.02; residual outputs scaled by 1/sqrt(2 layers)).
+    torch.manual_seed(args.seed)
+    model = GPT()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if p.dim() == 2:
+                std = 0.02
+                if name.endswith("out.weight") or name.endswith("mlp.w2"):
+                    std /= math.sqrt(2 * n_layers)
+                p.normal_(0.0, std)
+    return model
+
+
+def batch_at(torch, data, step, batch, seq, seed, device, split=0):
+    """Batch `step` of a split: random windows drawn from (seed, split,
+    step), so every recipe sees the same batches in the same order."""
+    g = torch.Generator().manual_seed(seed * 1000003 + split * 7919 + step)
+    starts = torch.randint(0, data.numel() - seq - 1, (batch,), generator=g)
+    rows = torch.stack([data[s:s + seq + 1] for s in starts.tolist()])
+    rows = rows.to(device, non_blocking=True).long()
+    return rows[:, :-1], rows[:, 1:]
+
+
+def history_buffers(model):
+    return {n: b for n, b in model.named_buffers()
+            if n.rsplit(".", 1)[-1].startswith("amax_history_")}
+
+
+def monitor_record(model):
+    """{layer.role/tensor: stats} of the fp8_mlir modules' last calls."""
+    out = {}
+    for name, mod in model.named_modules():
+        stats = getattr(mod, "fp8_stats", None)
+        if stats:
+            for key, value in stats.items():
+                out["%s/%s" % (name, key)] = value
+    return out
+
+
+def classify_kernel(name):
+    """'gemm', 'attention', 'quantize' or 'other' for a CUDA kernel's
+    name."""
+    n = name.lower()
+    if any(s in n for s in ("sdpa", "flash", "fmha", "attention")):
+        return "attention"
+    # FP8 preparation: quantization, and the transposes and scale
+    # re-layouts the FP8 operands need.
+    if any(s in n for s in ("quantize", "amax", "cast_transpose",
+                            "align_scales", "hadamard", "transpose")):
+        return "quantize"
+    if any(s in n for s in ("matmul", "gemm", "nvjet", "xmma", "cutlass",
+                            "wgmma")):
+        return "gemm"
+    return "other"
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.aot:
+        return run_aot(args)
+    import torch
+    import torch.nn.functional as F
+    device = torch.device("cuda")
+    dim, n_layers, heads, hidden, seq, batch = SIZES[args.size]
+    batch = args.batch or batch
+    tokens_per_step = batch * seq
+
+    t0 = time.time()
+    train_bytes, val_bytes, corpus = read_corpus(
+        source_roots(), args.val_every, args.max_bytes)
+    train = torch.frombuffer(bytearray(train_bytes), dtype=torch.uint8)
+    val = torch.frombuffer(bytearray(val_bytes), dtype=torch.uint8)
+    print("corpus: %d train bytes (%d files), %d validation bytes (%d "
+          "files), sha %s, read in %.1f s" % (
+              corpus["train_bytes"], corpus["train_files"],
+              corpus["val_bytes"], corpus["val_files"], corpus["sha256"],
+              time.time() - t0), flush=True)
+
+    model = build_model(torch, args, device)
+    params = [p for p in model.parameters()]
+    masters = [p.detach().float().clone().requires_grad_(True)
+               for p in params]
+    decay = [m for m, p in zip(masters, params) if p.dim() == 2]
+    no_decay = [m for m, p in zip(masters, params) if p.dim() < 2]
+    opt = torch.optim.AdamW([
+        {"params": decay, "weight_decay": args.weight_decay},
+        {"params": no_decay, "weight_decay": 0.0}],
+        lr=args.lr, betas=(0.9, 0.95), fused=True)
+    print("model: %s, %.1fM parameters, recipe %s, %d tokens per step" % (
+        args.size, sum(p.numel() for p in params) / 1e6, args.recipe,
+        tokens_per_step), flush=True)
+
+    start = 0
+    log = None
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        ckpt_path = os.path.join(args.out, "ckpt.pt")
+        if args.resume:
+            ckpt = torch.load(ckpt_path, map_location=device)
+            with torch.no_grad():
+                for m, p, saved in zip(masters, params, ckpt["masters"]):
+                    m.copy_(saved)
+                    p.copy_(saved)
+            opt.load_state_dict(ckpt["optimizer"])
+            # The delayed recipe's histories are created on first use; run
+            # one forward to create them, then overwrite them.
+            start = ckpt["step"]
+            print("resumed at step %d" % start, flush=True)
+        log = open(os.path.join(args.out, "log.jsonl"),
+                   "a" if args.resume else "w")
+        if not args.resume:
+            log.write(json.dumps({"config": vars(args), "corpus": corpus,
+                                  "parameters": sum(p.numel()
+                                                    for p in params),
+                                  "device": torch.cuda.get_device_name(),
+                                  "torch": torch.__version__}) + "\n")
+
+    def forward_loss(x, y):
+        logits = model(x)
+        return F.cross_entropy(logits.float().view(-1, VOCAB), y.reshape(-1))
+
+    def evaluate():
+        # The delayed recipe's histories must not see validation data.
+        saved = {n: b.clone() for n, b in history_buffers(model).items()}
+        total = 0.0
+        with torch.no_grad():
+            for i in range(args.eval_batches):
+                x, y = batch_at(torch, val, i, batch, seq, args.seed, device,
+                                split=1)
+                total += forward_loss(x, y).item()
+        with torch.no_grad():
+            for n, b in history_buffers(model).items():
+                b.copy_(saved[n])
+        return total / args.eval_batches
+
+    if args.resume and "histories" in ckpt:
+        x, y = batch_at(torch, train, 0, batch, seq, args.seed, device)
+        with torch.no_grad():
+            forward_loss(x, y)
+            for n, b in history_buffers(model).items():
+                b.copy_(ckpt["histories"][n])
+
+    def save(step):
+        if not args.out:
+            return
+        torch.save({"step": step, "masters": [m.detach() for m in masters],
+                    "optimizer": opt.state_dict(),
+                    "histories": {n: b.clone() for n, b in
+                                  history_buffers(model).items()},
+                    "config": vars(args)}, ckpt_path + ".tmp")
+        os.replace(ckpt_path + ".tmp", ckpt_path)
+
+    def train_step(step):
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
+        x, y = batch_at(torch, train, step, batch, seq, args.seed, device)
+        loss = forward_loss(x, y)
+        loss.backward()
+        for m, p in zip(masters, params):
+            m.grad = p.grad.float()
+            p.grad = None
+        norm = torch.nn.utils.clip_grad_norm_(masters, args.clip)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        with torch.no_grad():
+            for m, p in zip(masters, params):
+                p.copy_(m)
+        return loss, norm
+
+    if args.profile:
+        return profile(torch, args, train_step, tokens_per_step, log)
+
+    torch.cuda.synchronize()
+    t_start = time.time()
+    t_last, step_last = t_start, start
+    for step in range(start, args.steps):
+        loss, norm = train_step(step)
+        done = step + 1
+        record = None
+        if done % args.log_every == 0 or done == args.steps:
+            loss_v = loss.item()
+            now = time.time()
+            tps = (done - step_last) * tokens_per_step / (now - t_last)
+            t_last, step_last = now, done
+            eta = (args.steps - done) * tokens_per_step / tps
+            print("step %5d/%d  loss %.4f  grad %.3f  %8.0f tok/s  eta %s" % (
+                done, args.steps, loss_v, norm.item(), tps,
+                format_eta(eta)), flush=True)
+            record = {"step": done, "loss": loss_v, "grad_norm": norm.item(),
+                      "tokens_per_s": tps,
+                      "lr": opt.param_groups[0]["lr"],
+                      "elapsed_s": now - t_start}
+            if not math.isfinite(loss_v):
+                print("loss is not finite at step %d; stopping" % done,
+                      flush=True)
+                if log:
+                    log.write(json.dumps(record) + "\n")
+                return 1
+        if args.monitor and (done % args.monitor_every == 0 or done == 1):
+            record = record or {"step": done}
+            record["fp8_stats"] = monitor_record(model)
+        if done % args.eval_every == 0 or done == args.steps:
+            record = record or {"step": done}
+            record["val_loss"] = evaluate()
+            print("step %5d  validation loss %.4f" % (done,
+                                                       record["val_loss"]),
+                  flush=True)
+        if record and log:
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+        if args.ckpt_every and done % args.ckpt_every == 0:
+            save(done)
+    save(args.steps)
+    if log:
+        log.close()
+    return 0
+
+
+def profile(torch, args, train_step, tokens_per_step, log):
+    """Tokens/s over steps 10..steps, and the CUDA time of 3 profiled
+    steps split into GEMMs, quantization and the rest."""
+    warm = min(10, args.steps // 2)
+    for step in range(warm):
+        train_step(step)
+    torch.cuda.synchronize()
+    t = time.time()
+    for step in range(warm, args.steps):
+        train_step(step)
+    torch.cuda.synchronize()
+    elapsed = time.time() - t
+    tps = (args.steps - warm) * tokens_per_step / elapsed
+    from torch.profiler import ProfilerActivity
+    with torch.profiler.profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for step in range(3):
+            train_step(args.steps + step)
+        torch.cuda.synchronize()
+    # Kernel events only (an aten op's device time would count its
+    # kernels twice); CUPTI sees the driver-API launches of libfp8rt too.
+    split = {"gemm": 0.0, "attention": 0.0, "quantize": 0.0, "other": 0.0}
+    kernels = {}
+    for e in prof.events():
+        if e.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        ms = e.time_range.elapsed_us() / 3 / 1000
+        kind = classify_kernel(e.name)
+        split[kind] += ms
+        prev = kernels.get(e.name, (kind, 0.0))
+        kernels[e.name] = (kind, prev[1] + ms)
+    top = sorted(kernels.items(), key=lambda kv: -kv[1][1])[:25]
+    result = {"profile": {"recipe": args.recipe, "size": args.size,
+                          "tokens_per_s": tps, "step_ms":
+                          1000 * elapsed / (args.steps - warm),
+                          "cuda_ms_per_step": split,
+                          "top_kernels": [[k, v[0], round(v[1], 3)]
+                                          for k, v in top]}}
+    print("profile: %s %s  %.0f tok/s  %.1f ms/step  CUDA ms/step: %s" % (
+        args.size, args.recipe, tps, result["profile"]["step_ms"],
+        "  ".join("%s %.2f" % kv for kv in split.items())), flush=True)
+    if log:
+        log.write(json.dumps(result) + "\n")
+        log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
