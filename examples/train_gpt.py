@@ -139,13 +139,19 @@ def parameter_count(size):
     return layers * per_layer + 2 * VOCAB * dim + dim
 
 
-def layer_shapes(size):
-    """The fp8_mlir programs a configuration needs: (kind, dict)."""
-    dim, _, _, hidden, seq, batch = SIZES[size]
-    m = seq * batch
-    return [("linear", dict(m=m, n=3 * dim, k=dim)),
-            ("linear", dict(m=m, n=dim, k=dim)),
-            ("mlp", dict(m=m, dim=dim, hidden=hidden))]
+def layer_shapes(size, batch=None, mlp="fused", nproc=1):
+    """The fp8_mlir programs a configuration needs, per GPU: (kind,
+    dict); M is the tokens of one GPU's share of the batch."""
+    dim, _, _, hidden, seq, default_batch = SIZES[size]
+    m = seq * (batch or default_batch) // nproc
+    shapes = [("linear", dict(m=m, n=3 * dim, k=dim)),
+              ("linear", dict(m=m, n=dim, k=dim))]
+    if mlp == "fused":
+        shapes.append(("mlp", dict(m=m, dim=dim, hidden=hidden)))
+    else:
+        shapes += [("linear", dict(m=m, n=hidden, k=dim)),
+                   ("linear", dict(m=m, n=dim, k=hidden))]
+    return shapes
 
 
 def format_eta(seconds):
@@ -186,6 +192,17 @@ def parse_args(argv=None):
                    help="compile the programs this configuration needs "
                    "into FP8_MLIR_CACHE and exit (needs fp8-opt, not torch)")
     p.add_argument("--chip", default="sm_90a")
+    p.add_argument("--nproc", type=int, default=1,
+                   help="GPUs: FSDP2 (fully_shard) over N processes; "
+                   "started with torchrun unless already under it")
+    p.add_argument("--mlp", choices=("fused", "linears"),
+                   help="fused: fp8_mlir.nn.MLP (the SwiGLU compiled with "
+                   "the GEMMs); linears: three fp8_mlir.nn.Linear and "
+                   "SwiGLU in PyTorch (what --nproc > 1 uses, so the "
+                   "1-GPU reference of a sharded run passes it too)")
+    p.add_argument("--all-gather", choices=("fp8", "bf16"),
+                   help="with --nproc > 1: all-gather weights in FP8 "
+                   "(tensorwise and blockwise; the default there) or bf16")
     args = p.parse_args(argv)
     if args.steps <= 0:
         p.error("--steps must be positive")
@@ -193,20 +210,43 @@ def parse_args(argv=None):
         p.error("--resume needs --out")
     if args.monitor and args.recipe == "bf16":
         p.error("--monitor needs an FP8 recipe")
+    if args.nproc < 1:
+        p.error("--nproc must be positive")
+    if args.mlp is None:
+        args.mlp = "linears" if args.nproc > 1 else "fused"
+    if args.nproc > 1 and args.mlp != "linears":
+        p.error("--nproc > 1 needs --mlp linears (FP8 all-gather shards "
+                "fp8_mlir.nn.Linear weights)")
+    fp8_gather = args.recipe in ("tensorwise", "blockwise")
+    if args.all_gather is None:
+        args.all_gather = "fp8" if fp8_gather and args.nproc > 1 else "bf16"
+    if args.all_gather == "fp8" and not fp8_gather:
+        p.error("--all-gather fp8 supports the tensorwise and blockwise "
+                "recipes")
+    batch = args.batch or SIZES[args.size][5]
+    if batch % args.nproc:
+        p.error("the batch (%d sequences) must divide among %d GPUs" % (
+            batch, args.nproc))
     return args
 
 
 def run_aot(args):
     """Compiles every program of the configuration (no torch)."""
     import fp8_mlir
+    from fp8_mlir import fsdp
     recipes = RECIPES[1:] if args.recipe == "bf16" else (args.recipe,)
-    dim, layers, heads, hidden, seq, batch = SIZES[args.size]
-    if args.batch:
-        batch = args.batch
     for recipe in recipes:
-        for kind, shape in layer_shapes(args.size):
-            shape = dict(shape, m=seq * batch)
+        for kind, shape in layer_shapes(args.size, args.batch, args.mlp,
+                                        args.nproc):
             extra = {"monitor": True} if args.monitor else {}
+            if args.nproc > 1 and recipe in ("tensorwise", "blockwise"):
+                # What FP8 all-gather runs: the rank's shard quantized,
+                # and the layer on the gathered FP8 weight.
+                fsdp.compile_quantize_weight(shape["n"] // args.nproc,
+                                             shape["k"], recipe, args.chip)
+                lp = fsdp.compile_prequantized_linear(
+                    shape["m"], shape["n"], shape["k"], recipe, args.chip)
+                print("%s fp8 all-gather %s: %s" % (recipe, shape, lp.path))
             if kind == "linear":
                 lp = fp8_mlir.compile_linear(recipe=recipe, chip=args.chip,
                                              **shape, **extra)
@@ -261,6 +301,27 @@ def build_model(torch, args, device):
             return F.linear(F.silu(F.linear(x, self.w1)) *
                             F.linear(x, self.w3), self.w2)
 
+    class LinearMLP(torch.nn.Module):
+        """The same MLP from three fp8_mlir.nn.Linear layers, SwiGLU in
+        PyTorch: what FSDP2's FP8 all-gather shards."""
+
+        def __init__(self):
+            super().__init__()
+            self.w1, self.w3 = linear(dim, hidden), linear(dim, hidden)
+            self.w2 = linear(hidden, dim)
+
+        def forward(self, x):
+            return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+    def mlp():
+        if not fp8:
+            return TorchMLP()
+        if args.mlp == "linears":
+            return LinearMLP()
+        return fp8_mlir.nn.MLP(dim, hidden, activation="swiglu",
+                               recipe=args.recipe, chip=args.chip,
+                               device=device, **monitor)
+
     def rotary(t, cos, sin):
         a, b = t[..., ::2], t[..., 1::2]
         return torch.stack((a * cos - b * sin, a * sin + b * cos),
@@ -272,10 +333,7 @@ def build_model(torch, args, device):
             self.norm1, self.norm2 = RMSNorm(), RMSNorm()
             self.qkv = linear(dim, 3 * dim)
             self.out = linear(dim, dim)
-            self.mlp = (fp8_mlir.nn.MLP(dim, hidden, activation="swiglu",
-                                        recipe=args.recipe, chip=args.chip,
-                                        device=device, **monitor)
-                        if fp8 else TorchMLP())
+            self.mlp = mlp()
 
         def forward(self, x, cos, sin):
             b, t, _ = x.shape
@@ -311,15 +369,17 @@ def build_model(torch, args, device):
                 x = block(x, self.cos[:t], self.sin[:t])
             return self.head(self.norm(x))
 
-    # Initialization drawn in one order for every recipe: GPT-2's normal
-    # (std 0.02; residual outputs scaled by 1/sqrt(2 layers)).
-    torch.manual_seed(args.seed)
     model = GPT()
+    # Initialization drawn after a fresh seed, in the parameters' order
+    # (the same names and shapes for every recipe: the layers' own
+    # initializations draw different numbers): GPT-2's normal, std 0.02,
+    # residual outputs scaled by 1/sqrt(2 layers).
+    torch.manual_seed(args.seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
             if p.dim() == 2:
                 std = 0.02
-                if name.endswith("out.weight") or name.endswith("mlp.w2"):
+                if name.endswith("out.weight") or ".mlp.w2" in name:
                     std /= math.sqrt(2 * n_layers)
                 p.normal_(0.0, std)
     return model
@@ -368,70 +428,144 @@ def classify_kernel(name):
     return "other"
 
 
+class Dist:
+    """The process group of a sharded run (--nproc > 1, under torchrun), or
+    nothing: rank 0 of 1."""
+
+    def __init__(self, torch, nproc):
+        self.torch, self.world, self.rank, self.dist = torch, 1, 0, None
+        self.device = torch.device("cuda")
+        if nproc == 1:
+            return
+        import torch.distributed as dist
+        local = int(os.environ["LOCAL_RANK"])
+        self.device = torch.device("cuda", local)
+        torch.cuda.set_device(self.device)
+        dist.init_process_group("nccl", device_id=self.device)
+        self.dist, self.world, self.rank = (dist, dist.get_world_size(),
+                                            dist.get_rank())
+        if self.world != nproc:
+            raise SystemExit("--nproc %d but torchrun started %d processes"
+                             % (nproc, self.world))
+
+    def mean(self, value):
+        """The mean over ranks of a scalar tensor."""
+        if self.dist:
+            value = value.detach().clone()
+            self.dist.all_reduce(value)
+            value /= self.world
+        return value
+
+    def share(self, rows):
+        """This rank's rows of a global batch."""
+        n = rows.shape[0] // self.world
+        return rows[self.rank * n:(self.rank + 1) * n]
+
+
+def local(t):
+    """The rank's shard of a parameter or gradient (a plain tensor's
+    self)."""
+    return t.to_local() if hasattr(t, "to_local") else t
+
+
 def main(argv=None):
     args = parse_args(argv)
     if args.aot:
         return run_aot(args)
+    if args.nproc > 1 and "LOCAL_RANK" not in os.environ:
+        import subprocess
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone",
+               "--nproc_per_node", str(args.nproc), os.path.abspath(__file__)]
+        return subprocess.call(cmd + (sys.argv[1:] if argv is None
+                                      else list(argv)))
     import torch
     import torch.nn.functional as F
-    device = torch.device("cuda")
+    dist = Dist(torch, args.nproc)
+    device = dist.device
+    lead = dist.rank == 0
     dim, n_layers, heads, hidden, seq, batch = SIZES[args.size]
     batch = args.batch or batch
     tokens_per_step = batch * seq
+
+    def say(text):
+        if lead:
+            print(text, flush=True)
 
     t0 = time.time()
     train_bytes, val_bytes, corpus = read_corpus(
         source_roots(), args.val_every, args.max_bytes)
     train = torch.frombuffer(bytearray(train_bytes), dtype=torch.uint8)
     val = torch.frombuffer(bytearray(val_bytes), dtype=torch.uint8)
-    print("corpus: %d train bytes (%d files), %d validation bytes (%d "
-          "files), sha %s, read in %.1f s" % (
-              corpus["train_bytes"], corpus["train_files"],
-              corpus["val_bytes"], corpus["val_files"], corpus["sha256"],
-              time.time() - t0), flush=True)
+    say("corpus: %d train bytes (%d files), %d validation bytes (%d "
+        "files), sha %s, read in %.1f s" % (
+            corpus["train_bytes"], corpus["train_files"],
+            corpus["val_bytes"], corpus["val_files"], corpus["sha256"],
+            time.time() - t0))
 
     model = build_model(torch, args, device)
-    params = [p for p in model.parameters()]
-    masters = [p.detach().float().clone().requires_grad_(True)
-               for p in params]
+    n_params = sum(p.numel() for p in model.parameters())
+    if dist.dist:
+        from torch.distributed.fsdp import fully_shard
+        if args.all_gather == "fp8":
+            from fp8_mlir import fsdp
+            fsdp.enable_fp8_all_gather(model, world_size=dist.world)
+        for block in model.blocks:
+            fully_shard(block)
+        fully_shard(model)
+    params = list(model.parameters())
+    # fp32 masters of the rank's shards (the whole parameters on one GPU).
+    masters = []
+    with torch.no_grad():
+        for p in params:
+            shard = local(p)
+            m = torch.empty(shard.shape, dtype=torch.float32, device=device)
+            m.copy_(shard)
+            masters.append(m.requires_grad_(True))
     decay = [m for m, p in zip(masters, params) if p.dim() == 2]
     no_decay = [m for m, p in zip(masters, params) if p.dim() < 2]
     opt = torch.optim.AdamW([
         {"params": decay, "weight_decay": args.weight_decay},
         {"params": no_decay, "weight_decay": 0.0}],
         lr=args.lr, betas=(0.9, 0.95), fused=True)
-    print("model: %s, %.1fM parameters, recipe %s, %d tokens per step" % (
-        args.size, sum(p.numel() for p in params) / 1e6, args.recipe,
-        tokens_per_step), flush=True)
+    say("model: %s, %.1fM parameters, recipe %s, %d tokens per step%s" % (
+        args.size, n_params / 1e6, args.recipe, tokens_per_step,
+        ", FSDP2 over %d GPUs, %s all-gather" % (dist.world, args.all_gather)
+        if dist.dist else ""))
 
     start = 0
     log = None
+    ckpt_path = None
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        ckpt_path = os.path.join(args.out, "ckpt.pt")
+        ckpt_path = os.path.join(args.out, "ckpt.pt" if dist.world == 1
+                                 else "ckpt-rank%d.pt" % dist.rank)
         if args.resume:
             ckpt = torch.load(ckpt_path, map_location=device)
             with torch.no_grad():
                 for m, p, saved in zip(masters, params, ckpt["masters"]):
                     m.copy_(saved)
-                    p.copy_(saved)
+                    local(p).copy_(saved)
             opt.load_state_dict(ckpt["optimizer"])
-            # The delayed recipe's histories are created on first use; run
-            # one forward to create them, then overwrite them.
             start = ckpt["step"]
-            print("resumed at step %d" % start, flush=True)
-        log = open(os.path.join(args.out, "log.jsonl"),
-                   "a" if args.resume else "w")
-        if not args.resume:
-            log.write(json.dumps({"config": vars(args), "corpus": corpus,
-                                  "parameters": sum(p.numel()
-                                                    for p in params),
-                                  "device": torch.cuda.get_device_name(),
-                                  "torch": torch.__version__}) + "\n")
+            say("resumed at step %d" % start)
+        if lead:
+            log = open(os.path.join(args.out, "log.jsonl"),
+                       "a" if args.resume else "w")
+            if not args.resume:
+                log.write(json.dumps({
+                    "config": vars(args), "corpus": corpus,
+                    "parameters": n_params,
+                    "device": torch.cuda.get_device_name(),
+                    "gpus": dist.world, "torch": torch.__version__}) + "\n")
 
     def forward_loss(x, y):
         logits = model(x)
         return F.cross_entropy(logits.float().view(-1, VOCAB), y.reshape(-1))
+
+    def get_batch(data, step, split=0):
+        x, y = batch_at(torch, data, step, batch, seq, args.seed, device,
+                        split)
+        return dist.share(x), dist.share(y)
 
     def evaluate():
         # The delayed recipe's histories must not see validation data.
@@ -439,23 +573,21 @@ def main(argv=None):
         total = 0.0
         with torch.no_grad():
             for i in range(args.eval_batches):
-                x, y = batch_at(torch, val, i, batch, seq, args.seed, device,
-                                split=1)
-                total += forward_loss(x, y).item()
-        with torch.no_grad():
+                total += dist.mean(forward_loss(*get_batch(val, i, 1))).item()
             for n, b in history_buffers(model).items():
                 b.copy_(saved[n])
         return total / args.eval_batches
 
-    if args.resume and "histories" in ckpt:
-        x, y = batch_at(torch, train, 0, batch, seq, args.seed, device)
+    if args.resume and ckpt.get("histories"):
+        # The delayed recipe's histories are created on first use: one
+        # forward creates them, then they are overwritten.
         with torch.no_grad():
-            forward_loss(x, y)
+            forward_loss(*get_batch(train, 0))
             for n, b in history_buffers(model).items():
                 b.copy_(ckpt["histories"][n])
 
     def save(step):
-        if not args.out:
+        if not ckpt_path:
             return
         torch.save({"step": step, "masters": [m.detach() for m in masters],
                     "optimizer": opt.state_dict(),
@@ -464,26 +596,40 @@ def main(argv=None):
                     "config": vars(args)}, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
 
+    def clip_grad_norm():
+        if not dist.dist:
+            return torch.nn.utils.clip_grad_norm_(masters, args.clip)
+        # The shards' squares summed over ranks: the whole gradient's norm.
+        sq = torch.stack([m.grad.pow(2).sum() for m in masters]).sum()
+        dist.dist.all_reduce(sq)
+        norm = sq.sqrt()
+        coef = torch.clamp(args.clip / (norm + 1e-6), max=1.0)
+        torch._foreach_mul_([m.grad for m in masters], coef)
+        return norm
+
     def train_step(step):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
-        x, y = batch_at(torch, train, step, batch, seq, args.seed, device)
-        loss = forward_loss(x, y)
+        loss = forward_loss(*get_batch(train, step))
         loss.backward()
         for m, p in zip(masters, params):
-            m.grad = p.grad.float()
+            m.grad = local(p.grad).float()
             p.grad = None
-        norm = torch.nn.utils.clip_grad_norm_(masters, args.clip)
+        norm = clip_grad_norm()
         opt.step()
         opt.zero_grad(set_to_none=True)
         with torch.no_grad():
             for m, p in zip(masters, params):
-                p.copy_(m)
-        return loss, norm
+                local(p).copy_(m)
+        return dist.mean(loss), norm
 
     if args.profile:
-        return profile(torch, args, train_step, tokens_per_step, log)
+        return profile(torch, args, train_step, tokens_per_step, log, dist)
 
+    counter = None
+    if dist.dist:
+        from fp8_mlir import fsdp
+        counter = fsdp.AllGatherCounter(dist.dist)
     torch.cuda.synchronize()
     t_start = time.time()
     t_last, step_last = t_start, start
@@ -497,16 +643,17 @@ def main(argv=None):
             tps = (done - step_last) * tokens_per_step / (now - t_last)
             t_last, step_last = now, done
             eta = (args.steps - done) * tokens_per_step / tps
-            print("step %5d/%d  loss %.4f  grad %.3f  %8.0f tok/s  eta %s" % (
-                done, args.steps, loss_v, norm.item(), tps,
-                format_eta(eta)), flush=True)
+            say("step %5d/%d  loss %.4f  grad %.3f  %8.0f tok/s  eta %s" % (
+                done, args.steps, loss_v, norm.item(), tps, format_eta(eta)))
             record = {"step": done, "loss": loss_v, "grad_norm": norm.item(),
                       "tokens_per_s": tps,
                       "lr": opt.param_groups[0]["lr"],
                       "elapsed_s": now - t_start}
+            if counter:
+                record["all_gather_bytes_per_step"] = \
+                    counter.bytes / (done - start)
             if not math.isfinite(loss_v):
-                print("loss is not finite at step %d; stopping" % done,
-                      flush=True)
+                say("loss is not finite at step %d; stopping" % done)
                 if log:
                     log.write(json.dumps(record) + "\n")
                 return 1
@@ -516,21 +663,34 @@ def main(argv=None):
         if done % args.eval_every == 0 or done == args.steps:
             record = record or {"step": done}
             record["val_loss"] = evaluate()
-            print("step %5d  validation loss %.4f" % (done,
-                                                       record["val_loss"]),
-                  flush=True)
+            say("step %5d  validation loss %.4f" % (done, record["val_loss"]))
         if record and log:
             log.write(json.dumps(record) + "\n")
             log.flush()
         if args.ckpt_every and done % args.ckpt_every == 0:
             save(done)
+    torch.cuda.synchronize()
+    total_s = time.time() - t_start
+    summary = {"summary": {"steps": args.steps - start, "seconds": total_s,
+                           "tokens_per_s": (args.steps - start) *
+                           tokens_per_step / total_s}}
+    if counter:
+        counter.close()
+        summary["summary"]["all_gather_bytes_per_step"] = \
+            counter.bytes / (args.steps - start)
+        summary["summary"]["all_gathers_per_step"] = \
+            counter.calls / (args.steps - start)
+    say("done: %s" % json.dumps(summary["summary"]))
     save(args.steps)
     if log:
+        log.write(json.dumps(summary) + "\n")
         log.close()
+    if dist.dist:
+        dist.dist.destroy_process_group()
     return 0
 
 
-def profile(torch, args, train_step, tokens_per_step, log):
+def profile(torch, args, train_step, tokens_per_step, log, dist):
     """Tokens/s over steps 10..steps, and the CUDA time of 3 profiled
     steps split into GEMMs, quantization and the rest."""
     warm = min(10, args.steps // 2)
@@ -561,6 +721,8 @@ def profile(torch, args, train_step, tokens_per_step, log):
         prev = kernels.get(e.name, (kind, 0.0))
         kernels[e.name] = (kind, prev[1] + ms)
     top = sorted(kernels.items(), key=lambda kv: -kv[1][1])[:25]
+    if dist.rank:
+        return 0
     result = {"profile": {"recipe": args.recipe, "size": args.size,
                           "tokens_per_s": tps, "step_ms":
                           1000 * elapsed / (args.steps - warm),

@@ -80,6 +80,31 @@ def check_sharding(out_features, recipe, world_size):
                 "blockwise" else "even shards"))
 
 
+class AllGatherCounter:
+    """Counts the bytes and calls of every
+    torch.distributed.all_gather_into_tensor (FSDP2's all-gathers go
+    through it) while open: `with AllGatherCounter(dist) as c: ...`."""
+
+    def __init__(self, dist):
+        self.dist, self.bytes, self.calls = dist, 0, 0
+        self.orig = dist.all_gather_into_tensor
+
+        def counted(output_tensor, input_tensor, *args, **kwargs):
+            self.bytes += output_tensor.numel() * output_tensor.element_size()
+            self.calls += 1
+            return self.orig(output_tensor, input_tensor, *args, **kwargs)
+        dist.all_gather_into_tensor = counted
+
+    def close(self):
+        self.dist.all_gather_into_tensor = self.orig
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 if torch is not None:
     import torch.utils._pytree as _pytree
 

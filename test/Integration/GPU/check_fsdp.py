@@ -84,22 +84,9 @@ def build_model(torch):
                            device="cuda"))
 
 
-class GatherCounter:
-    """Counts the bytes of every all_gather_into_tensor output (FSDP2's
-    all-gathers go through it) while active."""
-
-    def __init__(self, dist):
-        self.dist, self.bytes, self.calls = dist, 0, 0
-        self.orig = dist.all_gather_into_tensor
-
-        def counted(output_tensor, input_tensor, *args, **kwargs):
-            self.bytes += output_tensor.numel() * output_tensor.element_size()
-            self.calls += 1
-            return self.orig(output_tensor, input_tensor, *args, **kwargs)
-        dist.all_gather_into_tensor = counted
-
-    def close(self):
-        self.dist.all_gather_into_tensor = self.orig
+def fsdp_counter(dist):
+    from fp8_mlir import fsdp
+    return fsdp.AllGatherCounter(dist)
 
 
 def batches(torch):
@@ -216,7 +203,7 @@ def sharded_run(torch, dist, fully_shard, rank, world, fp8):
     sharded = (type(w).__name__ == "DTensor" and local is not None and
                tuple(local.shape) == (HIDDEN // world, DIM) and
                w.dtype == torch.bfloat16)
-    counter = GatherCounter(dist)
+    counter = fsdp_counter(dist)
     timing = []
     try:
         losses = train(torch, model, rank, world, timing)

@@ -1,0 +1,167 @@
+"""CPU tests of examples/train_gpt.py's parts that need no PyTorch: the
+corpus and its split, the schedule, the configurations, the arguments and
+the profile's kernel classes (make check-python)."""
+
+import contextlib
+import importlib.util
+import io
+import os
+import shutil
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location(
+    "train_gpt", os.path.join(REPO, "examples", "train_gpt.py"))
+train_gpt = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(train_gpt)
+
+
+class CorpusTest(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="train-gpt-test-")
+        self.files = {}
+        for i in range(60):
+            rel = os.path.join("pkg%d" % (i % 3), "m%02d.py" % i)
+            os.makedirs(os.path.join(self.root, os.path.dirname(rel)),
+                        exist_ok=True)
+            text = ("x = %d\n" % i).encode()
+            with open(os.path.join(self.root, rel), "wb") as f:
+                f.write(text)
+            self.files[rel] = text
+        with open(os.path.join(self.root, "notes.txt"), "w") as f:
+            f.write("not python")
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def test_lists_python_files_sorted_once(self):
+        found = train_gpt.list_sources([self.root, self.root])
+        self.assertEqual([rel for _, rel in found], sorted(self.files))
+
+    def test_split_is_by_path_and_complete(self):
+        train, val, desc = train_gpt.read_corpus([self.root], val_every=4)
+        self.assertEqual(desc["train_files"] + desc["val_files"], 60)
+        self.assertGreater(desc["val_files"], 0)
+        self.assertGreater(desc["train_files"], desc["val_files"])
+        for rel, text in self.files.items():
+            where = val if train_gpt.is_validation(rel, 4) else train
+            self.assertIn(text + b"\0", where)
+        self.assertEqual(len(train) + len(val),
+                         sum(len(t) + 1 for t in self.files.values()))
+
+    def test_split_does_not_depend_on_other_files(self):
+        before = {rel: train_gpt.is_validation(rel, 4) for rel in self.files}
+        os.remove(os.path.join(self.root, "pkg0", "m00.py"))
+        for rel, val in before.items():
+            self.assertEqual(train_gpt.is_validation(rel, 4), val)
+
+    def test_deterministic_digest(self):
+        a = train_gpt.read_corpus([self.root], 4)[2]
+        b = train_gpt.read_corpus([self.root], 4)[2]
+        self.assertEqual(a, b)
+
+    def test_max_bytes_stops_reading(self):
+        train, _, desc = train_gpt.read_corpus([self.root], 1000, 20)
+        self.assertGreaterEqual(len(train), 20)
+        self.assertLess(desc["train_files"], 60)
+
+
+class ScheduleTest(unittest.TestCase):
+    def test_warmup_then_cosine(self):
+        lr = train_gpt.lr_at
+        self.assertAlmostEqual(lr(0, 1000, 1.0, 100), 0.01)
+        self.assertAlmostEqual(lr(99, 1000, 1.0, 100), 1.0)
+        self.assertAlmostEqual(lr(100, 1000, 1.0, 100), 1.0)
+        self.assertAlmostEqual(lr(1000, 1000, 1.0, 100), 0.1)
+        self.assertAlmostEqual(lr(550, 1000, 1.0, 100), 0.55)
+        values = [lr(s, 1000, 1.0, 100) for s in range(100, 1001)]
+        self.assertEqual(values, sorted(values, reverse=True))
+
+
+class ConfigTest(unittest.TestCase):
+    def test_sizes(self):
+        self.assertAlmostEqual(train_gpt.parameter_count("small") / 1e6,
+                               113.66, places=2)
+        self.assertGreater(train_gpt.parameter_count("large"), 800e6)
+        for dim, layers, heads, hidden, seq, batch in \
+                train_gpt.SIZES.values():
+            self.assertEqual(dim % heads, 0)
+            self.assertEqual((dim // heads) % 2, 0)  # rotary pairs
+            # tensor maps want 16-byte rows; blockwise 128-wide tiles.
+            self.assertEqual(hidden % 128, 0)
+            self.assertEqual(dim % 128, 0)
+
+    def test_layer_shapes(self):
+        fused = train_gpt.layer_shapes("small")
+        self.assertEqual(fused, [
+            ("linear", dict(m=8192, n=2304, k=768)),
+            ("linear", dict(m=8192, n=768, k=768)),
+            ("mlp", dict(m=8192, dim=768, hidden=3072))])
+        split = train_gpt.layer_shapes("small", mlp="linears", nproc=2)
+        self.assertEqual(split[2:], [
+            ("linear", dict(m=4096, n=3072, k=768)),
+            ("linear", dict(m=4096, n=768, k=3072))])
+        self.assertEqual(train_gpt.layer_shapes("large", batch=8)[0][1]["m"],
+                         16384)
+
+
+class ArgsTest(unittest.TestCase):
+    def error(self, argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as cm:
+            train_gpt.parse_args(argv)
+        self.assertEqual(cm.exception.code, 2)
+        return err.getvalue()
+
+    def test_defaults(self):
+        args = train_gpt.parse_args([])
+        self.assertEqual((args.recipe, args.size, args.steps, args.mlp,
+                          args.all_gather), ("blockwise", "small", 1000,
+                                             "fused", "bf16"))
+
+    def test_nproc_defaults(self):
+        args = train_gpt.parse_args(["--nproc", "2"])
+        self.assertEqual((args.mlp, args.all_gather), ("linears", "fp8"))
+        args = train_gpt.parse_args(["--nproc", "2", "--recipe", "rowwise"])
+        self.assertEqual(args.all_gather, "bf16")
+
+    def test_errors(self):
+        self.assertIn("--monitor needs an FP8 recipe",
+                      self.error(["--recipe", "bf16", "--monitor"]))
+        self.assertIn("--resume needs --out", self.error(["--resume"]))
+        self.assertIn("--steps must be positive",
+                      self.error(["--steps", "0"]))
+        self.assertIn("--nproc > 1 needs --mlp linears",
+                      self.error(["--nproc", "2", "--mlp", "fused"]))
+        self.assertIn("--all-gather fp8 supports",
+                      self.error(["--nproc", "2", "--recipe", "delayed",
+                                  "--all-gather", "fp8"]))
+        self.assertIn("must divide among 3 GPUs",
+                      self.error(["--nproc", "3"]))
+
+
+class ProfileTest(unittest.TestCase):
+    def test_kernel_classes(self):
+        c = train_gpt.classify_kernel
+        self.assertEqual(c("linear_fwd_gemm_3"), "gemm")
+        self.assertEqual(c("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NTT"),
+                         "gemm")
+        self.assertEqual(c("mlp_bwd_cast_transpose_24"), "quantize")
+        self.assertEqual(c("linear_fwd_quantize_0"), "quantize")
+        self.assertEqual(c("mlp_bwd_transpose_18"), "quantize")
+        self.assertEqual(c("cudnn_generated_fort_native_sdpa_sm90_flash_"
+                           "fprop_wgmma_f16_knob_7"), "attention")
+        self.assertEqual(c("mlp_bwd_generic_22"), "other")
+        self.assertEqual(c("void at::native::vectorized_elementwise_kernel"),
+                         "other")
+
+    def test_eta(self):
+        self.assertEqual(train_gpt.format_eta(3725.4), "1:02:05")
+        self.assertEqual(train_gpt.format_eta(-3), "0:00:00")
+
+
+if __name__ == "__main__":
+    unittest.main()
