@@ -27,6 +27,14 @@ extern "C" {
 MLIR_CAPI_EXPORTED MlirLogicalResult fp8BuildPipeline(
     MlirOpPassManager passManager, MlirStringRef recipe, MlirStringRef chip);
 
+/// fp8BuildPipeline with `fp8-pipeline`'s `monitor` option: where true,
+/// fp8-monitor-quantization runs before fp8-fuse-quantization, and every
+/// function returns its quantizations' statistics as extra results (each
+/// with an `fp8.monitor` label; docs/Design.md).
+MLIR_CAPI_EXPORTED MlirLogicalResult
+fp8BuildPipelineWithMonitor(MlirOpPassManager passManager, MlirStringRef recipe,
+                            MlirStringRef chip, bool monitor);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the one-call fp8 pipeline from C --------------------===//
 //
-// fp8BuildPipeline: fp8::buildPipeline behind the C API.
+// fp8BuildPipeline and fp8BuildPipelineWithMonitor: fp8::buildPipeline
+// behind the C API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,14 @@ using namespace mlir;
 
 MlirLogicalResult fp8BuildPipeline(MlirOpPassManager passManager,
                                    MlirStringRef recipe, MlirStringRef chip) {
+  return fp8BuildPipelineWithMonitor(passManager, recipe, chip,
+                                     /*monitor=*/false);
+}
+
+MlirLogicalResult fp8BuildPipelineWithMonitor(MlirOpPassManager passManager,
+                                              MlirStringRef recipe,
+                                              MlirStringRef chip,
+                                              bool monitor) {
   OpPassManager *pm = unwrap(passManager);
   // The passes run on modules; adding them to a pass manager anchored on
   // another op would abort the process instead of failing.
@@ -26,6 +35,7 @@ MlirLogicalResult fp8BuildPipeline(MlirOpPassManager passManager,
   fp8::PipelineOptions options;
   options.recipe = unwrap(recipe).str();
   options.chip = unwrap(chip).str();
+  options.monitor = monitor;
   fp8::buildPipeline(*pm, options);
   return mlirLogicalResultSuccess();
 }

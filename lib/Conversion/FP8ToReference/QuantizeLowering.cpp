@@ -1,9 +1,9 @@
 //===- QuantizeLowering.cpp - fp8 quantization ops to linalg --------------===//
 //
-// The CPU reference of fp8.quantize, dequantize, requantize and amax. A
-// quantization takes the per-tile amax of its input padded to whole tiles,
-// derives each tile's scales with Numerics.h's buildTileScales, then scales
-// and rounds every element with its tile's scale in one linalg.generic.
+// The CPU reference of fp8.quantize, quantize_monitored, dequantize, requantize
+// and amax. A quantization takes the per-tile amax of its input padded to whole
+// tiles, derives each tile's scales with Numerics.h's buildTileScales, then
+// scales and rounds every element with its tile's scale in one linalg.generic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,7 +135,7 @@ static Value buildLinearIndex(OpBuilder &b, Location loc,
 static std::pair<Value, Value>
 buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
               Type elementType, ScalingAttr scaling, int64_t margin,
-              Rounding rounding, Value seed) {
+              Rounding rounding, Value seed, Value *quantScales = nullptr) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(input.getType());
   auto amaxType = cast<RankedTensorType>(amax.getType());
@@ -203,7 +203,74 @@ buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
             linalg::YieldOp::create(nb, nloc, q);
           })
           .getResult(0);
+  if (quantScales)
+    *quantScales = scales.getResult(0);
   return {data, scales.getResult(1)};
+}
+
+/// The health counts of a quantization as tensor<2xi64>: [0] the elements
+/// that the clamp to ±fmax changes, |x * qscale| above fmax plus half its
+/// ulp (saturated; NaN is not counted, an infinity is), [1] the nonzero,
+/// non-NaN elements that quantized to ±0 (flushed). `quantScales` holds
+/// each tile's qscale.
+static Value buildQuantizeCounts(OpBuilder &b, Location loc, Value input,
+                                 Value quantScales, Value data,
+                                 ScalingAttr scaling) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  auto dataType = cast<RankedTensorType>(data.getType());
+  unsigned rank = type.getRank();
+  float threshold =
+      getFP8Format(dataType.getElementType()).saturationThreshold();
+  Type i64 = b.getI64Type();
+  Value zero = filledTensor(b, loc, {}, i64, b.getI64IntegerAttr(0));
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap scalar = AffineMap::get(rank, 0, {}, ctx);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::reduction);
+  auto counts = linalg::GenericOp::create(
+      b, loc, TypeRange{zero.getType(), zero.getType()},
+      ValueRange{input, quantScales, data}, ValueRange{zero, zero},
+      ArrayRef<AffineMap>{id, tileIndexMap(ctx, rank, scaling.getTile()), id,
+                          scalar, scalar},
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = args[0];
+        if (!v.getType().isF32())
+          v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+        Value scaled = arith::MulFOp::create(nb, nloc, v, args[1]);
+        Value magnitude = math::AbsFOp::create(nb, nloc, scaled);
+        Value limit =
+            arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(threshold));
+        // Ordered: a NaN is not a saturation.
+        Value saturated = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OGT, magnitude, limit);
+        Value bits =
+            arith::BitcastOp::create(nb, nloc, nb.getI8Type(), args[2]);
+        Value magnitudeBits = arith::AndIOp::create(
+            nb, nloc, bits,
+            arith::ConstantOp::create(nb, nloc, nb.getI8IntegerAttr(0x7F)));
+        Value isZero = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::eq, magnitudeBits,
+            arith::ConstantOp::create(nb, nloc, nb.getI8IntegerAttr(0)));
+        // Ordered and unequal: nonzero and not NaN.
+        Value nonzero = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::ONE, v,
+            arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0.0f)));
+        Value flushed = arith::AndIOp::create(nb, nloc, nonzero, isZero);
+        auto add = [&](Value count, Value flag) {
+          return arith::AddIOp::create(
+              nb, nloc, count,
+              arith::ExtUIOp::create(nb, nloc, nb.getI64Type(), flag));
+        };
+        linalg::YieldOp::create(
+            nb, nloc,
+            ValueRange{add(args[3], saturated), add(args[4], flushed)});
+      });
+  SmallVector<Value> elements;
+  for (Value count : counts.getResults())
+    elements.push_back(tensor::ExtractOp::create(b, loc, count, ValueRange{}));
+  return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({2}, i64),
+                                        elements);
 }
 
 /// `f32(q) * scale` for every element, rounded to `resultElementType`.
@@ -248,6 +315,29 @@ struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
         op.getResult().getType().getElementType(), op.getScaling(),
         op.getMargin(), op.getRounding(), op.getSeed());
     rewriter.replaceOp(op, {data, scale});
+    return success();
+  }
+};
+
+/// fp8.quantize's result and scale, then the statistics: the data's amax
+/// per tile (the given amax of delayed scaling only sets the scales) and
+/// the counts of saturated and flushed elements.
+struct QuantizeMonitoredLowering : OpRewritePattern<QuantizeMonitoredOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeMonitoredOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dataAmax =
+        buildTileAmax(rewriter, loc, op.getInput(), op.getScaling().getTile());
+    Value amax = op.getAmax() ? op.getAmax() : dataAmax;
+    Value quantScales;
+    auto [data, scale] = buildQuantize(
+        rewriter, loc, op.getInput(), amax,
+        op.getResult().getType().getElementType(), op.getScaling(),
+        op.getMargin(), op.getRounding(), op.getSeed(), &quantScales);
+    Value counts = buildQuantizeCounts(rewriter, loc, op.getInput(),
+                                       quantScales, data, op.getScaling());
+    rewriter.replaceOp(op, {data, scale, dataAmax, counts});
     return success();
   }
 };
@@ -326,6 +416,6 @@ struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
 
 void reference::populateQuantizeLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<AmaxLowering, DequantizeLowering, QuantizeLowering,
-               QuantizeTransposeLowering, RequantizeLowering>(
-      patterns.getContext());
+               QuantizeMonitoredLowering, QuantizeTransposeLowering,
+               RequantizeLowering>(patterns.getContext());
 }

@@ -167,6 +167,12 @@ func.func @f(%x: tensor<4x4xbf16>) -> (tensor<4x4xbf16> {fp8.role = "weight"}) {
 
 // -----
 
+// fp8.monitor labels a returned statistic with a string.
+// expected-error @+1 {{'fp8.monitor' is a string label of a quantization statistic, result #0 has 3 : i64}}
+func.func @f(%x: tensor<2xi64>) -> (tensor<2xi64> {fp8.monitor = 3}) { return %x : tensor<2xi64> }
+
+// -----
+
 // expected-error @+1 {{'fp8.role' on an operation names the role of its single tensor result; 'func.func' has 0 results}}
 func.func @f() attributes {fp8.role = "weight"} { return }
 

@@ -620,3 +620,63 @@ func.func @hadamard_type(%x: tensor<256x512xbf16>) {
   %h = "fp8.hadamard"(%x) {dim = 1 : i64, size = 128 : i64} : (tensor<256x512xbf16>) -> tensor<256x512xf32>
   return
 }
+
+// -----
+
+// Monitoring is per matrix: a batched quantization has no monitored form.
+func.func @quantize_monitored_rank3(%x: tensor<2x8x16xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_monitored' op monitors matrices only: expects a rank-2 input, got rank 3}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<2x8x16xbf16> -> tensor<2x8x16xf8E4M3FN>, tensor<2x8x1xf32>, tensor<2x8x1xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+// tile_amax has one value per scaling tile, like the scales.
+func.func @quantize_monitored_tile_amax(%x: tensor<8x16xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_monitored' op expects tile_amax of shape 8x1 for data 8x16 and tile [1, 16], got 1x1}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x1xf32>, tensor<1x1xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+// counts holds the saturated and the flushed count.
+func.func @quantize_monitored_counts(%x: tensor<8x16xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_monitored' op expects counts of 2 elements (saturated, flushed), got 3}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<3xi64>
+  return
+}
+
+// -----
+
+// counts are 64-bit integers.
+func.func @quantize_monitored_counts_type(%x: tensor<8x16xbf16>) {
+  // expected-error @+1 {{result #3 must be 1D tensor of 64-bit signless integer values}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<2xi32>
+  return
+}
+
+// -----
+
+// The scales and the data follow fp8.quantize's rules.
+func.func @quantize_monitored_scale(%x: tensor<8x16xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_monitored' op expects scale of shape 8x1 for data 8x16 and tile [1, 16], got 8x2}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x2xf32>, tensor<8x1xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+// Stochastic rounding needs its seed, as for fp8.quantize.
+func.func @quantize_monitored_seed(%x: tensor<8x16xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_monitored' op stochastic rounding needs a seed operand}}
+  %q, %s, %a, %n = fp8.quantize_monitored %x {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<2xi64>
+  return
+}

@@ -190,3 +190,12 @@ func.func @tcgen05_scales(%s: tensor<250x16xf8E8M0FNU>) -> tensor<8x512xf8E8M0FN
   %sf = fp8.tcgen05_scales %s : tensor<250x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
   return %sf : tensor<8x512xf8E8M0FNU>
 }
+
+// The monitored quantization keeps its custom form, given amax included.
+// CHECK-LABEL: func.func @quantize_monitored
+// CHECK: %[[Q:.*]], %[[S:.*]], %[[A:.*]], %[[N:.*]] = fp8.quantize_monitored %{{.*}} amax(%{{.*}} : tensor<2x2xf32>) {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<2x256xbf16> -> tensor<2x256xf8E4M3FN>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xi64>
+func.func @quantize_monitored(%x: tensor<2x256xbf16>, %a: tensor<2x2xf32>) -> tensor<2xi64> {
+  %q, %s, %ta, %n = fp8.quantize_monitored %x amax(%a : tensor<2x2xf32>) {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<2x256xbf16> -> tensor<2x256xf8E4M3FN>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xi64>
+  return %n : tensor<2xi64>
+}

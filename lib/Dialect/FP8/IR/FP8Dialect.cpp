@@ -73,6 +73,14 @@ LogicalResult FP8Dialect::verifyRegionResultAttribute(Operation *op,
                                                       unsigned regionIndex,
                                                       unsigned resultIndex,
                                                       NamedAttribute attr) {
+  if (attr.getName() == getMonitorAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getMonitorAttrName()
+             << "' is a string label of a quantization statistic, result #"
+             << resultIndex << " has " << attr.getValue();
+    return success();
+  }
   return op->emitError() << "'" << attr.getName().getValue()
                          << "' is not valid on a result: roles belong to "
                             "function arguments";
@@ -86,7 +94,8 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     // quantization (fused or not), the role of the value it quantizes.
     bool hasTensorResult =
         op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
-    if (!isa<QuantizeOp, QuantizeTransposeOp>(op) && !hasTensorResult)
+    if (!isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp>(op) &&
+        !hasTensorResult)
       return op->emitError()
              << "'" << getRoleAttrName()
              << "' on an operation names the role of its "

@@ -135,6 +135,47 @@ LogicalResult QuantizeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// QuantizeMonitoredOp
+//===----------------------------------------------------------------------===//
+
+void QuantizeMonitoredOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), "q");
+  setNameFn(getScale(), "scale");
+  setNameFn(getTileAmax(), "tile_amax");
+  setNameFn(getCounts(), "counts");
+}
+
+LogicalResult QuantizeMonitoredOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  // The statistics are those of a matrix's tiles; a batch dim would need a
+  // batch of them.
+  if (input.getRank() != 2)
+    return emitOpError("monitors matrices only: expects a rank-2 input, got "
+                       "rank ")
+           << input.getRank();
+  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+    return failure();
+  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
+                          getScaling())))
+    return failure();
+  if (Value amax = getAmax())
+    if (failed(verifyTiledShape(*this, "amax", input,
+                                cast<ShapedType>(amax.getType()),
+                                getScaling().getTile())))
+      return failure();
+  if (failed(verifyTiledShape(*this, "tile_amax", input,
+                              getTileAmax().getType(), getScaling().getTile())))
+    return failure();
+  int64_t numCounts = getCounts().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(numCounts) && numCounts != 2)
+    return emitOpError("expects counts of 2 elements (saturated, flushed), "
+                       "got ")
+           << numCounts;
+  return verifyRoundingSeed(*this, getRounding(), getSeed());
+}
+
+//===----------------------------------------------------------------------===//
 // QuantizeTransposeOp
 //===----------------------------------------------------------------------===//
 

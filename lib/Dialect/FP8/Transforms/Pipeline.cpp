@@ -40,6 +40,11 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // Monitoring returns each quantization's statistics from its own kernel:
+  // before fusion, which then leaves the monitored quantizations alone.
+  if (options.monitor)
+    pm.addPass(createFP8MonitorQuantization());
+
   // Last, on the deduplicated quantizations: one quantization of X and one
   // of Xᵀ become one fused op.
   pm.addPass(createFP8FuseQuantization());

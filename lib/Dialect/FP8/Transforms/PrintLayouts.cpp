@@ -84,6 +84,8 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
   func->walk([&](Operation *op) {
     if (auto q = dyn_cast<QuantizeOp>(op)) {
       classify(q.getResult(), q.getInput());
+    } else if (auto monitored = dyn_cast<QuantizeMonitoredOp>(op)) {
+      classify(monitored.getResult(), monitored.getInput());
     } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
       classify(fused.getResult(), fused.getInput());
       classify(fused.getResultT(), fused.getInput());
@@ -99,6 +101,8 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
 static std::pair<Operation *, Value> getQuantization(Value data) {
   if (auto q = data.getDefiningOp<QuantizeOp>())
     return {q, q.getInput()};
+  if (auto monitored = data.getDefiningOp<QuantizeMonitoredOp>())
+    return {monitored, monitored.getInput()};
   if (auto fused = data.getDefiningOp<QuantizeTransposeOp>())
     return {fused, fused.getInput()};
   return {nullptr, Value()};

@@ -80,6 +80,12 @@ def FP8_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSeedAttrName() {
       return ::llvm::StringLiteral("fp8.seed");
     }
+    /// `fp8.monitor = "<role>:<source>/tile_amax" | ".../counts"` on a
+    /// function result: a quantization statistic that
+    /// `fp8-monitor-quantization` returned.
+    static constexpr ::llvm::StringLiteral getMonitorAttrName() {
+      return ::llvm::StringLiteral("fp8.monitor");
+    }
   }];
 }
 

@@ -71,6 +71,60 @@ def FP8_QuantizeOp : FP8_Op<"quantize", [Pure, AttrSizedOperandSegments, Declare
 }
 
 //===----------------------------------------------------------------------===//
+// quantize_monitored
+//===----------------------------------------------------------------------===//
+
+def FP8_QuantizeMonitoredOp : FP8_Op<"quantize_monitored", [Pure, AttrSizedOperandSegments, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "quantize a matrix and report health statistics of the cast";
+  let description = [{
+    `fp8.quantize` with the same operands and attributes, whose `result` and
+    `scale` are bit for bit those of `fp8.quantize`, plus the statistics of
+    the quantization, computed by the same kernel from the same read of the
+    input (made by `fp8-monitor-quantization`):
+
+    - `tile_amax` (f32, the shape of `scale`: one per scaling tile, 1x1 for
+      tensorwise): the max |x| of the tile's data, NaN-propagating. With
+      `amax(%a)` (delayed scaling) the scales still derive from `%a`, but
+      `tile_amax` is the data's: monitoring wants the real amax.
+    - `counts` (2 x i64): `[0]` saturated, the elements with
+      `|x * qscale| > fmax` (they clamp to ±fmax; a NaN is not counted, an
+      infinity is); `[1]` flushed, the elements with `x != 0`, not NaN,
+      whose FP8 result is ±0.
+
+    The consumer derives the rest from these small tensors: saturated and
+    flushed fractions = count / numel, amax = max(tile_amax), tile-amax
+    spread = max / median(tile_amax). The data is read once; only the tiny
+    `tile_amax` array is read again. Matrices only (rank 2).
+
+    ```mlir
+    %q, %s, %ta, %n = fp8.quantize_monitored %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+        : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>,
+                                  tensor<256x4xf32>, tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins
+    FP8_WideTensor:$input,
+    Optional<FP8_AmaxTensor>:$amax,
+    Optional<I64>:$seed,
+    FP8_ScalingAttr:$scaling,
+    DefaultValuedAttr<FP8_RoundingAttr, "::mlir::fp8::Rounding::nearest">:$rounding,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin
+  );
+  let results = (outs
+    FP8_DataTensor:$result,
+    FP8_ScaleTensor:$scale,
+    FP8_AmaxTensor:$tile_amax,
+    TensorRankOf<[I64], [1]>:$counts
+  );
+  let assemblyFormat = [{
+    $input (`amax` `(` $amax^ `:` type($amax) `)`)? (`seed` `(` $seed^ `)`)?
+    attr-dict `:` type($input) `->` type($result) `,` type($scale) `,`
+    type($tile_amax) `,` type($counts)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // quantize_transpose
 //===----------------------------------------------------------------------===//
 

@@ -178,6 +178,31 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
+def FP8MonitorQuantization : Pass<"fp8-monitor-quantization", "::mlir::ModuleOp"> {
+  let summary = "return per-quantization health statistics from every function";
+  let description = [{
+    Rewrites every rank-2 `fp8.quantize` of a `func.func` into
+    `fp8.quantize_monitored` (the same `result` and `scale`, bit for bit)
+    and appends its `tile_amax` and `counts` to the function's results, in
+    the order the quantizations appear, each new result carrying
+    `fp8.monitor = "<label>/tile_amax"` or `"<label>/counts"`. The label is
+    `<role>:<source>`: the `fp8.role` of the quantization (or of the
+    function argument it reads), else `tensor`; then `arg<N>` where it
+    quantizes the function's argument N, `arg<N>.T` where it quantizes a
+    `linalg.transpose` of it, else `op<K>`, K the quantization's index among
+    the function's `fp8.quantize` ops (0-based, in program order).
+
+    The statistics come out of the quantization kernels themselves: the
+    data is read once. Run it before `fp8-fuse-quantization`, which leaves
+    monitored quantizations unfused (`fp8-pipeline{monitor=true}` does).
+    A function that is called in the module is refused (its call sites
+    would need the new results), and so is a quantization nested in a
+    region (its statistics do not reach the return); rank-3 quantizations
+    stay unmonitored.
+  }];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
 def FP8ConvertScaling : Pass<"fp8-convert-scaling", "::mlir::ModuleOp"> {
   let summary = "convert quantized operands to another recipe's scaling and measure the loss";
   let description = [{

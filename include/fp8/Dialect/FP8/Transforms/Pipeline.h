@@ -1,8 +1,9 @@
 //===- Pipeline.h - the one-call fp8 pipeline -------------------*- C++ -*-===//
 //
-// `fp8-pipeline{recipe= chip=}`: every pass that takes a bf16/f32 training
-// graph to legalized fp8 IR for one chip, in order, so that a user or a host
-// compiler need not spell out the pass list. Kernel emission stays separate
+// `fp8-pipeline{recipe= chip= monitor=}`: every pass that takes a bf16/f32
+// training graph to legalized fp8 IR for one chip, in order, so that a user or
+// a host compiler need not spell out the pass list. Kernel emission stays
+// separate
 // (`fp8-emit`), since where the kernels go is the caller's decision.
 //
 //===----------------------------------------------------------------------===//
@@ -30,16 +31,23 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       *this, "chip",
       llvm::cl::desc("target GPU architecture: sm_90a or sm_100a"),
       llvm::cl::init("sm_90a")};
+  Option<bool> monitor{
+      *this, "monitor",
+      llvm::cl::desc("return every quantization's health statistics "
+                     "(fp8-monitor-quantization; costs the cast-transpose "
+                     "fusion of monitored quantizations)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
 /// module) fp8-quantize-matmuls,
 /// fp8-insert-hadamard where the recipe has a Hadamard size,
-/// fp8-derive-scaling, fp8-legalize, canonicalize, cse and
+/// fp8-derive-scaling, fp8-legalize, canonicalize, cse,
+/// fp8-monitor-quantization where `monitor` is set, and
 /// fp8-fuse-quantization.
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
 
-/// Registers the `fp8-pipeline{recipe= chip=}` pipeline.
+/// Registers the `fp8-pipeline{recipe= chip= monitor=}` pipeline.
 void registerFP8Pipeline();
 
 } // namespace fp8

@@ -32,6 +32,13 @@ struct FP8Format {
   float maxValue;
   /// Encoding of +max (0x7E, 0x7B) and of NaN (0x7F).
   uint8_t maxCode, nanCode;
+
+  /// The magnitude above which the clamp to ±max changes a value's
+  /// rounding (464, 61440): max plus half its ulp. Below it, rounding alone
+  /// gives max; the monitor counts saturations above it.
+  float saturationThreshold() const {
+    return maxValue + float(1 << (maxExponent - int(mantissaBits) - 1));
+  }
 };
 
 /// The format of `type`, which must be f8E4M3FN or f8E5M2.
