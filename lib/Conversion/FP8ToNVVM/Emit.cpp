@@ -48,6 +48,8 @@ static FailureOr<StringRef> getPTX(gpu::BinaryOp binary) {
 static llvm::json::Value toJSON(Attribute attr) {
   if (auto str = dyn_cast<StringAttr>(attr))
     return str.getValue().str();
+  if (auto flag = dyn_cast<BoolAttr>(attr))
+    return flag.getValue();
   if (auto integer = dyn_cast<IntegerAttr>(attr))
     return integer.getInt();
   if (auto array = dyn_cast<ArrayAttr>(attr)) {

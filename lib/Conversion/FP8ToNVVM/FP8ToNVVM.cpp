@@ -194,14 +194,18 @@ struct ConvertFP8ToNVVMPass
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (hasKernel(op))
         return WalkResult::skip();
-      if (isa<QuantizeOp, QuantizeTransposeOp, DequantizeOp, AmaxOp,
-              TransposeOp, TmaAlignScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
+      if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
+              DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp, HadamardOp,
+              ScaledMatmulOp>(op) &&
           failed(checkBufferSizes(op)))
         return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
       if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
                                      target);
+      } else if (auto monitored = dyn_cast<QuantizeMonitoredOp>(op)) {
+        kernel = buildQuantizeMonitoredKernel(
+            b, monitored, kernelName(op, "quantize_monitored"), target);
       } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
         kernel = buildCastTransposeKernel(
             b, fused, kernelName(op, "cast_transpose"), target);

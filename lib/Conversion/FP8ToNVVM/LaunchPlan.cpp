@@ -68,6 +68,7 @@ struct Buffer {
   int64_t of = -1;      // Views.
   int64_t written = 0;  // Intermediates: the launch that writes it,
   int64_t lastRead = 0; // and the last that reads it.
+  std::string monitor;  // Results: the statistic's `fp8.monitor` label.
 };
 
 struct Launch {
@@ -225,6 +226,9 @@ LogicalResult PlanBuilder::addLaunch(StringRef kernel,
   int64_t current = launches.size();
   SmallVector<StringRef> names;
   SmallVector<int64_t> reads;
+  // A kernel's workspaces lie side by side in the zeroed region; those of
+  // different launches share it (each launch leaves it zero).
+  int64_t zeroedOffset = 0;
   for (const json::Value &value : *params) {
     const json::Object &param = *value.getAsObject();
     StringRef name = *param.getString(schema::kName);
@@ -243,8 +247,9 @@ LogicalResult PlanBuilder::addLaunch(StringRef kernel,
     if (role == schema::kRoleWorkspace) {
       int64_t id = addBuffer(Kind::zeroed, (kernel + "." + name).str(), dtype,
                              shape, bytes);
-      zeroedBytes = std::max(
-          zeroedBytes, int64_t(llvm::alignTo(bytes, schema::kBufferAlignment)));
+      buffers[id].offset = zeroedOffset;
+      zeroedOffset += llvm::alignTo(bytes, schema::kBufferAlignment);
+      zeroedBytes = std::max(zeroedBytes, zeroedOffset);
       launch.args.push_back(id);
       continue;
     }
@@ -322,6 +327,9 @@ LogicalResult PlanBuilder::addResults(func::ReturnOp op) {
     buffers[id].of = -1;
     buffers[id].index = index;
     buffers[id].name = ("result" + Twine(index)).str();
+    if (auto label = func.getResultAttrOfType<StringAttr>(
+            index, FP8Dialect::getMonitorAttrName()))
+      buffers[id].monitor = label.str();
     results.push_back(id);
   }
   return success();
@@ -369,6 +377,8 @@ json::Object PlanBuilder::toJSON() {
     case Kind::argument:
     case Kind::result:
       entry[schema::kIndex] = buffer.index;
+      if (!buffer.monitor.empty())
+        entry[schema::kMonitor] = buffer.monitor;
       break;
     case Kind::intermediate:
     case Kind::zeroed:

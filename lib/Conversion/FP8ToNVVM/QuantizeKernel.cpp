@@ -26,7 +26,9 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -35,21 +37,37 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 namespace schema = mlir::fp8::manifest;
 
+/// The attributes and optional operands of a quantization op `op`, the
+/// same for the plain and the monitored one.
+template <typename OpTy>
+static void bindQuantization(QuantizeKernelBuilder &k, OpTy op) {
+  k.elementType = op.getResult().getType().getElementType();
+  k.scaleElement = op.getScaling().getScale();
+  k.stochastic = op.getRounding() == Rounding::stochastic;
+  k.scaling = op.getScaling();
+  k.margin = op.getMargin();
+  if (op.getAmax())
+    k.amaxOperand = &op.getAmaxMutable()[0];
+  if (op.getSeed())
+    k.seedOperand = &op.getSeedMutable()[0];
+}
+
 QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
                                              RankedTensorType type,
                                              ArrayRef<int64_t> tile,
-                                             QuantizeOp op)
+                                             Operation *op)
     : op(op), b(b) {
   inputElement = type.getElementType();
   rows = type.getDimSize(0);
   cols = type.getDimSize(1);
   tileRows = ShapedType::isDynamic(tile[0]) ? rows : tile[0];
   tileCols = ShapedType::isDynamic(tile[1]) ? cols : tile[1];
-  if (!op)
-    return;
-  elementType = op.getResult().getType().getElementType();
-  scaleElement = op.getScaling().getScale();
-  stochastic = op.getRounding() == Rounding::stochastic;
+  if (auto quantize = dyn_cast_or_null<QuantizeOp>(op)) {
+    bindQuantization(*this, quantize);
+  } else if (auto monitored = dyn_cast_or_null<QuantizeMonitoredOp>(op)) {
+    bindQuantization(*this, monitored);
+    monitor = true;
+  }
 }
 
 SmallVector<int64_t> QuantizeKernelBuilder::scaleShape() const {
@@ -77,33 +95,49 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     if (stochastic)
       signature.addBuffer("seed", ParamRole::input, b.getI64Type(), {1},
                           MemRefType::get({1}, b.getI64Type()));
-    if (op.getAmax())
+    if (amaxOperand)
       signature.addBuffer("amax", ParamRole::input, f32, scaleShape(),
                           scaleBuffer(f32));
     signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
                         MemRefType::get({numElements}, b.getI8Type()));
     signature.addBuffer("scale", ParamRole::output, scaleElement, scaleShape(),
                         scaleBuffer(scaleElement));
+    if (monitor) {
+      signature.addBuffer("tile_amax", ParamRole::output, f32, scaleShape(),
+                          scaleBuffer(f32));
+      signature.addBuffer("counts", ParamRole::output, b.getI64Type(), {2},
+                          MemRefType::get({2}, b.getI64Type()));
+    }
   }
   // A zero-initialized 16-byte scratch buffer (the tensorwise kernel's
   // grid-wide amax and arrival counters), last parameter: 4 x i32, declared
   // to fp8-run as 2 x i64 (it zero-fills parameters of role "workspace"
   // once; the kernel leaves them zero again).
-  Operation *source = op ? op.getOperation() : amaxSource;
+  Operation *source = op ? op : amaxSource;
   signature.bindOperand("input", source->getOpOperand(0));
   if (amaxOnly()) {
     signature.bindResult("amax", source->getResult(0));
   } else {
     if (stochastic)
-      signature.bindOperand("seed", op.getSeedMutable()[0]);
-    if (op.getAmax())
-      signature.bindOperand("amax", op.getAmaxMutable()[0]);
+      signature.bindOperand("seed", *seedOperand);
+    if (amaxOperand)
+      signature.bindOperand("amax", *amaxOperand);
     signature.bindResult("q", op->getResult(0));
     signature.bindResult("scale", op->getResult(1));
+    if (monitor) {
+      signature.bindResult("tile_amax", op->getResult(2));
+      signature.bindResult("counts", op->getResult(3));
+    }
   }
   if (workspace)
     signature.addBuffer("workspace", ParamRole::workspace, b.getI64Type(), {2},
                         MemRefType::get({4}, b.getI32Type()));
+  // The counts' own workspace: saturated, flushed, and the ticket that
+  // tells the last CTA; left zero like the tensorwise scratch.
+  if (monitor)
+    signature.addBuffer("monitor_workspace", ParamRole::workspace,
+                        b.getI64Type(), {3},
+                        MemRefType::get({3}, b.getI64Type()));
   return signature;
 }
 
@@ -123,16 +157,21 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
   int64_t scaleBytes =
       numScales() * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
   SmallVector<NamedAttribute> extra =
-      manifestQuantization(b, elementType, op.getScaling());
+      manifestQuantization(b, elementType, scaling);
   if (stochastic)
     extra.push_back(b.getNamedAttr(
         schema::kRounding, b.getStringAttr(schema::kRoundingStochastic)));
   // The checker recomputes the scales: it needs the margin.
-  if (op.getMargin() != 0)
+  if (margin != 0)
     extra.push_back(
-        b.getNamedAttr(schema::kMargin, b.getI64IntegerAttr(op.getMargin())));
-  setManifest(b, func, signature, "fp8.quantize", numBlocks, kThreadsPerBlock,
-              numElements * (inputBytes + 1) + scaleBytes, extra);
+        b.getNamedAttr(schema::kMargin, b.getI64IntegerAttr(margin)));
+  int64_t bytesMoved = numElements * (inputBytes + 1) + scaleBytes;
+  if (monitor) {
+    extra.push_back(b.getNamedAttr(schema::kMonitor, b.getBoolAttr(true)));
+    bytesMoved += numScales() * 4 + 2 * 8;
+  }
+  setManifest(b, func, signature, op->getName().getStringRef(), numBlocks,
+              kThreadsPerBlock, bytesMoved, extra);
 }
 
 gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
@@ -157,6 +196,16 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
   }
   if (workspace)
     scratch = signature.getArgument(func, "workspace");
+  if (monitor) {
+    tileAmaxOut = signature.getArgument(func, "tile_amax");
+    countsOut = signature.getArgument(func, "counts");
+    monitorScratch = signature.getArgument(func, "monitor_workspace");
+    this->numBlocks = numBlocks;
+    counters =
+        memref::AllocaOp::create(b, MemRefType::get({2}, b.getI32Type()));
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(b, b.i32(0), counters, b.index(i));
+  }
   return func;
 }
 
@@ -208,8 +257,7 @@ Value QuantizeKernelBuilder::ctaMax(Value value, Value partials, Value thread) {
 }
 
 TileScales QuantizeKernelBuilder::tileScales(Value amax) {
-  return buildTileScales(b, b.getLoc(), amax, elementType, op.getScaling(),
-                         op.getMargin());
+  return buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
 }
 
 Value QuantizeKernelBuilder::stochasticByte(Value scaled, Value index) {
@@ -236,6 +284,98 @@ void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
   }
   vector::StoreOp::create(b, bytes, data, offset,
                           /*nontemporal=*/false, llvm::Align(16));
+  if (monitor) {
+    SmallVector<Value> inputs;
+    for (int64_t i = 0; i < kChunk; ++i)
+      inputs.push_back(vector::ExtractOp::create(b, values, i));
+    count(inputs, scaled, bytes);
+  }
+}
+
+void QuantizeKernelBuilder::count(ArrayRef<Value> values,
+                                  ArrayRef<Value> scaled, Value bytes) {
+  Value threshold = b.f32(getFP8Format(elementType).saturationThreshold());
+  Value saturated = b.i32(0), flushed = b.i32(0);
+  for (auto [i, x] : llvm::enumerate(values)) {
+    // Ordered compares: a NaN neither saturates nor flushes.
+    Value isSaturated = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
+                                              b.absF(scaled[i]), threshold);
+    Value code = vector::ExtractOp::create(b, bytes, int64_t(i));
+    Value isZero = b.eq(b.andI(code, 0x7F), 0);
+    Value isNonzero =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::ONE, x, b.f32(0.0));
+    saturated = b.add(saturated,
+                      arith::ExtUIOp::create(b, b.getI32Type(), isSaturated));
+    flushed = b.add(flushed, arith::ExtUIOp::create(b, b.getI32Type(),
+                                                    b.andI(isNonzero, isZero)));
+  }
+  for (auto [slot, value] : llvm::enumerate(ValueRange{saturated, flushed})) {
+    Value index = b.index(slot);
+    Value total = memref::LoadOp::create(b, counters, index);
+    memref::StoreOp::create(b, b.add(total, value), counters, index);
+  }
+}
+
+gpu::GPUModuleOp QuantizeKernelBuilder::finish(gpu::GPUFuncOp func) {
+  if (!monitor)
+    return finishKernel(b, func);
+  b.setInsertionPointToEnd(&func.getBody().front());
+  constexpr int64_t numWarps = kThreadsPerBlock / kWarpSize;
+  Value partials = func.addWorkgroupAttribution(
+      b.workgroupMemRef({2 * numWarps}, b.getI32Type()), b.getLoc());
+  Value thread = b.threadIdX();
+  Value warp = b.divU(thread, kWarpSize);
+  Value isLaneZero = b.eq(b.remU(thread, kWarpSize), 0);
+  SmallVector<Value> sums;
+  for (int64_t slot = 0; slot < 2; ++slot) {
+    Value value = memref::LoadOp::create(b, counters, b.index(slot));
+    for (int64_t stride = kWarpSize / 2; stride >= 1; stride /= 2)
+      value = b.add(value, gpu::ShuffleOp::create(b, value, stride, kWarpSize,
+                                                  gpu::ShuffleMode::XOR)
+                               .getShuffleResult());
+    sums.push_back(value);
+  }
+  auto ifLane = scf::IfOp::create(b, isLaneZero, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifLane.thenBlock());
+  for (int64_t slot = 0; slot < 2; ++slot)
+    memref::StoreOp::create(b, sums[slot], partials,
+                            b.add(warp, slot * numWarps));
+  b.setInsertionPointAfter(ifLane);
+  gpu::BarrierOp::create(b);
+  auto ifLeader = scf::IfOp::create(b, b.eq(thread, 0), false);
+  b.setInsertionPointToStart(ifLeader.thenBlock());
+  auto atomic = [&](arith::AtomicRMWKind kind, Value value, int64_t slot) {
+    return memref::AtomicRMWOp::create(b, kind, value, monitorScratch,
+                                       ValueRange{b.index(slot)})
+        .getResult();
+  };
+  auto fenceGpu = [&] {
+    NVVM::MembarOp::create(b, NVVM::MemScopeKindAttr::get(
+                                  b.getContext(), NVVM::MemScopeKind::GPU));
+  };
+  for (int64_t slot = 0; slot < 2; ++slot) {
+    Value total = b.i32(0);
+    for (int64_t w = 0; w < numWarps; ++w)
+      total = b.add(total, memref::LoadOp::create(
+                               b, partials, b.index(slot * numWarps + w)));
+    atomic(arith::AtomicRMWKind::addi, b.extUI64(total), slot);
+  }
+  // The classic last-block reduction: counts before ticket, and the last
+  // CTA to take a ticket sees every CTA's counts.
+  fenceGpu();
+  Value ticket = atomic(arith::AtomicRMWKind::addi, b.i64(1), 2);
+  auto ifLast = scf::IfOp::create(b, b.eq(ticket, numBlocks - 1),
+                                  /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  fenceGpu();
+  for (int64_t slot = 0; slot < 2; ++slot) {
+    Value total = atomic(arith::AtomicRMWKind::addi, b.i64(0), slot);
+    memref::StoreOp::create(b, total, countsOut, b.index(slot));
+  }
+  // Every launch leaves its workspace zero.
+  for (int64_t slot = 0; slot < 3; ++slot)
+    atomic(arith::AtomicRMWKind::assign, b.i64(0), slot);
+  return finishKernel(b, func);
 }
 
 Value QuantizeKernelBuilder::tileAmax(Value computed, Value index) {
@@ -245,13 +385,15 @@ Value QuantizeKernelBuilder::tileAmax(Value computed, Value index) {
 }
 
 void QuantizeKernelBuilder::storeTile(Value amax, const TileScales &result,
-                                      Value index) {
+                                      Value index, Value dataAmax) {
   if (amaxOnly()) {
     memref::StoreOp::create(b, amax, amaxOut, index);
     return;
   }
   memref::StoreOp::create(b, toScaleStorage(b, result.storedScale), scales,
                           index);
+  if (monitor)
+    memref::StoreOp::create(b, dataAmax, tileAmaxOut, index);
 }
 
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
@@ -291,16 +433,29 @@ static LogicalResult checkStaticMatrix(Operation *op, RankedTensorType type) {
          << type;
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &builder,
-                                                     QuantizeOp op,
-                                                     StringRef name,
-                                                     const Target &target) {
+template <typename OpTy>
+static FailureOr<gpu::GPUModuleOp>
+buildQuantizationKernel(OpBuilder &builder, OpTy op, StringRef name,
+                        const Target &target) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();
   KernelBuilder b(op.getLoc(), builder);
   QuantizeKernelBuilder k(b, inputType, op.getScaling().getTile(), op);
   return buildTileKernel(k, op, name, target);
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &builder,
+                                                     QuantizeOp op,
+                                                     StringRef name,
+                                                     const Target &target) {
+  return buildQuantizationKernel(builder, op, name, target);
+}
+
+FailureOr<gpu::GPUModuleOp>
+fp8::buildQuantizeMonitoredKernel(OpBuilder &builder, QuantizeMonitoredOp op,
+                                  StringRef name, const Target &target) {
+  return buildQuantizationKernel(builder, op, name, target);
 }
 
 FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &builder, AmaxOp op,

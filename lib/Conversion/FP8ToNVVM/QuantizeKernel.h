@@ -22,24 +22,37 @@ namespace mlir::fp8::kernels {
 inline constexpr int64_t kMaxBlockSteps = 8;
 
 /// What the kernel shapes share: the tiling, the types and the buffers.
-/// With a QuantizeOp the kernel quantizes; without one (fp8.amax) it stops
-/// at the per-tile amax.
+/// With an fp8.quantize or fp8.quantize_monitored the kernel quantizes;
+/// without one (fp8.amax) it stops at the per-tile amax. A monitored
+/// quantization also stores each tile's data amax and counts saturated and
+/// flushed elements (per thread, then per CTA, then into the workspace with
+/// 64-bit atomics; the last CTA writes the totals and re-zeroes it).
 struct QuantizeKernelBuilder {
-  QuantizeOp op;
+  /// The fp8.quantize or fp8.quantize_monitored; null for fp8.amax.
+  Operation *op = nullptr;
   KernelBuilder &b;
   Type inputElement, elementType, scaleElement;
   int64_t rows, cols, tileRows, tileCols;
-  bool stochastic = false;
+  bool stochastic = false, monitor = false;
+  // The quantization's attributes and optional operands.
+  ScalingAttr scaling;
+  int64_t margin = 0;
+  OpOperand *amaxOperand = nullptr, *seedOperand = nullptr;
   // The kernel's buffers, bound by create (null where the kernel has none):
   // the seed is already loaded, `scratch` is the workspace.
   Value input, seed, data, scales, amaxOut, scratch;
+  // Monitoring: the tile_amax and counts outputs, the counts' workspace
+  // (saturated, flushed, CTA tickets), this thread's two counters (i32) and
+  // the grid's CTA count.
+  Value tileAmaxOut, countsOut, monitorScratch, counters;
+  int64_t numBlocks = 0;
   // A given amax per tile (delayed scaling), else null.
   Value givenAmax;
   // The fp8.amax op of an amax kernel (whose values it binds).
   Operation *amaxSource = nullptr;
 
   QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
-                        ArrayRef<int64_t> tile, QuantizeOp op = {});
+                        ArrayRef<int64_t> tile, Operation *op = nullptr);
 
   bool amaxOnly() const { return !op; }
 
@@ -82,8 +95,18 @@ struct QuantizeKernelBuilder {
   /// The amax the scales of tile `index` derive from: the given one under
   /// delayed scaling, else `computed`.
   Value tileAmax(Value computed, Value index);
-  /// Stores a tile's result: its amax, or its scale.
-  void storeTile(Value amax, const TileScales &result, Value index);
+  /// Stores a tile's result: its amax, or its scale (and, monitored, the
+  /// amax of its data, `dataAmax`).
+  void storeTile(Value amax, const TileScales &result, Value index,
+                 Value dataAmax = {});
+
+  /// Monitoring: adds to this thread's counters the saturated and flushed
+  /// elements among f32 inputs `values`, scaled to `scaled`, whose FP8
+  /// codes are the i8 vector `bytes`.
+  void count(ArrayRef<Value> values, ArrayRef<Value> scaled, Value bytes);
+  /// Ends the kernel: monitored, every thread of the CTA (at the kernel's
+  /// top level) reduces the counters and the last CTA writes `counts`.
+  gpu::GPUModuleOp finish(gpu::GPUFuncOp func);
 
 private:
   KernelSignature getSignature(bool workspace);

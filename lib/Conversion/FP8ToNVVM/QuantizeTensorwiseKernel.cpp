@@ -38,8 +38,9 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   int64_t numChunks = k.rows * k.cols / kChunk;
   int64_t numBlocks = std::min<int64_t>(
       kTensorwiseBlocks, llvm::divideCeil(numChunks, kThreadsPerBlock));
-  // A given amax needs no grid-wide reduction.
-  bool reduce = !(k.op && k.op.getAmax());
+  // A given amax needs no grid-wide reduction, unless monitoring wants
+  // the data's.
+  bool reduce = !k.amaxOperand || k.monitor;
   gpu::GPUFuncOp func = k.create(name, target, numBlocks, /*workspace=*/reduce);
   // The warps' partial maxima, then one slot through which the leader hands
   // the global amax to its CTA.
@@ -60,7 +61,7 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   Value stride = b.index(numBlocks * kThreadsPerBlock);
   Value isLeader = b.eq(thread, 0);
   Value zero = b.f32(0.0);
-  Value amax;
+  Value amax, dataAmax;
   if (!reduce) {
     amax = k.tileAmax(Value(), b.index(0));
   } else {
@@ -106,7 +107,8 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
       atomic(arith::AtomicRMWKind::assign, b.i32(0), slot);
     b.setInsertionPointAfter(publish);
     gpu::BarrierOp::create(b);
-    amax = memref::LoadOp::create(b, partials, b.index(broadcastSlot));
+    dataAmax = memref::LoadOp::create(b, partials, b.index(broadcastSlot));
+    amax = k.givenAmax ? k.tileAmax(dataAmax, b.index(0)) : dataAmax;
   }
 
   // Pass 2: quantize with the one scale.
@@ -122,6 +124,7 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   Value writer = b.andI(isLeader, b.eq(block, 0));
   auto store = scf::IfOp::create(b, writer, /*withElseRegion=*/false);
   b.setInsertionPointToStart(store.thenBlock());
-  k.storeTile(amax, scales, b.index(0));
-  return finishKernel(b, func);
+  k.storeTile(amax, scales, b.index(0), dataAmax);
+  b.setInsertionPointAfter(store);
+  return k.finish(func);
 }

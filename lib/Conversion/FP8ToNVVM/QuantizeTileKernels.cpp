@@ -38,8 +38,8 @@ gpu::GPUModuleOp kernels::buildRowTileKernel(QuantizeKernelBuilder &k,
   Value offset = b.mul(safeThread, kChunk);
   Value values = k.load(offset);
   Value safeTile = b.divU(safeThread, lanesPerTile);
-  Value amax =
-      k.tileAmax(k.shuffleMax(k.maxAbs(values), lanesPerTile), safeTile);
+  Value dataAmax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
+  Value amax = k.tileAmax(dataAmax, safeTile);
   TileScales scales;
   if (!k.amaxOnly())
     scales = k.tileScales(amax);
@@ -52,8 +52,8 @@ gpu::GPUModuleOp kernels::buildRowTileKernel(QuantizeKernelBuilder &k,
   auto ifFirst = scf::IfOp::create(b, first, false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   // Tiles are contiguous along rows, rows are contiguous: tile = t / lanes.
-  k.storeTile(amax, scales, b.divU(thread, lanesPerTile));
-  return finishKernel(b, func);
+  k.storeTile(amax, scales, b.divU(thread, lanesPerTile), dataAmax);
+  return k.finish(func);
 }
 
 /// Block tiles: CTA b quantizes tile b; its threads walk the tile in steps
@@ -85,7 +85,8 @@ gpu::GPUModuleOp kernels::buildBlockTileKernel(QuantizeKernelBuilder &k,
     offsets.push_back(offset);
     chunks.push_back(values);
   }
-  amax = k.tileAmax(k.ctaMax(amax, partials, thread), block);
+  Value dataAmax = k.ctaMax(amax, partials, thread);
+  amax = k.tileAmax(dataAmax, block);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = k.tileScales(amax);
@@ -95,8 +96,8 @@ gpu::GPUModuleOp kernels::buildBlockTileKernel(QuantizeKernelBuilder &k,
   Value first = b.eq(thread, 0);
   auto ifFirst = scf::IfOp::create(b, first, false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
-  k.storeTile(amax, scales, block);
-  return finishKernel(b, func);
+  k.storeTile(amax, scales, block, dataAmax);
+  return k.finish(func);
 }
 
 /// Column tiles [r, 1]: thread t of CTA b owns one column of one block of r
@@ -132,7 +133,8 @@ gpu::GPUModuleOp kernels::buildColumnTileKernel(QuantizeKernelBuilder &k,
         b, ValueRange{b.maxF(amaxLoop.getRegionIterArgs()[0], magnitude)});
   }
   Value tileIndex = b.add(b.mul(rowBlock, k.cols), col);
-  Value amax = k.tileAmax(amaxLoop.getResult(0), tileIndex);
+  Value dataAmax = amaxLoop.getResult(0);
+  Value amax = k.tileAmax(dataAmax, tileIndex);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = k.tileScales(amax);
@@ -163,9 +165,13 @@ gpu::GPUModuleOp kernels::buildColumnTileKernel(QuantizeKernelBuilder &k,
       Value byte = vector::ExtractOp::create(b, bytes, int64_t(j));
       memref::StoreOp::create(b, byte, k.data, offset);
     }
+    if (k.monitor)
+      k.count({k.loadScalar(offsetOf(i)), k.loadScalar(offsetOf(next))}, pair,
+              bytes);
   }
-  k.storeTile(amax, scales, tileIndex);
-  return finishKernel(b, func);
+  k.storeTile(amax, scales, tileIndex, dataAmax);
+  b.setInsertionPointAfter(ifActive);
+  return k.finish(func);
 }
 
 /// Any other tiling, partial edge tiles included (any shape, no alignment):
@@ -201,14 +207,16 @@ gpu::GPUModuleOp kernels::buildGenericTileKernel(QuantizeKernelBuilder &k,
   scf::YieldOp::create(
       b, ValueRange{b.maxF(scan.getRegionIterArgs()[0], magnitude)});
   b.setInsertionPointAfter(scan);
-  Value amax = k.tileAmax(k.ctaMax(scan.getResult(0), partials, thread), tile);
+  Value dataAmax = k.ctaMax(scan.getResult(0), partials, thread);
+  Value amax = k.tileAmax(dataAmax, tile);
   TileScales scales;
   if (!k.amaxOnly()) {
     scales = k.tileScales(amax);
     auto loop = scf::ForOp::create(b, thread, count, b.index(kThreadsPerBlock));
     b.setInsertionPointToStart(loop.getBody());
     Value offset = offsetOf(loop.getInductionVar());
-    Value scaled = b.mulF(k.loadScalar(offset), scales.quantScale);
+    Value x = k.loadScalar(offset);
+    Value scaled = b.mulF(x, scales.quantScale);
     Value byte;
     if (!k.stochastic) {
       // cvt converts pairs: the element and a zero, keeping the first byte.
@@ -219,11 +227,15 @@ gpu::GPUModuleOp kernels::buildGenericTileKernel(QuantizeKernelBuilder &k,
       byte = k.stochasticByte(scaled, index);
     }
     memref::StoreOp::create(b, byte, k.data, offset);
+    if (k.monitor)
+      k.count({x}, {scaled},
+              vector::FromElementsOp::create(
+                  b, VectorType::get({1}, b.getI8Type()), ValueRange{byte}));
     b.setInsertionPointAfter(loop);
   }
   auto first = scf::IfOp::create(b, b.eq(thread, 0),
                                  /*withElseRegion=*/false);
   b.setInsertionPointToStart(first.thenBlock());
-  k.storeTile(amax, scales, tile);
-  return finishKernel(b, func);
+  k.storeTile(amax, scales, tile, dataAmax);
+  return k.finish(func);
 }

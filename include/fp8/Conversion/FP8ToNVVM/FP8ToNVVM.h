@@ -32,6 +32,7 @@ class AmaxOp;
 class DequantizeOp;
 class HadamardOp;
 class QuantizeOp;
+class QuantizeMonitoredOp;
 class QuantizeTransposeOp;
 class ScaledMatmulOp;
 class TmaAlignScalesOp;
@@ -44,6 +45,13 @@ class TransposeOp;
 FailureOr<gpu::GPUModuleOp> buildQuantizeKernel(OpBuilder &builder,
                                                 QuantizeOp op, StringRef name,
                                                 const Target &target);
+/// The kernel of fp8.quantize with the op's statistics: the same kernel
+/// shape, which also stores each tile's data amax and counts saturated and
+/// flushed elements (docs/Design.md).
+FailureOr<gpu::GPUModuleOp> buildQuantizeMonitoredKernel(OpBuilder &builder,
+                                                         QuantizeMonitoredOp op,
+                                                         StringRef name,
+                                                         const Target &target);
 
 /// Builds a kernel rotating the last dim of `op`'s input by the block
 /// Hadamard matrix, bit-identical to the CPU reference.

@@ -47,6 +47,9 @@ inline constexpr const char kMargin[] = "margin";
 inline constexpr const char kDim[] = "dim";
 inline constexpr const char kSize[] = "size";
 inline constexpr const char kSeed[] = "seed";
+// A monitored quantization kernel (true); a function result's statistic
+// label (the `fp8.monitor` result attribute).
+inline constexpr const char kMonitor[] = "monitor";
 
 // One parameter: a device pointer to a buffer, or a tensor map.
 inline constexpr const char kRole[] = "role";
