@@ -485,7 +485,7 @@ std::string fp8fuzz::randomPipeline(Rng &rng, const std::string &body) {
       return pipeline + ",fp8-emit{chip=" + c + "}";
     }
   }
-  switch (below(rng, 19)) {
+  switch (below(rng, 20)) {
   case 0:
     return "";
   case 1:
@@ -525,6 +525,10 @@ std::string fp8fuzz::randomPipeline(Rng &rng, const std::string &body) {
     return pipeline + "," + nvvm;
   case 17:
     return "fp8-fuse-quantization," + nvvm;
+  case 18:
+    return chance(rng, 50) ? "fp8-pipeline{recipe=" + r + " chip=" + c +
+                                 " monitor=true}," + nvvm
+                           : "fp8-monitor-quantization," + nvvm;
   default:
     return "fp8-derive-scaling,fp8-legalize{chip=" + c + "}," + nvvm;
   }
