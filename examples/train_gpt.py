@@ -212,6 +212,15 @@ def parse_args(argv=None):
         p.error("--monitor needs an FP8 recipe")
     if args.nproc < 1:
         p.error("--nproc must be positive")
+    # Under torchrun the world size is torchrun's (--nproc may be left out:
+    # torchrun's own parser refuses it among the script's arguments, as an
+    # ambiguous abbreviation of its --nproc-per-node).
+    world = int(os.environ.get("WORLD_SIZE", "0") or 0)
+    if world:
+        if args.nproc not in (1, world):
+            p.error("--nproc %d, but torchrun started %d processes" % (
+                args.nproc, world))
+        args.nproc = world
     if args.mlp is None:
         args.mlp = "linears" if args.nproc > 1 else "fused"
     if args.nproc > 1 and args.mlp != "linears":
@@ -444,9 +453,6 @@ class Dist:
         dist.init_process_group("nccl", device_id=self.device)
         self.dist, self.world, self.rank = (dist, dist.get_world_size(),
                                             dist.get_rank())
-        if self.world != nproc:
-            raise SystemExit("--nproc %d but torchrun started %d processes"
-                             % (nproc, self.world))
 
     def mean(self, value):
         """The mean over ranks of a scalar tensor."""
@@ -468,6 +474,20 @@ def local(t):
     return t.to_local() if hasattr(t, "to_local") else t
 
 
+def without_nproc(argv):
+    """`argv` less its --nproc (torchrun's parser would refuse it; the
+    processes take the world size from torchrun)."""
+    out, skip = [], False
+    for i, a in enumerate(argv):
+        if skip:
+            skip = False
+        elif a == "--nproc":
+            skip = True
+        elif not a.startswith("--nproc="):
+            out.append(a)
+    return out
+
+
 def main(argv=None):
     args = parse_args(argv)
     if args.aot:
@@ -476,8 +496,8 @@ def main(argv=None):
         import subprocess
         cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone",
                "--nproc_per_node", str(args.nproc), os.path.abspath(__file__)]
-        return subprocess.call(cmd + (sys.argv[1:] if argv is None
-                                      else list(argv)))
+        return subprocess.call(cmd + without_nproc(sys.argv[1:] if argv is None
+                                                   else list(argv)))
     import torch
     import torch.nn.functional as F
     dist = Dist(torch, args.nproc)

@@ -347,6 +347,14 @@ if torch is not None:
         if world_size is None:
             world_size = (torch.distributed.get_world_size()
                           if torch.distributed.is_initialized() else 1)
+        if world_size < 2:
+            # PyTorch 2.11's FSDP2 special-cases a 1-rank group (no
+            # all-gather); its call of fsdp_post_all_gather there does not
+            # pass what fsdp_pre_all_gather returned.
+            raise ValueError(
+                "enable_fp8_all_gather: the world size is %d; FP8 "
+                "all-gather needs 2 or more ranks (on one GPU, use the "
+                "layers without FSDP2)" % world_size)
         found = 0
         for name, module in model.named_modules():
             if isinstance(module, _nn.MLP):

@@ -128,6 +128,22 @@ class ArgsTest(unittest.TestCase):
         args = train_gpt.parse_args(["--nproc", "2", "--recipe", "rowwise"])
         self.assertEqual(args.all_gather, "bf16")
 
+    def test_world_size_from_torchrun(self):
+        os.environ["WORLD_SIZE"] = "2"
+        try:
+            args = train_gpt.parse_args(["--recipe", "tensorwise"])
+            self.assertEqual((args.nproc, args.mlp, args.all_gather),
+                             (2, "linears", "fp8"))
+            self.assertIn("--nproc 4, but torchrun started 2",
+                          self.error(["--nproc", "4"]))
+        finally:
+            del os.environ["WORLD_SIZE"]
+
+    def test_relaunch_drops_nproc(self):
+        self.assertEqual(train_gpt.without_nproc(
+            ["--nproc", "2", "--steps", "5", "--nproc=2", "--out", "d"]),
+            ["--steps", "5", "--out", "d"])
+
     def test_errors(self):
         self.assertIn("--monitor needs an FP8 recipe",
                       self.error(["--recipe", "bf16", "--monitor"]))

@@ -7,8 +7,9 @@ one GPU and, sharded, on N GPUs with the same global batch.
     check_fsdp.py [--nproc 2]       run (one process per GPU, NCCL), and
                                     the single-GPU reference first
     check_fsdp.py --fp8-all-gather  also all-gather the weights in FP8
-                                    (fp8_mlir.fsdp); --nproc 1 runs FSDP2
-                                    on a 1-rank group (smoke test)
+                                    (fp8_mlir.fsdp); needs --nproc >= 2
+                                    (FSDP2 skips the all-gather of a
+                                    1-rank group)
 
 What it checks:
   * parameters stay sharded bf16 masters (DTensor shards of 1/N of the
@@ -246,6 +247,10 @@ def main():
     args = parser.parse_args()
     if args.nproc < 1:
         parser.error("--nproc must be at least 1")
+    if args.fp8_all_gather and args.nproc < 2:
+        parser.error("--fp8-all-gather needs --nproc 2 or more: on a "
+                     "1-rank group FSDP2 takes a path without an "
+                     "all-gather, and the extension does not apply")
     if args.aot:
         aot(args.nproc)
         print("check_fsdp: compiled into %s" % fp8_mlir.cache_root())
