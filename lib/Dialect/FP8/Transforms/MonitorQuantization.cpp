@@ -126,12 +126,16 @@ struct FP8MonitorQuantizationPass
 
     ret->insertOperands(ret->getNumOperands(), extraResults);
     for (auto [value, label] : llvm::zip(extraResults, labels))
-      func.insertResult(
-          func.getNumResults(), value.getType(),
-          DictionaryAttr::get(
-              ctx, {NamedAttribute(
-                       StringAttr::get(ctx, FP8Dialect::getMonitorAttrName()),
-                       StringAttr::get(ctx, label))}));
+      if (failed(func.insertResult(
+              func.getNumResults(), value.getType(),
+              DictionaryAttr::get(
+                  ctx,
+                  {NamedAttribute(
+                      StringAttr::get(ctx, FP8Dialect::getMonitorAttrName()),
+                      StringAttr::get(ctx, label))}))))
+        return func.emitOpError("fp8-monitor-quantization: cannot add a "
+                                "result to @")
+               << func.getName();
     return success();
   }
 };
