@@ -45,6 +45,8 @@ def main(argv=None):
                        "$FP8_MLIR_CACHE or ~/.cache/fp8_mlir)")
         p.add_argument("--m", type=_ints, required=True,
                        help="token counts, comma-separated")
+        p.add_argument("--monitor", action="store_true",
+                       help="with the quantizations' health statistics")
 
     lin = sub.add_parser("linear", help="a linear layer Y = X W^T (+ b)")
     common(lin)
@@ -75,12 +77,14 @@ def main(argv=None):
                     lp = layers.compile_linear(
                         m, args.n, args.k, recipe=recipe, chip=args.chip,
                         bias=args.bias, dtype=args.dtype,
-                        out_dtype=args.out_dtype, cache=args.cache)
+                        out_dtype=args.out_dtype, cache=args.cache,
+                        monitor=args.monitor)
                 else:
                     lp = layers.compile_mlp(
                         m, args.dim, args.hidden, recipe=recipe,
                         chip=args.chip, activation=args.activation,
-                        dtype=args.dtype, cache=args.cache)
+                        dtype=args.dtype, cache=args.cache,
+                        monitor=args.monitor)
                 print("%s %s: %s" % (args.what, json.dumps(
                     lp.describe, sort_keys=True), lp.path))
     except (ValueError, compiler.errors.Fp8MlirError) as e:

@@ -93,9 +93,13 @@ def check_chip(chip):
     return chip
 
 
-def graph_key(text, recipe, chip):
+def graph_key(text, recipe, chip, monitor=False):
     h = hashlib.sha256()
-    for part in ("fp8_mlir cache %d" % CACHE_FORMAT, recipe, chip, text):
+    # (monitor joins the key only when on: unmonitored keys stay as they
+    # were.)
+    parts = ("fp8_mlir cache %d" % CACHE_FORMAT, recipe, chip, text) + (
+        ("monitor",) if monitor else ())
+    for part in parts:
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]
@@ -112,14 +116,16 @@ def _entries(key_dir):
 
 
 def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
-                  cache=None):
+                  cache=None, monitor=False):
     """The directory of the compiled program of `text`, from the cache or
     compiled now. `describe` (a dict) is stored with the entry; `aot_hint`
     is the `python3 -m fp8_mlir.aot ...` command that produces the entry
-    elsewhere, for the error where neither exists."""
+    elsewhere, for the error where neither exists. `monitor` compiles with
+    fp8-pipeline's monitor=true: every function also returns the health
+    statistics of its quantizations (docs/Passes.md)."""
     recipe, chip = check_recipe(recipe), check_chip(chip)
     root = os.path.abspath(cache or cache_root())
-    key = graph_key(text, recipe, chip)
+    key = graph_key(text, recipe, chip, monitor)
     key_dir = os.path.join(root, key)
     fp8_opt = find_compiler()
     if fp8_opt is None:
@@ -147,7 +153,8 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
     tmp = tempfile.mkdtemp(prefix=".tmp-", dir=key_dir)
     try:
         cmd = [fp8_opt, graph,
-               "--fp8-pipeline=recipe=%s chip=%s" % (recipe, chip),
+               "--fp8-pipeline=recipe=%s chip=%s%s" % (
+                   recipe, chip, " monitor=true" if monitor else ""),
                "--fp8-emit=dir=%s chip=%s" % (tmp, chip), "-o", os.devnull]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -156,7 +163,7 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
                     proc.returncode, describe or graph,
                     proc.stderr.strip(), " ".join(cmd)))
         info = {"cache_format": CACHE_FORMAT, "key": key, "recipe": recipe,
-                "chip": chip, "compiler": fp8_opt,
+                "chip": chip, "monitor": bool(monitor), "compiler": fp8_opt,
                 "compiler_id": os.path.basename(entry),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 "graph": describe or {}}

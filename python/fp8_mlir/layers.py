@@ -9,7 +9,18 @@ quantized tensor, in the order the function's matmuls first quantize them
 down here per graph and checked against the compiled signature.
 """
 
+import json
+import os
+
 from . import compiler, graphs, runtime
+
+# The arguments of each graph's functions, for naming what is monitored.
+_ARGUMENTS = {
+    "linear": (("x", "w", "b"), ("dy", "x", "w")),
+    "mlp-swiglu": (("x", "w1", "w3", "w2"),
+                   ("dy", "x", "w1", "w3", "w2", "h1", "h3")),
+    "mlp-gelu": (("x", "w1", "w2"), ("dy", "x", "w1", "w2", "h1")),
+}
 
 # History order per graph and function: forward tensors, then the
 # gradient's (dy and the MLP's dh) in backward.
@@ -22,9 +33,76 @@ _HISTORIES = {
 }
 
 
+class Monitored:
+    """One monitored quantization of a function (fp8-pipeline's
+    monitor=true): its `name` (e.g. "x", "w", "dy", "x.T" for the
+    quantization of the transpose of x, or the tensor's name in the
+    history order for a computed one such as the MLP's "a"), its fp8.role,
+    the output indices of its `tile_amax` and `counts` results, and the
+    element count of the quantized tensor."""
+
+    def __init__(self, name, role, tile_amax, counts, numel):
+        self.name, self.role = name, role
+        self.tile_amax, self.counts, self.numel = tile_amax, counts, numel
+
+    def __repr__(self):
+        return "<monitored %s (%s): outputs %d, %d; %d elements>" % (
+            self.name, self.role, self.tile_amax, self.counts, self.numel)
+
+
+def monitored_results(manifest, function, arg_names, computed_names=()):
+    """The Monitored quantizations of `function` in a manifest (a dict),
+    in the order the compiler quantizes them. `arg_names` name the
+    function's arguments; `computed_names` (the history order) names
+    computed tensors ("op<K>" labels) when there is one per quantization."""
+    fn = next(f for f in manifest["functions"] if f["name"] == function)
+    buffers = fn["buffers"]
+    kernels = {k["name"]: k for k in manifest["kernels"]}
+    # The quantized input of each tile_amax buffer, from its launch.
+    numel = {}
+    for launch in fn["launches"]:
+        params = kernels[launch["kernel"]]["params"]
+        names = [p["name"] for p in params]
+        if "tile_amax" in names:
+            shape = params[names.index("input")]["shape"]
+            count = 1
+            for d in shape:
+                count *= d
+            numel[launch["args"][names.index("tile_amax")]] = count
+    found = {}
+    for index, buffer_id in enumerate(fn["results"]):
+        label = buffers[buffer_id].get("monitor")
+        if not label:
+            continue
+        tensor, stat = label.rsplit("/", 1)
+        entry = found.setdefault(tensor, {})
+        entry[stat] = index
+        if stat == "tile_amax":
+            entry["numel"] = numel.get(buffer_id, 0)
+    out = []
+    labels = list(found)
+    for position, label in enumerate(labels):
+        role, source = label.split(":", 1)
+        base, _, suffix = source.partition(".")
+        if base.startswith("arg") and int(base[3:]) < len(arg_names):
+            name = arg_names[int(base[3:])]
+        elif len(labels) == len(computed_names):
+            name = computed_names[position]
+        else:
+            name = "%s:%s" % (role, base)
+        if suffix:
+            name += "." + suffix
+        entry = found[label]
+        out.append(Monitored(name, role, entry["tile_amax"],
+                             entry["counts"], entry["numel"]))
+    return out
+
+
 class LayerProgram:
     """One compiled layer: `fwd` and `bwd` (runtime.Function), the count of
-    their own arguments, and the histories each takes after them."""
+    their own arguments, and the histories each takes after them. With
+    monitoring, `fwd_monitored` and `bwd_monitored` list the Monitored
+    quantizations whose statistics the functions also return."""
 
     def __init__(self, path, kind, fwd_name, bwd_name, fwd_args, bwd_args,
                  describe):
@@ -48,6 +126,16 @@ class LayerProgram:
                         len(self.bwd_histories), kind))
         self.history_shape = (self.fwd.inputs[-1].shape
                               if self.fwd_histories else None)
+        self.fwd_monitored, self.bwd_monitored = [], []
+        if describe.get("monitor"):
+            with open(os.path.join(path, "manifest.json")) as f:
+                manifest = json.load(f)
+            fwd_names, bwd_names = _ARGUMENTS[kind]
+            fwd_order, bwd_order = _HISTORIES[kind]
+            self.fwd_monitored = monitored_results(manifest, fwd_name,
+                                                   fwd_names, fwd_order)
+            self.bwd_monitored = monitored_results(manifest, bwd_name,
+                                                   bwd_names, bwd_order)
 
     @property
     def gradient_histories(self):
@@ -67,30 +155,31 @@ def _aot_command(kind, args):
 
 
 def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
-                   dtype="bf16", out_dtype=None, cache=None):
+                   dtype="bf16", out_dtype=None, cache=None, monitor=False):
     """The program of a linear layer Y = X W^T (+ b), X [m, k], W [n, k]:
-    functions linear_fwd and linear_bwd (graphs.linear)."""
+    functions linear_fwd and linear_bwd (graphs.linear). `monitor`: they
+    also return the health statistics of their quantizations."""
     text = graphs.linear(m, k, n, bias=bias, dtype=dtype,
                          out_dtype=out_dtype)
     args = dict(m=m, n=n, k=k, recipe=recipe, chip=chip, bias=bool(bias),
-                dtype=dtype, out_dtype=out_dtype)
+                dtype=dtype, out_dtype=out_dtype, monitor=bool(monitor))
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="linear"),
-        aot_hint=_aot_command("linear", args), cache=cache)
+        aot_hint=_aot_command("linear", args), cache=cache, monitor=monitor)
     return LayerProgram(path, "linear", "linear_fwd", "linear_bwd",
                         3 if bias else 2, 3, args)
 
 
 def compile_mlp(m, dim, hidden, recipe="tensorwise", chip="sm_90a",
-                activation="swiglu", dtype="bf16", cache=None):
+                activation="swiglu", dtype="bf16", cache=None, monitor=False):
     """The program of an MLP block (graphs.mlp): functions mlp_fwd and
-    mlp_bwd."""
+    mlp_bwd (`monitor`: with the statistics of their quantizations)."""
     text = graphs.mlp(m, dim, hidden, activation=activation, dtype=dtype)
     args = dict(m=m, dim=dim, hidden=hidden, recipe=recipe, chip=chip,
-                activation=activation, dtype=dtype)
+                activation=activation, dtype=dtype, monitor=bool(monitor))
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="mlp"),
-        aot_hint=_aot_command("mlp", args), cache=cache)
+        aot_hint=_aot_command("mlp", args), cache=cache, monitor=monitor)
     glu = activation == "swiglu"
     return LayerProgram(path, "mlp-" + activation, "mlp_fwd", "mlp_bwd",
                         4 if glu else 3, 7 if glu else 5, args)

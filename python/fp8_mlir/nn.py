@@ -48,19 +48,53 @@ def _run(function, inputs):
                                   inputs)
 
 
+def _take_monitored(outs, monitored, sink, prefix):
+    """`outs` less the statistics outputs of `monitored`, which go to
+    `sink` (a dict, or None) as prefix + name -> (tile_amax, counts,
+    numel)."""
+    if not monitored:
+        return outs
+    drop = set()
+    for mon in monitored:
+        drop.update((mon.tile_amax, mon.counts))
+        if sink is not None:
+            sink[prefix + mon.name] = (outs[mon.tile_amax].detach(),
+                                       outs[mon.counts].detach(), mon.numel)
+    return [o for i, o in enumerate(outs) if i not in drop]
+
+
+def summarize(tile_amax, counts, numel):
+    """The health statistics of one quantization from what its kernel
+    returned: amax, the fractions of elements that saturated and that
+    flushed to zero, and the tile-amax spread (max / median of the tile
+    amaxes; None where the median is 0). Synchronizes with the GPU."""
+    tiles = tile_amax.reshape(-1).float()
+    amax = tiles.max()
+    median = tiles.median()
+    sat, flushed = counts.tolist()
+    med = median.item()
+    return {"amax": amax.item(),
+            "saturated": sat / numel if numel else 0.0,
+            "flushed": flushed / numel if numel else 0.0,
+            "tile_amax_spread": amax.item() / med if med > 0 else None,
+            "tiles": tiles.numel(), "elements": numel}
+
+
 class _LayerFunction(torch.autograd.Function):
-    """forward(layer, histories, x, *params) -> (y, *new histories);
-    `histories` is the module's dict of history buffers (None without
-    delayed scaling)."""
+    """forward(layer, histories, sink, x, *params) -> (y, *new
+    histories); `histories` is the module's dict of history buffers (None
+    without delayed scaling), `sink` the module's dict of the last
+    monitoring statistics (None without monitoring)."""
 
     @staticmethod
-    def forward(ctx, layer, histories, x, *params):
+    def forward(ctx, layer, histories, sink, x, *params):
         used = [histories[n] for n in layer.fwd_histories]
         outs = _run(layer.fwd, [x, *params, *used])
+        outs = _take_monitored(outs, layer.fwd_monitored, sink, "fwd/")
         n_saved = len(outs) - 1 - len(used)
         y, saved = outs[0], outs[1:1 + n_saved]
         new = outs[1 + n_saved:]
-        ctx.layer, ctx.histories = layer, histories
+        ctx.layer, ctx.histories, ctx.sink = layer, histories, sink
         ctx.n_params = len(params)
         # Copies of the histories the forward used (the module's buffers
         # move on), for backward's quantization of the same tensors.
@@ -86,6 +120,7 @@ class _LayerFunction(torch.autograd.Function):
         grads_of = params[:-1] if layer.describe.get("bias") else params
         dy = dy.contiguous()
         outs = _run(layer.bwd, [dy, x, *grads_of, *saved, *hist])
+        outs = _take_monitored(outs, layer.bwd_monitored, ctx.sink, "bwd/")
         grads = list(outs[:1 + len(grads_of)])
         for n, h in zip(layer.bwd_histories, outs[1 + len(grads_of):]):
             if n not in used:
@@ -93,20 +128,34 @@ class _LayerFunction(torch.autograd.Function):
         if len(grads_of) < len(params):
             # The bias gradient: a column sum PyTorch does well.
             grads.append(dy.sum(0, dtype=torch.float32).to(params[-1].dtype))
-        return (None, None, *grads)
+        return (None, None, None, *grads)
 
 
 class _Fp8Module(torch.nn.Module):
     """What Linear and MLP share: the recipe, the chip, programs per M,
     and the delayed recipe's history buffers."""
 
-    def _setup(self, recipe, chip):
+    def _setup(self, recipe, chip, monitor=False):
         layers.compiler.check_recipe(recipe)
         if chip is not None:
             layers.compiler.check_chip(chip)
-        self.recipe, self.chip = recipe, chip
+        self.recipe, self.chip, self.monitor = recipe, chip, bool(monitor)
         self._programs = {}
         self._histories = None
+        # The last call's statistics per quantization (monitor=True).
+        self._monitored = {} if monitor else None
+
+    @property
+    def fp8_stats(self):
+        """With monitor=True: {"fwd/x": stats, "bwd/dy": stats, ...} of the
+        last forward and backward, each quantization's amax, fractions
+        saturated and flushed to zero, and tile-amax spread
+        (fp8_mlir.nn.summarize; reading it synchronizes with the GPU).
+        Empty before the first call; None without monitoring."""
+        if self._monitored is None:
+            return None
+        return {name: summarize(*raw)
+                for name, raw in sorted(self._monitored.items())}
 
     def _program(self, m, device):
         program = self._programs.get(m)
@@ -148,7 +197,8 @@ class _Fp8Module(torch.nn.Module):
             raise ValueError("%s: input has no rows" % type(self).__name__)
         program = self._program(m, x.device)
         hist = self._histories if program.fwd_histories else None
-        outs = _LayerFunction.apply(program, hist, x2, *params)
+        outs = _LayerFunction.apply(program, hist, self._monitored, x2,
+                                    *params)
         if program.fwd_histories:
             with torch.no_grad():
                 for n, h in zip(program.fwd_histories, outs[1:]):
@@ -163,9 +213,10 @@ class Linear(_Fp8Module):
     #fp8.recipe<...> attribute); `chip` defaults to the device's."""
 
     def __init__(self, in_features, out_features, bias=True,
-                 recipe="tensorwise", chip=None, device=None, dtype=None):
+                 recipe="tensorwise", chip=None, device=None, dtype=None,
+                 monitor=False):
         super().__init__()
-        self._setup(recipe, chip)
+        self._setup(recipe, chip, monitor)
         self.in_features, self.out_features = in_features, out_features
         factory = {"device": device, "dtype": dtype or torch.bfloat16}
         self.weight = torch.nn.Parameter(
@@ -182,11 +233,12 @@ class Linear(_Fp8Module):
             torch.nn.init.uniform_(self.bias, -bound, bound)
 
     @classmethod
-    def from_linear(cls, linear, recipe="tensorwise", chip=None):
+    def from_linear(cls, linear, recipe="tensorwise", chip=None,
+                    monitor=False):
         """An fp8_mlir.nn.Linear sharing `linear`'s parameters."""
         new = cls.__new__(cls)
         _Fp8Module.__init__(new)
-        new._setup(recipe, chip)
+        new._setup(recipe, chip, monitor)
         new.in_features, new.out_features = (linear.in_features,
                                               linear.out_features)
         new.weight, new.bias = linear.weight, linear.bias
@@ -196,7 +248,8 @@ class Linear(_Fp8Module):
         return layers.compile_linear(
             m, self.out_features, self.in_features, recipe=self.recipe,
             chip=chip, bias=self.bias is not None,
-            dtype=_dtype_name(self.weight.dtype, "the weight"))
+            dtype=_dtype_name(self.weight.dtype, "the weight"),
+            monitor=self.monitor)
 
     def forward(self, x):
         params = [self.weight] + ([self.bias] if self.bias is not None
@@ -215,9 +268,9 @@ class MLP(_Fp8Module):
     w2 gelu(w1 x). w1, w3: [hidden, dim]; w2: [dim, hidden]."""
 
     def __init__(self, dim, hidden, activation="swiglu", recipe="tensorwise",
-                 chip=None, device=None, dtype=None):
+                 chip=None, device=None, dtype=None, monitor=False):
         super().__init__()
-        self._setup(recipe, chip)
+        self._setup(recipe, chip, monitor)
         if activation not in layers.graphs.ACTIVATIONS:
             raise ValueError("activation must be one of %s, got %r" % (
                 ", ".join(layers.graphs.ACTIVATIONS), activation))
@@ -238,7 +291,7 @@ class MLP(_Fp8Module):
         return layers.compile_mlp(
             m, self.dim, self.hidden, recipe=self.recipe, chip=chip,
             activation=self.activation,
-            dtype=_dtype_name(self.w1.dtype, "w1"))
+            dtype=_dtype_name(self.w1.dtype, "w1"), monitor=self.monitor)
 
     def forward(self, x):
         params = [self.w1] + ([self.w3] if self.w3 is not None else []) + \
@@ -256,7 +309,8 @@ def _default_filter(fqn, module):
     return module.in_features % 16 == 0 and module.out_features % 16 == 0
 
 
-def convert(model, recipe="tensorwise", filter=None, chip=None):
+def convert(model, recipe="tensorwise", filter=None, chip=None,
+            monitor=False):
     """Replaces every torch.nn.Linear of `model` (in place; returned) for
     which filter(fully qualified name, module) is true with an
     fp8_mlir.nn.Linear sharing its parameters, like torchao's
@@ -269,7 +323,8 @@ def convert(model, recipe="tensorwise", filter=None, chip=None):
             fqn = prefix + name
             if type(child) is torch.nn.Linear and keep(fqn, child):
                 setattr(module, name,
-                        Linear.from_linear(child, recipe=recipe, chip=chip))
+                        Linear.from_linear(child, recipe=recipe, chip=chip,
+                                           monitor=monitor))
             else:
                 visit(child, fqn + ".")
 
