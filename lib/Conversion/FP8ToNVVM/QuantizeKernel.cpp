@@ -26,6 +26,7 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -239,10 +240,23 @@ Value QuantizeKernelBuilder::shuffleMax(Value value, int64_t lanes) {
   return value;
 }
 
+/// A shared-memory array of the kernel, 16-byte aligned: LLVM reads the
+/// partials back with 16-byte vector loads, and a second array of a kernel
+/// (the monitored quantize's counts) would otherwise start wherever the
+/// first ends (36 bytes in: a misaligned-address fault).
+static Value addSharedArray(KernelBuilder &b, gpu::GPUFuncOp func, int64_t size,
+                            Type element) {
+  Value array = func.addWorkgroupAttribution(b.workgroupMemRef({size}, element),
+                                             b.getLoc());
+  func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                   LLVM::LLVMDialect::getAlignAttrName(),
+                                   b.getI64IntegerAttr(16));
+  return array;
+}
+
 Value QuantizeKernelBuilder::addPartials(gpu::GPUFuncOp func, int64_t extra) {
-  return func.addWorkgroupAttribution(
-      b.workgroupMemRef({kThreadsPerBlock / kWarpSize + extra}, b.getF32Type()),
-      b.getLoc());
+  return addSharedArray(b, func, kThreadsPerBlock / kWarpSize + extra,
+                        b.getF32Type());
 }
 
 Value QuantizeKernelBuilder::ctaMax(Value value, Value partials, Value thread) {
@@ -321,8 +335,7 @@ gpu::GPUModuleOp QuantizeKernelBuilder::finish(gpu::GPUFuncOp func) {
     return finishKernel(b, func);
   b.setInsertionPointToEnd(&func.getBody().front());
   constexpr int64_t numWarps = kThreadsPerBlock / kWarpSize;
-  Value partials = func.addWorkgroupAttribution(
-      b.workgroupMemRef({2 * numWarps}, b.getI32Type()), b.getLoc());
+  Value partials = addSharedArray(b, func, 2 * numWarps, b.getI32Type());
   Value thread = b.threadIdX();
   Value warp = b.divU(thread, kWarpSize);
   Value isLaneZero = b.eq(b.remU(thread, kWarpSize), 0);

@@ -11,6 +11,7 @@
 // RUN: FileCheck %s --check-prefix=ATOMICS < %t/columns_quantize_monitored_3.ptx
 // RUN: FileCheck %s --check-prefix=ATOMICS < %t/generic_quantize_monitored_4.ptx
 // RUN: FileCheck %s --check-prefix=ATOMICS < %t/tensorwise_quantize_monitored_5.ptx
+// RUN: FileCheck %s --check-prefix=SHARED < %t/tensorwise_quantize_monitored_5.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/rows_quantize_monitored_0.ptx -o /dev/null %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/blocks_quantize_monitored_2.ptx -o /dev/null %}
@@ -46,6 +47,13 @@ func.func @rows(%x: tensor<256x512xbf16>)
       : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
   return %a, %n, %pq : tensor<256x4xf32>, tensor<2xi64>, tensor<256x512xf8E4M3FN>
 }
+
+// The tensorwise kernel has two shared arrays (the amax partials, then the
+// counts), read back with 16-byte vector loads: both must be 16-byte
+// aligned, or the second starts 36 bytes in (a misaligned-address fault
+// seen on the H100).
+// SHARED-COUNT-2: .shared .align 16 .b8
+// SHARED: ld.shared.v4.b32
 
 // ATOMICS: atom.global.add.u64
 // ATOMICS: atom.global.add.u64 {{.*}}+16], 1
