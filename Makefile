@@ -252,25 +252,31 @@ run-gpu-programs:
 	done; \
 	if [ -n "$$failed" ]; then echo "run-gpu-programs: FAILED:$$failed" >&2; exit 1; fi
 
-# The Python package on the GPU (test/Integration/GPU/check_nn.py):
+# The Python package on the GPU (test/Integration/GPU/check_nn.py, and
+# check_monitor.py for the health statistics):
 # gpu-python compiles the layers its tests use into PY_CACHE where fp8-opt
 # exists (carry PY_CACHE to the GPU machine otherwise); run-gpu-python runs
 # them through libfp8rt (build-run/lib/libfp8rt.so).
 PY_CACHE ?= $(BUILD_DIR)/fp8-cache
 CHECK_NN := $(PYTHON) test/Integration/GPU/check_nn.py
+CHECK_MONITOR := $(PYTHON) test/Integration/GPU/check_monitor.py
 
 gpu-python:
 	@if [ -x $(FP8_OPT) ]; then \
 	  FP8_OPT=$(abspath $(FP8_OPT)) FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) \
-	    $(CHECK_NN) --aot > /dev/null; \
+	    $(CHECK_NN) --aot > /dev/null && \
+	  FP8_OPT=$(abspath $(FP8_OPT)) FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) \
+	    $(CHECK_MONITOR) --aot > /dev/null; \
 	else \
 	  echo "check-gpu: no $(FP8_OPT); check_nn.py uses the cache $(PY_CACHE)"; \
 	fi
 
 run-gpu-python:
 	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_NN)
+	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_MONITOR)
 
-# Two or more GPUs: fp8_mlir.nn under FSDP2 (check_fsdp.py) against one GPU.
+# Two or more GPUs: fp8_mlir.nn under FSDP2 (check_fsdp.py) against one GPU,
+# with bf16 and FP8 weight all-gather.
 CHECK_FSDP := $(PYTHON) test/Integration/GPU/check_fsdp.py
 NPROC      ?= 2
 
@@ -279,7 +285,7 @@ check-gpu-multi:
 	  FP8_OPT=$(abspath $(FP8_OPT)) FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) \
 	    $(CHECK_FSDP) --aot --nproc $(NPROC); \
 	fi
-	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_FSDP) --nproc $(NPROC)
+	FP8_MLIR_CACHE=$(abspath $(PY_CACHE)) $(CHECK_FSDP) --nproc $(NPROC) --fp8-all-gather
 
 check-gpu-programs: gpu-programs
 	cmake -G Ninja -S tools/fp8-run -B $(RUN_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
