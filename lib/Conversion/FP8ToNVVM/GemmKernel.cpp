@@ -316,6 +316,12 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
     return op.emitOpError("wgmma needs both operands K-major (contracting = "
                           "[1, 1]); run fp8-legalize{chip=")
            << target.getName() << "} first";
+  for (MatmulSide side : kMatmulSides)
+    if (op.getScaleLayout(side) == ScaleLayout::tcgen05)
+      return op.emitOpError()
+             << ScaledMatmulOp::getSideName(side)
+             << "_scale_layout tcgen05 is sm_100a's scale-factor layout; the "
+                "sm_90a GEMM reads row_major or col_major_tma scales";
   int64_t k = aType.getDimSize(1), n = bType.getDimSize(0);
   if (k % 16 != 0)
     return op.emitOpError("K = ")

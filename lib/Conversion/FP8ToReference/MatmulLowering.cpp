@@ -113,16 +113,59 @@ static Value buildTcgen05Scales(OpBuilder &b, Location loc, Value scale) {
       b, loc, flat, chunks, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3, 4}});
 }
 
+/// The inverse of buildTcgen05Scales: the [R, Kb] (`rowsByK`) scales from
+/// their chunks [R'/128 * Kb'/4, 512], the padding dropped.
+static Value buildFromTcgen05Scales(OpBuilder &b, Location loc, Value chunks,
+                                    ArrayRef<int64_t> rowsByK) {
+  Type element = cast<RankedTensorType>(chunks.getType()).getElementType();
+  int64_t rows = llvm::alignTo(rowsByK[0], kTcgen05ScaleRows);
+  int64_t kBlocks = llvm::alignTo(rowsByK[1], kTcgen05ScaleKBlocks);
+  int64_t rowBlocks = rows / kTcgen05ScaleRows;
+  int64_t kGroups = kBlocks / kTcgen05ScaleKBlocks;
+  constexpr int64_t kWarpRows = 32, kWarpsPerChunk = kTcgen05ScaleRows / 32;
+  auto split = RankedTensorType::get(
+      {rowBlocks, kGroups, kWarpRows, kWarpsPerChunk, kTcgen05ScaleKBlocks},
+      element);
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, split, chunks, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3, 4}});
+  // [rb, kb, r, j, c] back to [rb, j, r, kb, c].
+  Value init = emptyTensor(
+      b, loc,
+      {rowBlocks, kWarpsPerChunk, kWarpRows, kGroups, kTcgen05ScaleKBlocks},
+      element);
+  Value ordered = linalg::TransposeOp::create(b, loc, expanded, init,
+                                              ArrayRef<int64_t>{0, 3, 2, 1, 4})
+                      .getResult()[0];
+  Value padded = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({rows, kBlocks}, element), ordered,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowsByK[0]),
+                                     b.getIndexAttr(rowsByK[1])};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, padded, offsets, sizes,
+                                        strides);
+}
+
 /// The row-major [R, C] scales of a matmul operand whose scales `scale` are
 /// laid out as `layout`: col_major_tma scales [C, R'] lose their padding and
-/// are transposed back.
+/// are transposed back; tcgen05 chunks are unpacked to [rows, K-blocks]
+/// (transposed back where the operand contracts its rows).
 static Value buildRowMajorScales(OpBuilder &b, Location loc, Value scale,
                                  ScaleLayout layout, ShapedType data,
-                                 ScalingAttr scaling) {
+                                 ScalingAttr scaling, int64_t contractingDim) {
   if (layout == ScaleLayout::row_major)
     return scale;
   SmallVector<int64_t> rowMajor =
       getTiledShape(data.getShape(), scaling.getTile());
+  if (layout == ScaleLayout::tcgen05) {
+    SmallVector<int64_t> rowsByK = rowMajor;
+    if (contractingDim == 0)
+      std::swap(rowsByK[0], rowsByK[1]);
+    Value rowsByKScales = buildFromTcgen05Scales(b, loc, scale, rowsByK);
+    return contractingDim == 0 ? transposeMatrix(b, loc, rowsByKScales)
+                               : rowsByKScales;
+  }
   SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowMajor[1]),
                                      b.getIndexAttr(rowMajor[0])};
@@ -207,10 +250,10 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
     // The lowering indexes scales in their row-major layout.
     Value aScale =
         buildRowMajorScales(rewriter, loc, op.getAScale(), op.getAScaleLayout(),
-                            aType, op.getAScaling());
+                            aType, op.getAScaling(), da);
     Value bScale = buildRowMajorScales(
         rewriter, loc, op.getBScale(), op.getBScaleLayout(),
-        cast<ShapedType>(op.getB().getType()), op.getBScaling());
+        cast<ShapedType>(op.getB().getType()), op.getBScaling(), db);
 
     // Operands in f32, K padded to whole chunks and split into (chunk, pos).
     auto prepare = [&](Value operand, int64_t contractDim) {

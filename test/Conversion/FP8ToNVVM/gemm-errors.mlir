@@ -75,3 +75,19 @@ func.func @batched(%a: tensor<2x64x64xf8E4M3FN>, %sa: tensor<2x1x1xf32>,
          tensor<2x64x64xf8E4M3FN>, tensor<2x1x1xf32>) -> tensor<2x64x64xf32>
   return %c : tensor<2x64x64xf32>
 }
+
+// -----
+
+// Scales in sm_100a's tcgen05 layout (fp8-legalize{chip=sm_100a}) are not
+// what the sm_90a kernel reads.
+func.func @tcgen05_scales_on_sm90(%x: tensor<128x256xf8E4M3FN>, %sx: tensor<2x512xf8E8M0FNU>,
+                                  %w: tensor<128x256xf8E4M3FN>, %sw: tensor<128x8xf8E8M0FNU>) -> tensor<128x128xbf16> {
+  // expected-error @+1 {{a_scale_layout tcgen05 is sm_100a's scale-factor layout; the sm_90a GEMM reads row_major or col_major_tma scales}}
+  %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+         a_scale_layout = #fp8.scale_layout<tcgen05>,
+         a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         contracting = array<i64: 1, 1>}
+      : (tensor<128x256xf8E4M3FN>, tensor<2x512xf8E8M0FNU>, tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU>) -> tensor<128x128xbf16>
+  return %y : tensor<128x128xbf16>
+}

@@ -680,3 +680,34 @@ func.func @quantize_monitored_seed(%x: tensor<8x16xbf16>) {
       : tensor<8x16xbf16> -> tensor<8x16xf8E4M3FN>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<2xi64>
   return
 }
+
+// -----
+
+// The tcgen05 scale layout is MXFP8's: E8M0 scales of 1x32 along K.
+func.func @tcgen05_layout_not_mx(%a: tensor<128x256xf8E4M3FN>, %sa: tensor<1x512xf32>,
+                                 %b: tensor<128x256xf8E4M3FN>, %sb: tensor<128x8xf8E8M0FNU>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{a_scale_layout tcgen05 needs E8M0 scales of tile [1, 32] (MXFP8 along the contracted dim 1), got tile [1, 128] and scale 'f32'}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+         a_scale_layout = #fp8.scale_layout<tcgen05>,
+         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+         b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         contracting = array<i64: 1, 1>}
+      : (tensor<128x256xf8E4M3FN>, tensor<1x512xf32>, tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+// -----
+
+// tcgen05 scales of an MN-major operand come from its [rows, K-blocks] =
+// [256, 4] scales (the transpose of its row-major [4, 256]): two chunks.
+func.func @tcgen05_layout_shape(%a: tensor<128x256xf8E4M3FN>, %sa: tensor<4x256xf8E8M0FNU>,
+                                %b: tensor<128x128xf8E4M3FN>, %sb: tensor<128x4xf8E8M0FNU>) -> tensor<256x128xf32> {
+  // expected-error @+1 {{expects a_scale of shape 2x512 for data 128x256 and a_scale_layout tcgen05 (the 256x4 [rows, K-blocks] scales in 512-byte chunks), got 4x256}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+         a_scale_layout = #fp8.scale_layout<tcgen05>,
+         a_scaling = #fp8.scaling<tile = [32, 1], scale = f8E8M0FNU, round = pow2_ceil>,
+         b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         contracting = array<i64: 0, 1>}
+      : (tensor<128x256xf8E4M3FN>, tensor<4x256xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU>) -> tensor<256x128xf32>
+  return %c : tensor<256x128xf32>
+}

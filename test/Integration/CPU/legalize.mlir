@@ -19,6 +19,13 @@
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8.legal
 // RUN: diff %t.mxfp8 %t.mxfp8.legal
+// sm_100a: every MXFP8 scale in the tcgen05 layout (six fp8.tcgen05_scales,
+// three after a transpose of an MN-major operand's scales), the same bits.
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-legalize=chip=sm_100a | FileCheck %s --check-prefix=TCGEN05
+// TCGEN05-COUNT-6: fp8.tcgen05_scales
+// TCGEN05-NOT: fp8.tcgen05_scales
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling --fp8-legalize=chip=sm_100a --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8.sm100
+// RUN: diff %t.mxfp8 %t.mxfp8.sm100
 // Operands rotated along their rows (Dgrad's W, Wgrad's dY and X) are
 // quantized again from the rotation of the transposed source along its
 // columns, square tiles included: the same bits, and every rotation runs

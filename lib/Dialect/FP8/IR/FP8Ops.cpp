@@ -55,11 +55,13 @@ static LogicalResult verifyScales(Operation *op, StringRef what,
 
 /// Checks the scale tensor of a scaled_matmul operand in layout `layout`:
 /// row_major as verifyScales; col_major_tma (matrices only) against the
-/// transposed, padded form of the row-major shape.
+/// transposed, padded form of the row-major shape; tcgen05 (matrices only,
+/// MXFP8 block32) against the chunked form of the [rows, K-blocks] shape.
 static LogicalResult verifyOperandScales(Operation *op, StringRef what,
                                          ShapedType data, ShapedType scale,
                                          ScalingAttr scaling,
-                                         ScaleLayout layout) {
+                                         ScaleLayout layout,
+                                         int64_t contractingDim) {
   if (layout == ScaleLayout::row_major)
     return verifyScales(op, what, data, scale, scaling);
   if (data.getRank() != 2)
@@ -76,6 +78,31 @@ static LogicalResult verifyOperandScales(Operation *op, StringRef what,
            << "expects " << what << " of rank 2, got rank " << scale.getRank();
   SmallVector<int64_t> rowMajor =
       getTiledShape(data.getShape(), scaling.getTile());
+  if (layout == ScaleLayout::tcgen05) {
+    // One E8M0 scale per row and 32 of K: the hardware's block32.
+    ArrayRef<int64_t> tile = scaling.getTile();
+    SmallVector<int64_t> block = {1, 1};
+    block[contractingDim] = kTcgen05ScaleBlock;
+    if (!isa<Float8E8M0FNUType>(scaling.getScale()) ||
+        tile != ArrayRef<int64_t>(block))
+      return op->emitOpError()
+             << what << "_layout tcgen05 needs E8M0 scales of tile "
+             << formatTile(block) << " (MXFP8 along the contracted dim "
+             << contractingDim << "), got tile " << formatTile(tile)
+             << " and scale " << scaling.getScale();
+    // The scales as [rows, K-blocks], whichever dim the operand contracts.
+    if (contractingDim == 0)
+      std::swap(rowMajor[0], rowMajor[1]);
+    SmallVector<int64_t> expected = getTcgen05ScaleShape(rowMajor);
+    if (failed(verifyCompatibleShape(expected, scale.getShape())))
+      return op->emitOpError()
+             << "expects " << what << " of shape " << formatShape(expected)
+             << " for data " << formatShape(data.getShape()) << " and " << what
+             << "_layout tcgen05 (the " << formatShape(rowMajor)
+             << " [rows, K-blocks] scales in 512-byte chunks), got "
+             << formatShape(scale.getShape());
+    return success();
+  }
   SmallVector<int64_t> expected =
       getTmaAlignedScaleShape(rowMajor, scale.getElementType());
   if (failed(verifyCompatibleShape(expected, scale.getShape())))
@@ -266,9 +293,9 @@ LogicalResult ScaledMatmulOp::verify() {
                          << ") vs " << kB << " (b dim " << db << ")";
 
   if (failed(verifyOperandScales(*this, "a_scale", a, getAScale().getType(),
-                                 getAScaling(), getAScaleLayout())) ||
+                                 getAScaling(), getAScaleLayout(), da)) ||
       failed(verifyOperandScales(*this, "b_scale", b, getBScale().getType(),
-                                 getBScaling(), getBScaleLayout())))
+                                 getBScaling(), getBScaleLayout(), db)))
     return failure();
   if (failed(verifyContractedTile(*this, "a_scaling", getAScaling(), da)) ||
       failed(verifyContractedTile(*this, "b_scaling", getBScaling(), db)))

@@ -10,7 +10,9 @@
 // into the col_major_tma layout: a DeepGEMM-style kernel loads one K-block's
 // scales of 128 consecutive rows with one TMA copy beside the K-block's data,
 // which needs them contiguous and each row 16-byte aligned. Blackwell's
-// tcgen05 reads either major and scales 1x32 blocks natively.
+// tcgen05 reads FP8 either major and scales 1x32 blocks natively: on sm_100a
+// only MXFP8 scales change, into the tcgen05 scale-factor layout
+// (fp8.tcgen05_scales) that tcgen05.cp copies into tensor memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -329,6 +331,50 @@ static Value getTmaAlignedScales(Value scale, ScaledMatmulOp mm,
   return TmaAlignScalesOp::create(b, scale.getLoc(), scale).getResult();
 }
 
+/// The tcgen05 layout of `mm`'s `side` scales (E8M0, 1x32 along K):
+/// fp8.tcgen05_scales of the [rows, K-blocks] scales, after a transpose of
+/// the (small) scale matrix where the operand contracts its rows. Shared
+/// with an earlier matmul that already made it.
+static Value getTcgen05Scales(ScaledMatmulOp mm, MatmulSide side,
+                              DominanceInfo &dominance) {
+  Value scale = mm.getScale(side);
+  OpBuilder b(mm.getContext());
+  b.setInsertionPointAfterValue(scale);
+  Location loc = scale.getLoc();
+  if (mm.getContractingDim(side) == 0) {
+    Value transposed = findTransposed(scale, mm, dominance);
+    scale = transposed ? transposed : createTransposed(b, loc, scale);
+    b.setInsertionPointAfterValue(scale);
+  }
+  for (Operation *user : scale.getUsers())
+    if (auto chunks = dyn_cast<Tcgen05ScalesOp>(user))
+      if (dominance.properlyDominates(chunks.getOperation(), mm))
+        return chunks.getResult();
+  return Tcgen05ScalesOp::create(b, loc, scale).getResult();
+}
+
+/// sm_100a: every operand stays in its major (tcgen05 reads FP8 MN-major
+/// too, so no data is transposed); MXFP8 scales (E8M0, 1x32 along K) go into
+/// the tcgen05 scale layout. Other scalings are left as they are: the GEMM
+/// says which it runs.
+static void legalizeForTcgen05(const Target &target, ModuleOp module) {
+  SmallVector<ScaledMatmulOp> matmuls;
+  module.walk([&](ScaledMatmulOp mm) { matmuls.push_back(mm); });
+  DominanceInfo dominance(module);
+  for (ScaledMatmulOp mm : matmuls) {
+    if (mm.getData(MatmulSide::a).getType().getRank() != 2)
+      continue;
+    for (MatmulSide side : kMatmulSides) {
+      if (mm.getScaleLayout(side) != ScaleLayout::row_major ||
+          !target.hasNativeBlockScales(mm.getScaling(side),
+                                       mm.getContractingDim(side)))
+        continue;
+      mm.setScale(side, getTcgen05Scales(mm, side, dominance));
+      mm.setScaleLayout(side, ScaleLayout::tcgen05);
+    }
+  }
+}
+
 namespace {
 struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
   using Base::Base;
@@ -341,9 +387,10 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
     });
     if (failed(target))
       return signalPassFailure();
-    // tcgen05 reads either major and takes E8M0 block-32 scales natively.
+    // tcgen05 reads either major and takes E8M0 block-32 scales natively,
+    // from tensor memory in its own layout.
     if (!target->needsKMajorOperands())
-      return;
+      return legalizeForTcgen05(*target, module);
     // MXFP8 needs nothing on sm_90a: the kernel promotes every 32 elements.
     SmallVector<ScaledMatmulOp> matmuls;
     module.walk([&](ScaledMatmulOp mm) { matmuls.push_back(mm); });

@@ -77,9 +77,13 @@ StringRef Target::getPtxFeatures() const {
 
 int64_t Target::getNumSMs() const { return isBlackwell() ? 148 : 132; }
 
-bool Target::hasNativeBlockScales(ScalingAttr scaling) const {
+bool Target::hasNativeBlockScales(ScalingAttr scaling,
+                                  int64_t contractingDim) const {
   ArrayRef<int64_t> tile = scaling.getTile();
-  return isBlackwell() && tile[0] == 1 && tile[1] == 32 &&
+  if (tile.size() != 2 || (contractingDim != 0 && contractingDim != 1))
+    return false;
+  return isBlackwell() && tile[contractingDim] == 32 &&
+         tile[1 - contractingDim] == 1 &&
          isa<Float8E8M0FNUType>(scaling.getScale());
 }
 

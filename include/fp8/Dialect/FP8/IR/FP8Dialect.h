@@ -63,6 +63,8 @@ SmallVector<int64_t> getTmaAlignedScaleShape(ArrayRef<int64_t> rowMajorShape,
 /// kTcgen05ScaleKBlocks K-blocks, kTcgen05ScaleChunkBytes bytes each.
 inline constexpr int64_t kTcgen05ScaleRows = 128;
 inline constexpr int64_t kTcgen05ScaleKBlocks = 4;
+/// The K extent of one tcgen05 scale factor (block32: MXFP8's 1x32).
+inline constexpr int64_t kTcgen05ScaleBlock = 32;
 inline constexpr int64_t kTcgen05ScaleChunkBytes =
     kTcgen05ScaleRows * kTcgen05ScaleKBlocks;
 

@@ -49,7 +49,12 @@ def FP8_ScaleLayout : I32EnumAttr<"ScaleLayout",
       // The transpose of row_major, each of its rows padded with zeros to a
       // multiple of 16 bytes (TMA's global stride alignment): a Hopper GEMM
       // loads one K-block's scales of consecutive rows with one TMA copy.
-      I32EnumAttrCase<"col_major_tma", 1>
+      I32EnumAttrCase<"col_major_tma", 1>,
+      // sm_100a's scale-factor layout (fp8.tcgen05_scales) of the operand's
+      // [rows, K-blocks] E8M0 scales, whichever dim it contracts: 512-byte
+      // chunks of 128 rows x 4 K-blocks that tcgen05.cp copies into tensor
+      // memory for the block-scaled MMA.
+      I32EnumAttrCase<"tcgen05", 2>
     ]> {
   let cppNamespace = "::mlir::fp8";
   let genSpecializedAttr = 0;

@@ -224,8 +224,13 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     storage order, or `col_major_tma`, the transpose of that with each row
     padded with zeros to 16 bytes, as `fp8.tma_align_scales` makes it (a
     Hopper GEMM then loads one K-block's scales for consecutive rows with
-    TMA). The layout changes where scales are stored, never their values;
-    `col_major_tma` is for matrices (no batch dimension).
+    TMA), or `tcgen05`, sm_100a's scale-factor layout as `fp8.tcgen05_scales`
+    makes it from the operand's `[rows, K-blocks]` scales (for an operand
+    contracted along its rows, the transpose of its row-major scales): E8M0
+    scales of 1x32 blocks along K, which `tcgen05.mma ... block_scale.block32`
+    applies itself. The layout changes where scales are stored, never their
+    values; `col_major_tma` and `tcgen05` are for matrices (no batch
+    dimension).
 
     ```mlir
     // Fprop: Y = X * W^T with DeepSeek-V3 blockwise scales.

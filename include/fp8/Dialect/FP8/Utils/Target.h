@@ -50,7 +50,9 @@ public:
   StringRef getPtxFeatures() const;
 
   /// Whether the MMA reads FP8 operands only K-major (wgmma: both operands
-  /// from shared memory with K contiguous; tcgen05 reads either major).
+  /// from shared memory with K contiguous). tcgen05 reads either major for
+  /// 8-bit types (the instruction descriptor's transpose bits 15/16; only
+  /// the 6- and 4-bit formats are K-major only, PTX ISA Table 43).
   bool needsKMajorOperands() const { return isHopper(); }
 
   /// The K of one FP8 MMA instruction (wgmma m64nNk32; tcgen05 kind::f8f6f4
@@ -58,10 +60,13 @@ public:
   /// tensor-core products.
   int64_t getMmaK() const { return 32; }
 
-  /// Whether the MMA applies scales of `scaling` itself (tcgen05's
-  /// block-scaled kind: 1x32 blocks along K with E8M0 scales). Elsewhere the
-  /// kernel promotes partial sums in registers.
-  bool hasNativeBlockScales(ScalingAttr scaling) const;
+  /// Whether the MMA applies scales of `scaling`, on an operand that
+  /// contracts its matrix dim `contractingDim`, itself (tcgen05's
+  /// block-scaled kind::mxf8f6f4: one E8M0 scale per row and 32 of K, tile
+  /// [1, 32] on a K-major operand, [32, 1] on an MN-major one). Elsewhere
+  /// the kernel promotes partial sums in registers. fp8-legalize puts
+  /// exactly these in the tcgen05 scale layout.
+  bool hasNativeBlockScales(ScalingAttr scaling, int64_t contractingDim) const;
 
   /// Whether the chip has a scaled_matmul kernel in this compiler yet.
   bool hasGemmKernel() const { return isHopper(); }
