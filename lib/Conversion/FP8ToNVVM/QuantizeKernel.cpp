@@ -308,12 +308,16 @@ void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
 
 void QuantizeKernelBuilder::count(ArrayRef<Value> values,
                                   ArrayRef<Value> scaled, Value bytes) {
-  Value threshold = b.f32(getFP8Format(elementType).saturationThreshold());
+  FP8Format format = getFP8Format(elementType);
+  Value threshold = b.f32(format.saturationThreshold());
+  arith::CmpFPredicate above = format.tieSaturates()
+                                   ? arith::CmpFPredicate::OGE
+                                   : arith::CmpFPredicate::OGT;
   Value saturated = b.i32(0), flushed = b.i32(0);
   for (auto [i, x] : llvm::enumerate(values)) {
     // Ordered compares: a NaN neither saturates nor flushes.
-    Value isSaturated = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT,
-                                              b.absF(scaled[i]), threshold);
+    Value isSaturated =
+        arith::CmpFOp::create(b, above, b.absF(scaled[i]), threshold);
     Value code = vector::ExtractOp::create(b, bytes, int64_t(i));
     Value isZero = b.eq(b.andI(code, 0x7F), 0);
     Value isNonzero =

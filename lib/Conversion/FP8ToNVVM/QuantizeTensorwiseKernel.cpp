@@ -31,6 +31,15 @@ static constexpr int64_t kTensorwiseBlocks = 264;
 /// barrier (an arrival counter), and quantizes with the common scale on a
 /// second pass over the input. The last CTA to read the amax zeroes the
 /// scratch for the next launch.
+///
+/// With a given amax (delayed scaling) there is no barrier: one pass
+/// quantizes. Monitoring then takes the data's amax from the chunks that
+/// pass loads; each CTA adds its amax to the scratch and takes a ticket,
+/// and the last one writes the tile's amax and scale and zeroes the
+/// scratch. (A grid-wide barrier needs every CTA resident at once, which
+/// nothing guarantees beside other work or with a kernel's registers
+/// limiting CTAs per SM; the pass that needs the amax first has no choice,
+/// the delayed one has.)
 gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
                                                 StringRef name,
                                                 const Target &target) {
@@ -38,10 +47,12 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   int64_t numChunks = k.rows * k.cols / kChunk;
   int64_t numBlocks = std::min<int64_t>(
       kTensorwiseBlocks, llvm::divideCeil(numChunks, kThreadsPerBlock));
-  // A given amax needs no grid-wide reduction, unless monitoring wants
-  // the data's.
-  bool reduce = !k.amaxOperand || k.monitor;
-  gpu::GPUFuncOp func = k.create(name, target, numBlocks, /*workspace=*/reduce);
+  // A given amax needs no grid-wide reduction before quantizing; the
+  // data's amax (monitoring) is then gathered by ticket after it.
+  bool reduce = !k.amaxOperand;
+  bool gather = !reduce && k.monitor;
+  gpu::GPUFuncOp func =
+      k.create(name, target, numBlocks, /*workspace=*/reduce || gather);
   // The warps' partial maxima, then one slot through which the leader hands
   // the global amax to its CTA.
   Value partials = k.addPartials(func, /*extra=*/1);
@@ -111,17 +122,47 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
     amax = k.givenAmax ? k.tileAmax(dataAmax, b.index(0)) : dataAmax;
   }
 
-  // Pass 2: quantize with the one scale.
+  // Pass 2: quantize with the one scale (gathering the data's amax of the
+  // chunks it loads, where there was no pass 1).
   TileScales scales;
+  Value threadMax;
   if (!k.amaxOnly()) {
     scales = k.tileScales(amax);
-    auto quantize = scf::ForOp::create(b, first, b.index(numChunks), stride);
+    ValueRange init = gather ? ValueRange{zero} : ValueRange{};
+    auto quantize =
+        scf::ForOp::create(b, first, b.index(numChunks), stride, init);
     b.setInsertionPointToStart(quantize.getBody());
     Value offset = b.mul(quantize.getInductionVar(), kChunk);
-    k.quantizeAndStore(k.load(offset), scales.quantScale, offset);
+    Value values = k.load(offset);
+    k.quantizeAndStore(values, scales.quantScale, offset);
+    if (gather)
+      scf::YieldOp::create(b, ValueRange{b.maxF(quantize.getRegionIterArgs()[0],
+                                                k.maxAbs(values))});
     b.setInsertionPointAfter(quantize);
+    if (gather)
+      threadMax = quantize.getResult(0);
   }
   Value writer = b.andI(isLeader, b.eq(block, 0));
+  if (gather) {
+    // Slot 0: the max of the CTAs' non-negative amax bits; slot 1: tickets.
+    Value blockMax = k.ctaMax(threadMax, partials, thread);
+    auto publish = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(publish.thenBlock());
+    Value bits = b.andI(b.bitcast(b.getI32Type(), blockMax), 0x7FFFFFFF);
+    atomic(arith::AtomicRMWKind::maxs, bits, 0);
+    fenceGpu();
+    Value ticket = atomic(arith::AtomicRMWKind::addi, b.i32(1), 1);
+    auto last = scf::IfOp::create(b, b.eq(ticket, numBlocks - 1),
+                                  /*withElseRegion=*/false);
+    b.setInsertionPointToStart(last.thenBlock());
+    fenceGpu();
+    Value total = atomic(arith::AtomicRMWKind::addi, b.i32(0), 0);
+    for (int64_t slot = 0; slot < 2; ++slot)
+      atomic(arith::AtomicRMWKind::assign, b.i32(0), slot);
+    k.storeTile(amax, scales, b.index(0), b.bitcast(b.getF32Type(), total));
+    b.setInsertionPointAfter(publish);
+    return k.finish(func);
+  }
   auto store = scf::IfOp::create(b, writer, /*withElseRegion=*/false);
   b.setInsertionPointToStart(store.thenBlock());
   k.storeTile(amax, scales, b.index(0), dataAmax);

@@ -220,8 +220,11 @@ static Value buildQuantizeCounts(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   auto dataType = cast<RankedTensorType>(data.getType());
   unsigned rank = type.getRank();
-  float threshold =
-      getFP8Format(dataType.getElementType()).saturationThreshold();
+  FP8Format format = getFP8Format(dataType.getElementType());
+  float threshold = format.saturationThreshold();
+  arith::CmpFPredicate above = format.tieSaturates()
+                                   ? arith::CmpFPredicate::OGE
+                                   : arith::CmpFPredicate::OGT;
   Type i64 = b.getI64Type();
   Value zero = filledTensor(b, loc, {}, i64, b.getI64IntegerAttr(0));
   AffineMap id = b.getMultiDimIdentityMap(rank);
@@ -242,8 +245,8 @@ static Value buildQuantizeCounts(OpBuilder &b, Location loc, Value input,
         Value limit =
             arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(threshold));
         // Ordered: a NaN is not a saturation.
-        Value saturated = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OGT, magnitude, limit);
+        Value saturated =
+            arith::CmpFOp::create(nb, nloc, above, magnitude, limit);
         Value bits =
             arith::BitcastOp::create(nb, nloc, nb.getI8Type(), args[2]);
         Value magnitudeBits = arith::AndIOp::create(

@@ -115,5 +115,17 @@ func.func @main() {
       : tensor<2x256xbf16> -> tensor<2x256xf8E4M3FN>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xi64>
   // CHECK: {{^}}[0, 128]
   call @print_counts(%n3) : (tensor<2xi64>) -> ()
+
+  // e5m2 at its threshold: fmax 57344 has an odd last mantissa bit, so the
+  // tie 61440 would round to 65536 and the clamp changes it: counted, as is
+  // 61441; 61439 rounds to 57344 and 57344 is fmax (neither counted).
+  // qscale = 57344 / 57344 = 1.
+  // CHECK: {{^}}[2, 0]
+  %x5 = arith.constant dense<[[61440.0, 61439.0, 61441.0, 57344.0]]> : tensor<1x4xf32>
+  %a5 = arith.constant dense<57344.0> : tensor<1x1xf32>
+  %q5, %s5, %t5, %n5 = fp8.quantize_monitored %x5 amax(%a5 : tensor<1x1xf32>)
+      {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<1x4xf32> -> tensor<1x4xf8E5M2>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<2xi64>
+  call @print_counts(%n5) : (tensor<2xi64>) -> ()
   return
 }

@@ -39,6 +39,11 @@ struct FP8Format {
   float saturationThreshold() const {
     return maxValue + float(1 << (maxExponent - int(mantissaBits) - 1));
   }
+  /// Whether a value exactly at the threshold saturates too: round to
+  /// nearest even takes the tie away from max where max's last mantissa
+  /// bit is odd (e5m2's 57344: 61440 would round to 65536, which the clamp
+  /// changes), towards it where even (e4m3's 448: 464 rounds to 448).
+  bool tieSaturates() const { return maxCode & 1; }
 };
 
 /// The format of `type`, which must be f8E4M3FN or f8E5M2.
