@@ -195,8 +195,8 @@ struct ConvertFP8ToNVVMPass
       if (hasKernel(op))
         return WalkResult::skip();
       if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
-              DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp, HadamardOp,
-              ScaledMatmulOp>(op) &&
+              DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp,
+              Tcgen05ScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
           failed(checkBufferSizes(op)))
         return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
@@ -215,6 +215,9 @@ struct ConvertFP8ToNVVMPass
       } else if (auto align = dyn_cast<TmaAlignScalesOp>(op)) {
         kernel = buildTmaAlignScalesKernel(
             b, align, kernelName(op, "tma_align_scales"), target);
+      } else if (auto chunks = dyn_cast<Tcgen05ScalesOp>(op)) {
+        kernel = buildTcgen05ScalesKernel(
+            b, chunks, kernelName(op, "tcgen05_scales"), target);
       } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
         kernel = buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"),
                                      target);

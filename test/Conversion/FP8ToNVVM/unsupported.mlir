@@ -39,9 +39,9 @@ func.func @cast_transpose_tile(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4
 
 // -----
 
-// The tcgen05 scale-factor layout has a CPU reference, no GPU kernel yet.
-func.func @tcgen05_scales(%s: tensor<256x16xf8E8M0FNU>) -> tensor<8x512xf8E8M0FNU> {
-  // expected-error @+1 {{'fp8.tcgen05_scales' op convert-fp8-to-nvvm: has no GPU kernel}}
-  %sf = fp8.tcgen05_scales %s : tensor<256x16xf8E8M0FNU> -> tensor<8x512xf8E8M0FNU>
-  return %sf : tensor<8x512xf8E8M0FNU>
+// The tcgen05 scale-factor kernel needs static scales.
+func.func @tcgen05_scales_dynamic(%s: tensor<?x16xf8E8M0FNU>) -> tensor<?x512xf8E8M0FNU> {
+  // expected-error @+1 {{convert-fp8-to-nvvm needs a static, non-empty scale matrix, got 'tensor<?x16xf8E8M0FNU>' -> 'tensor<?x512xf8E8M0FNU>'}}
+  %sf = fp8.tcgen05_scales %s : tensor<?x16xf8E8M0FNU> -> tensor<?x512xf8E8M0FNU>
+  return %sf : tensor<?x512xf8E8M0FNU>
 }

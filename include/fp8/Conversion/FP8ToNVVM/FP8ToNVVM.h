@@ -36,6 +36,7 @@ class QuantizeMonitoredOp;
 class QuantizeTransposeOp;
 class ScaledMatmulOp;
 class TmaAlignScalesOp;
+class Tcgen05ScalesOp;
 class TransposeOp;
 
 /// Builds a kernel computing `op` into a new gpu.module named `name` at the
@@ -70,6 +71,13 @@ FailureOr<gpu::GPUModuleOp> buildTmaAlignScalesKernel(OpBuilder &builder,
                                                       TmaAlignScalesOp op,
                                                       StringRef name,
                                                       const Target &target);
+
+/// Builds a kernel writing sm_100a's tcgen05 scale-factor layout of `op`'s
+/// E8M0 scales (512-byte chunks of 128 rows x 4 K-blocks), any static shape.
+FailureOr<gpu::GPUModuleOp> buildTcgen05ScalesKernel(OpBuilder &builder,
+                                                     Tcgen05ScalesOp op,
+                                                     StringRef name,
+                                                     const Target &target);
 
 /// Builds a kernel computing the per-tile amax of `op` (the reduction of the
 /// quantization kernels, without the quantization).

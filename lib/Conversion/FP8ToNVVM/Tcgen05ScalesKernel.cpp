@@ -1,0 +1,89 @@
+//===- Tcgen05ScalesKernel.cpp - fp8.tcgen05_scales as a GPU kernel -------===//
+//
+// sm_100a's scale-factor layout of a row-major [R, Kb] E8M0 matrix: 512-byte
+// chunks of 128 rows x 4 K-blocks, row-block major, row 32 j + r and K-block
+// c of a chunk at byte 16 r + 4 j + c (the CPU reference's definition,
+// fp8.tcgen05_scales). One thread per output byte: consecutive threads write
+// consecutive bytes (coalesced stores, the padding included) and read bytes
+// of four rows, which the L2 serves. Scales are 1/32 of the data they scale,
+// so a simple kernel is enough.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "KernelUtils.h"
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+FailureOr<gpu::GPUModuleOp>
+fp8::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
+                              StringRef name, const Target &target) {
+  auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
+      scaleType.getNumElements() == 0)
+    return op.emitOpError("convert-fp8-to-nvvm needs a static, non-empty "
+                          "scale matrix, got ")
+           << scaleType << " -> " << resultType;
+  KernelBuilder b(op.getLoc(), builder);
+  int64_t rows = scaleType.getDimSize(0), kBlocks = scaleType.getDimSize(1);
+  int64_t chunks = resultType.getDimSize(0);
+  int64_t kGroups = llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks);
+  int64_t numOutputs = chunks * kTcgen05ScaleChunkBytes;
+  Type element = scaleType.getElementType();
+  Type storage = storageType(element);
+
+  KernelSignature signature;
+  signature.addBuffer("scale", ParamRole::input, element, {rows, kBlocks},
+                      MemRefType::get({rows * kBlocks}, storage));
+  signature.addBuffer("tcgen05_scale", ParamRole::output, element,
+                      {chunks, kTcgen05ScaleChunkBytes},
+                      MemRefType::get({numOutputs}, storage));
+  signature.bindOperand("scale", op->getOpOperand(0));
+  signature.bindResult("tcgen05_scale", op->getResult(0));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, "fp8.tcgen05_scales",
+              llvm::divideCeil(numOutputs, kThreadsPerBlock), kThreadsPerBlock,
+              rows * kBlocks + numOutputs);
+  Value scale = signature.getArgument(func, "scale");
+  Value out = signature.getArgument(func, "tcgen05_scale");
+
+  // Thread t writes byte t: chunk t / 512 = rb * kGroups + kb, and within
+  // it byte 16 r + 4 j + c, i.e. scale[128 rb + 32 j + r][4 kb + c], or
+  // code 0 past the matrix (where no load is made).
+  Value thread = buildActiveThread(b, numOutputs);
+  Value chunk = b.divU(thread, kTcgen05ScaleChunkBytes);
+  Value byte = b.remU(thread, kTcgen05ScaleChunkBytes);
+  Value lane = b.divU(byte, 16);
+  Value warp = b.divU(b.remU(byte, 16), 4);
+  Value c = b.remU(byte, 4);
+  Value row = b.add(
+      b.add(b.mul(b.divU(chunk, kGroups), kTcgen05ScaleRows), b.mul(warp, 32)),
+      lane);
+  Value kBlock = b.add(b.mul(b.remU(chunk, kGroups), kTcgen05ScaleKBlocks), c);
+  Value inside =
+      arith::AndIOp::create(b, b.ult(row, rows), b.ult(kBlock, kBlocks));
+  auto ifInside = scf::IfOp::create(b, storage, inside,
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard branch(b);
+    b.setInsertionPointToStart(ifInside.thenBlock());
+    Value index = b.add(b.mul(row, kBlocks), kBlock);
+    scf::YieldOp::create(b,
+                         ValueRange{memref::LoadOp::create(b, scale, index)});
+    b.setInsertionPointToStart(ifInside.elseBlock());
+    scf::YieldOp::create(
+        b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(storage))});
+  }
+  memref::StoreOp::create(b, ifInside.getResult(0), out, thread);
+  return finishKernel(b, func);
+}
