@@ -300,10 +300,20 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                                                  ScaledMatmulOp op,
                                                  StringRef name,
                                                  const Target &target) {
-  if (!target.hasGemmKernel())
-    return op.emitOpError("convert-fp8-to-nvvm has a scaled_matmul kernel "
-                          "for sm_90a only so far, not ")
-           << target.getName();
+  if (!target.hasGemmKernel()) {
+    // Name what the user chose: the function's recipe where the pipeline
+    // set one, and the scalings the kernel would have to apply.
+    InFlightDiagnostic diag = op.emitOpError("convert-fp8-to-nvvm has no ")
+                              << target.getName() << " scaled_matmul kernel";
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      if (Attribute recipe = func->getAttr("fp8.recipe"))
+        diag << " for recipe " << recipe;
+    diag << " (a_scaling " << op.getAScaling() << ", b_scaling "
+         << op.getBScaling()
+         << ") yet: the tcgen05 GEMM is not built (docs/GPU.md, sm_100a); "
+            "chip=sm_90a has one";
+    return diag;
+  }
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
   if (aType.getRank() != 2 || !aType.hasStaticShape() ||
