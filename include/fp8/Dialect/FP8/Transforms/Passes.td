@@ -142,8 +142,13 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     pass is idempotent). An operand contracted along its rows whose scales
     are `col_major_tma` is first read through its `fp8.tma_align_scales`.
 
-    `sm_100a` (Blackwell): `tcgen05` reads either major and scales 1x32
-    blocks with E8M0 natively: nothing changes.
+    `sm_100a` (Blackwell): `tcgen05` reads FP8 either major (the
+    instruction descriptor's transpose bits), so no operand is transposed.
+    It applies E8M0 scales of 1x32 blocks along K itself, from tensor
+    memory: those scales go through `fp8.tcgen05_scales` (after a transpose
+    of the small scale matrix where the operand contracts its rows) and the
+    side becomes `#fp8.scale_layout<tcgen05>`. Other scalings are left as
+    they are.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
