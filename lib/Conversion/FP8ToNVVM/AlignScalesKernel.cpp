@@ -27,11 +27,8 @@ fp8::buildTmaAlignScalesKernel(OpBuilder &builder, TmaAlignScalesOp op,
                                StringRef name, const Target &target) {
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
-  if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
-      scaleType.getNumElements() == 0)
-    return op.emitOpError("convert-fp8-to-nvvm needs a static, non-empty "
-                          "scale matrix, got ")
-           << scaleType << " -> " << resultType;
+  if (failed(checkStaticScales(op, scaleType, resultType)))
+    return failure();
   KernelBuilder b(op.getLoc(), builder);
   int64_t rows = scaleType.getDimSize(0), cols = scaleType.getDimSize(1);
   int64_t paddedRows = resultType.getDimSize(1);

@@ -222,3 +222,14 @@ Value kernels::mapOffset(KernelBuilder &b, AffineMap map,
       });
   return linearize(b, indices, shape);
 }
+
+LogicalResult kernels::checkStaticScales(Operation *op,
+                                         RankedTensorType scaleType,
+                                         RankedTensorType resultType) {
+  if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
+      scaleType.getNumElements() == 0)
+    return op->emitOpError("convert-fp8-to-nvvm needs a static, non-empty "
+                           "scale matrix, got ")
+           << scaleType << " -> " << resultType;
+  return success();
+}

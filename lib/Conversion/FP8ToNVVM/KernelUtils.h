@@ -88,6 +88,11 @@ Value mapOffset(KernelBuilder &b, AffineMap map, ArrayRef<int64_t> shape,
 /// are arith/math ops, and any value it takes from outside is a constant.
 LogicalResult checkClonableBody(linalg::LinalgOp op);
 
+/// Fails with a diagnostic at `op` unless a scale re-layout kernel's scale
+/// matrix and result are static and the scales non-empty.
+LogicalResult checkStaticScales(Operation *op, RankedTensorType scaleType,
+                                RankedTensorType resultType);
+
 /// Clones the ops of a linalg body (and the constants it uses from
 /// outside) at the builder, its arguments given by `mapping`; returns the
 /// values it yields.

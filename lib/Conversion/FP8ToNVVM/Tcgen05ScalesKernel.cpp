@@ -28,11 +28,8 @@ fp8::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
                               StringRef name, const Target &target) {
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
-  if (!scaleType.hasStaticShape() || !resultType.hasStaticShape() ||
-      scaleType.getNumElements() == 0)
-    return op.emitOpError("convert-fp8-to-nvvm needs a static, non-empty "
-                          "scale matrix, got ")
-           << scaleType << " -> " << resultType;
+  if (failed(checkStaticScales(op, scaleType, resultType)))
+    return failure();
   KernelBuilder b(op.getLoc(), builder);
   int64_t rows = scaleType.getDimSize(0), kBlocks = scaleType.getDimSize(1);
   int64_t chunks = resultType.getDimSize(0);

@@ -146,18 +146,27 @@ void QuantizeOp::getAsmResultNames(
   setNameFn(getScale(), "scale");
 }
 
-LogicalResult QuantizeOp::verify() {
-  auto input = cast<ShapedType>(getInput().getType());
-  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+/// What fp8.quantize and fp8.quantize_monitored share: the data, the
+/// scales and the given amax against the input and the scaling.
+template <typename QuantizeLikeOp>
+static LogicalResult verifyQuantization(QuantizeLikeOp op) {
+  auto input = cast<ShapedType>(op.getInput().getType());
+  if (failed(verifySameShape(op, "result", input, op.getResult().getType())))
     return failure();
-  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
-                          getScaling())))
+  if (failed(verifyScales(op, "scale", input, op.getScale().getType(),
+                          op.getScaling())))
     return failure();
-  if (Value amax = getAmax())
-    if (failed(verifyTiledShape(*this, "amax", input,
+  if (Value amax = op.getAmax())
+    if (failed(verifyTiledShape(op, "amax", input,
                                 cast<ShapedType>(amax.getType()),
-                                getScaling().getTile())))
+                                op.getScaling().getTile())))
       return failure();
+  return success();
+}
+
+LogicalResult QuantizeOp::verify() {
+  if (failed(verifyQuantization(*this)))
+    return failure();
   return verifyRoundingSeed(*this, getRounding(), getSeed());
 }
 
@@ -181,16 +190,8 @@ LogicalResult QuantizeMonitoredOp::verify() {
     return emitOpError("monitors matrices only: expects a rank-2 input, got "
                        "rank ")
            << input.getRank();
-  if (failed(verifySameShape(*this, "result", input, getResult().getType())))
+  if (failed(verifyQuantization(*this)))
     return failure();
-  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
-                          getScaling())))
-    return failure();
-  if (Value amax = getAmax())
-    if (failed(verifyTiledShape(*this, "amax", input,
-                                cast<ShapedType>(amax.getType()),
-                                getScaling().getTile())))
-      return failure();
   if (failed(verifyTiledShape(*this, "tile_amax", input,
                               getTileAmax().getType(), getScaling().getTile())))
     return failure();
