@@ -9,7 +9,7 @@
 #   bench/train_gpt.sh run   [CACHE [OUT_DIR]] on the GPU machine
 #
 # Environment: RECIPES (default "bf16 blockwise rowwise tensorwise
-# delayed"), STEPS (1000), SEEDS (extra seeds for bf16 and blockwise at
+# delayed"; set but empty runs none), STEPS (1000), SEEDS (extra seeds for bf16 and blockwise at
 # SEED_STEPS=500, default none), MONITOR (recipes to run again with
 # --monitor for MONITOR_STEPS=300, default none), PROFILE_STEPS (20; 0
 # skips the large-size profiles). CACHE defaults to build/gpt-cache,
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 MODE=${1:?usage: bench/train_gpt.sh aot|run [CACHE [OUT_DIR]]}
 export FP8_MLIR_CACHE=$(realpath -m "${2:-build/gpt-cache}")
 OUT_DIR=${3:-build/train-gpt}
-RECIPES=${RECIPES:-"bf16 blockwise rowwise tensorwise delayed"}
+RECIPES=${RECIPES-"bf16 blockwise rowwise tensorwise delayed"}
 STEPS=${STEPS:-1000}
 SEEDS=${SEEDS:-}
 SEED_STEPS=${SEED_STEPS:-500}

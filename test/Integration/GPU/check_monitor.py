@@ -14,6 +14,10 @@ What it checks:
     |x * qscale| <= 2^-10 (half e4m3's smallest subnormal: RNE gives 0),
     nothing saturates under current scaling; blockwise 1x128 tile amaxes
     equal PyTorch's per-tile max |x|;
+  * every quantization of a tensorwise, rowwise and blockwise Linear
+    (X, W, dY and the transposed Wgrad operands) returns PyTorch's tile
+    amaxes and saturated and flushed counts, computed from the recipe's
+    tiles, formats and scale rule;
   * delayed scaling saturates when the data outgrows the history: the
     count equals that of |x * qscale| > 464 (e4m3's saturation threshold,
     docs/Numerics.md) with qscale = 448 / the history's amax;
@@ -74,6 +78,33 @@ def raw(layer, name):
     return layer._monitored[name]
 
 
+def expected_statistics(torch, recipe, base, t, grid):
+    """(tile amaxes, [saturated, flushed]) of quantizing `t` (f32, 2-D) as
+    `recipe` quantizes operand `base` ("x", "w", "dy", with ".T"), with
+    the tile grid `grid` (the shape of the kernel's tile_amax)."""
+    grid = tuple(grid) if len(grid) == 2 else (1, 1)
+    rows, cols = t.shape
+    tr, tc = rows // grid[0], cols // grid[1]
+    amax = t.abs().reshape(grid[0], tr, grid[1], tc).amax(dim=(1, 3))
+    e5m2 = recipe == "tensorwise" and base.startswith("dy")
+    fmax = 57344.0 if e5m2 else 448.0
+    if recipe == "rowwise":  # pow2_ceil: RCEIL of amax / fmax
+        d = amax * torch.tensor(1.0 / fmax, device=t.device)
+        bits = d.view(torch.int32)
+        e, f = (bits >> 23) & 255, bits & 0x7FFFFF
+        up = (f != 0) & (e != 254) & ~((e == 0) & (f <= 0x400000))
+        code = e + up.int()
+        qscale = torch.ldexp(torch.ones_like(d), (127 - code).float())
+    else:  # exact: one f32 division (amax > 1e-12 here)
+        qscale = torch.tensor(fmax, device=t.device) / amax
+    q = qscale.repeat_interleave(tr, 0).repeat_interleave(tc, 1)
+    v = (t * q).abs()
+    saturated = int((v >= 61440.0).sum() if e5m2 else (v > 464.0).sum())
+    tiny = 2.0 ** (-17 if e5m2 else -10)  # half the smallest subnormal
+    flushed = int(((v <= tiny) & (t != 0)).sum())
+    return amax, [saturated, flushed]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--aot", action="store_true")
@@ -118,6 +149,34 @@ def main():
     c.check(got == [0, flushed], "tensorwise: counts %s equal [0 saturated, "
             "%d flushed] computed by PyTorch" % (got, flushed))
     c.check(numel == M * K, "tensorwise: %d elements" % numel)
+
+    # Every quantization of the current-scaling recipes: tile amaxes and
+    # both counts against PyTorch's, from the tiles and scale rule of the
+    # recipe (docs/Numerics.md), the transposed operands (".T") included.
+    for recipe in ("tensorwise", "rowwise", "blockwise"):
+        _, layer = layer_pair(torch, recipe)
+        run(torch, layer, x, dy)
+        w = layer.weight.detach().bfloat16()
+        sources = {"x": x, "w": w, "dy": dy}
+        bad = []
+        for name, (tile_amax, counts, numel) in sorted(
+                layer._monitored.items()):
+            base = name.split("/")[1]
+            t = sources[base.removesuffix(".T")].float()
+            if base.endswith(".T"):
+                t = t.t()
+            want = expected_statistics(torch, recipe, base, t,
+                                       tile_amax.shape)
+            got = (tile_amax.float().reshape(want[0].shape), counts.tolist(),
+                   numel)
+            if not (torch.equal(got[0], want[0]) and got[1] == want[1] and
+                    got[2] == t.numel()):
+                bad.append("%s: counts %s, PyTorch %s" % (name, got[1],
+                                                          want[1]))
+        c.check(not bad, "%s: tile amaxes, saturated and flushed counts of "
+                "%d quantizations equal PyTorch's%s" % (
+                    recipe, len(layer._monitored),
+                    "" if not bad else " (" + "; ".join(bad) + ")"))
 
     # Blockwise: 1x128 tile amaxes.
     _, bw = layer_pair(torch, "blockwise")
