@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plots of examples/train_gpt.py's logs (log.jsonl files).
+"""Plots of examples/train_gpt.py's logs (log.jsonl files, or gzipped).
 
     python3 examples/plot_training.py --out DIR RUN.jsonl ...
 
@@ -18,15 +18,18 @@ the logs need nothing else.
 """
 
 import argparse
+import gzip
 import json
 import os
 import sys
 
 
 def read_run(path):
-    """(config header, step records, profile or None, summary or None)."""
+    """(config header, step records, profile or None, summary or None) of
+    a log, .jsonl or .jsonl.gz."""
     header, steps, profile, summary = {}, [], None, None
-    with open(path) as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
         for line in f:
             line = line.strip()
             if not line:
