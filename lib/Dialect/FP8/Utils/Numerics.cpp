@@ -59,8 +59,9 @@ std::array<uint32_t, 4> fp8::philox4x32x10(std::array<uint32_t, 4> c,
 }
 
 uint32_t fp8::philoxRandom32(uint64_t seed, uint64_t index) {
-  return philox4x32x10({uint32_t(index), uint32_t(index >> 32), 0, 0},
-                       {uint32_t(seed), uint32_t(seed >> 32)})[0];
+  uint64_t counter = index / 4;
+  return philox4x32x10({uint32_t(counter), uint32_t(counter >> 32), 0, 0},
+                       {uint32_t(seed), uint32_t(seed >> 32)})[index % 4];
 }
 
 static Value constI32(OpBuilder &b, Location loc, uint32_t value) {
@@ -83,30 +84,56 @@ static std::pair<Value, Value> splitI64(OpBuilder &b, Location loc,
   return {lo, hi};
 }
 
-Value fp8::buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed,
-                               Value index) {
-  auto [c0, c1] = splitI64(b, loc, index);
-  Value c2 = constI32(b, loc, 0), c3 = c2;
-  auto [k0, k1] = splitI64(b, loc, seed);
+std::array<Value, 4> fp8::buildPhilox4x32x10(OpBuilder &b, Location loc,
+                                             std::array<Value, 4> c,
+                                             std::array<Value, 2> k) {
   Value m0 = constI32(b, loc, kPhiloxM0), m1 = constI32(b, loc, kPhiloxM1);
   Value w0 = constI32(b, loc, kPhiloxW0), w1 = constI32(b, loc, kPhiloxW1);
   for (int round = 0; round < kPhiloxRounds; ++round) {
     if (round > 0) {
-      k0 = arith::AddIOp::create(b, loc, k0, w0);
-      k1 = arith::AddIOp::create(b, loc, k1, w1);
+      k[0] = arith::AddIOp::create(b, loc, k[0], w0);
+      k[1] = arith::AddIOp::create(b, loc, k[1], w1);
     }
-    auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c0);
-    auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c2);
+    // mulhi/mullo of a 32-bit constant: one wide multiply on the GPU.
+    auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c[0]);
+    auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c[2]);
     Value n0 = arith::XOrIOp::create(
-        b, loc, arith::XOrIOp::create(b, loc, p1.getHigh(), c1), k0);
+        b, loc, arith::XOrIOp::create(b, loc, p1.getHigh(), c[1]), k[0]);
     Value n2 = arith::XOrIOp::create(
-        b, loc, arith::XOrIOp::create(b, loc, p0.getHigh(), c3), k1);
-    c0 = n0;
-    c1 = p1.getLow();
-    c2 = n2;
-    c3 = p0.getLow();
+        b, loc, arith::XOrIOp::create(b, loc, p0.getHigh(), c[3]), k[1]);
+    c = {n0, p1.getLow(), n2, p0.getLow()};
   }
-  return c0;
+  return c;
+}
+
+std::array<Value, 4> fp8::buildPhiloxRandom4x32(OpBuilder &b, Location loc,
+                                                Value seed, Value counter) {
+  auto [c0, c1] = splitI64(b, loc, counter);
+  Value zero = constI32(b, loc, 0);
+  auto [k0, k1] = splitI64(b, loc, seed);
+  return buildPhilox4x32x10(b, loc, {c0, c1, zero, zero}, {k0, k1});
+}
+
+Value fp8::buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed,
+                               Value index) {
+  Type i64 = b.getI64Type();
+  Value counter = arith::ShRUIOp::create(
+      b, loc, index, arith::ConstantIntOp::create(b, loc, i64, 2));
+  std::array<Value, 4> words = buildPhiloxRandom4x32(b, loc, seed, counter);
+  // Word index mod 4, by selects (a CPU reference computes the whole call
+  // per element; only the GPU kernels share one call among four elements).
+  Value lane = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      arith::AndIOp::create(b, loc, index,
+                            arith::ConstantIntOp::create(b, loc, i64, 3)));
+  Value word = words[0];
+  for (uint32_t w = 1; w < 4; ++w)
+    word = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                              constI32(b, loc, w)),
+        words[w], word);
+  return word;
 }
 
 //===----------------------------------------------------------------------===//

@@ -57,12 +57,27 @@ FP8Format getFP8Format(Type type);
 std::array<uint32_t, 4> philox4x32x10(std::array<uint32_t, 4> counter,
                                       std::array<uint32_t, 2> key);
 
-/// The 32 random bits of element `index` under `seed`: word 0 of Philox with
-/// counter (lo(index), hi(index), 0, 0) and key (lo(seed), hi(seed)). This is
-/// Triton's `tl.randint(seed, index)`, so PyTorch can check it on a GPU.
+/// The 32 random bits of element `index` under `seed`: word `index mod 4` of
+/// Philox with counter (lo(index / 4), hi(index / 4), 0, 0) and key
+/// (lo(seed), hi(seed)). Four consecutive elements share one Philox call,
+/// which is what lets a GPU kernel draw its random bits at copy speed. For
+/// index < 2^34 this is Triton's `tl.randint4x(seed, index / 4)[index % 4]`
+/// on a uint32 offset, so PyTorch can check it on a GPU.
 uint32_t philoxRandom32(uint64_t seed, uint64_t index);
 
-/// IR for philoxRandom32: `seed` and `index` are i64 values; returns i32.
+/// IR for philox4x32x10 on i32 values.
+std::array<Value, 4> buildPhilox4x32x10(OpBuilder &b, Location loc,
+                                        std::array<Value, 4> counter,
+                                        std::array<Value, 2> key);
+
+/// IR for the random bits of elements 4 * counter .. 4 * counter + 3 (the
+/// words of one Philox call, in order): `seed` and `counter` are i64 values;
+/// returns four i32. GPU kernels call this once per four elements.
+std::array<Value, 4> buildPhiloxRandom4x32(OpBuilder &b, Location loc,
+                                           Value seed, Value counter);
+
+/// IR for philoxRandom32 of one element: `seed` and `index` are i64 values;
+/// returns i32. A whole Philox call per element (the CPU reference's way).
 Value buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed, Value index);
 
 //===----------------------------------------------------------------------===//
