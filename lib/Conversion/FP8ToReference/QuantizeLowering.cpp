@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -375,6 +376,58 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
   }
 };
 
+/// The fused op is, by definition, its producer and its quantization: the
+/// reference materializes the producer as the linalg.generic it came from
+/// and quantizes its result with fp8.quantize (or fp8.quantize_transpose,
+/// lowered in turn), so that fusing never changes a bit.
+struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeElementwiseOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType producedType = op.getProducedType();
+    Value init = tensor::EmptyOp::create(rewriter, loc, producedType.getShape(),
+                                         producedType.getElementType());
+    SmallVector<AffineMap> maps = llvm::map_to_vector(
+        op.getIndexingMaps().getAsValueRange<AffineMapAttr>(),
+        [](AffineMap map) { return map; });
+    maps.push_back(rewriter.getMultiDimIdentityMap(2));
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    Block &body = op.getBody().front();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{producedType}, op.getInputs(),
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          IRMapping mapping;
+          mapping.map(body.getArguments(), args.drop_back());
+          for (Operation &inner : body.without_terminator())
+            b.clone(inner, mapping);
+          linalg::YieldOp::create(b, bodyLoc,
+                                  mapping.lookup(op.getYield().getValue()));
+        });
+    Value produced = generic.getResult(0);
+    SmallVector<Value> results;
+    if (op.getTranspose()) {
+      auto fused = QuantizeTransposeOp::create(
+          rewriter, loc, op.getQuantized().getType(), op.getScale().getType(),
+          op.getQuantizedT().getType(), op.getScaleT().getType(), produced,
+          op.getScaling(), op.getMargin());
+      results.append(fused->result_begin(), fused->result_end());
+    } else {
+      auto quantize = QuantizeOp::create(
+          rewriter, loc, op.getQuantized().getType(), op.getScale().getType(),
+          produced, /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
+          Rounding::nearest, op.getMargin());
+      results.append(quantize->result_begin(), quantize->result_end());
+    }
+    if (op.getKept())
+      results.push_back(produced);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct DequantizeLowering : OpRewritePattern<DequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DequantizeOp op,
@@ -419,6 +472,7 @@ struct RequantizeLowering : OpRewritePattern<RequantizeOp> {
 
 void reference::populateQuantizeLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<AmaxLowering, DequantizeLowering, QuantizeLowering,
-               QuantizeMonitoredLowering, QuantizeTransposeLowering,
-               RequantizeLowering>(patterns.getContext());
+               QuantizeElementwiseLowering, QuantizeMonitoredLowering,
+               QuantizeTransposeLowering, RequantizeLowering>(
+      patterns.getContext());
 }

@@ -94,7 +94,8 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     // quantization (fused or not), the role of the value it quantizes.
     bool hasTensorResult =
         op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
-    if (!isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp>(op) &&
+    if (!isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
+             QuantizeElementwiseOp>(op) &&
         !hasTensorResult)
       return op->emitError()
              << "'" << getRoleAttrName()

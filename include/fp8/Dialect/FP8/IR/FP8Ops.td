@@ -171,6 +171,93 @@ def FP8_QuantizeTransposeOp : FP8_Op<"quantize_transpose", [Pure, DeclareOpInter
 }
 
 //===----------------------------------------------------------------------===//
+// quantize_elementwise
+//===----------------------------------------------------------------------===//
+
+def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFromAbove, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "quantize an elementwise expression of several tensors";
+  let description = [{
+    A fused op (`fp8-fuse-quantization`): the results of an elementwise
+    producer and of the quantization that reads it, from one read of the
+    producer's inputs and no write of its result, bit for bit those of
+
+    ```mlir
+    %v = linalg.generic {indexing_maps = [#map0, ..., #id]} ins(%in0, ...) { BODY }
+    %q, %s = fp8.quantize %v {scaling = S, margin = M}
+    // with `transpose`, the cast-transpose instead:
+    %q, %s, %qt, %st = fp8.quantize_transpose %v {scaling = S, margin = M}
+    ```
+
+    `body` computes one element of the producer's result (`%v`, f32, bf16
+    or f16, the type `fp8.yield` gives) from one element of each input;
+    `indexing_maps` says which element of each input (the generic's maps:
+    the identity, or a broadcast such as a bias row `(i, j) -> (j)`). The
+    results are the FP8 data and scales of `%v` (round-to-nearest, its own
+    amax), then with `transpose` those of `%v`'s transpose, then, where
+    another op still reads it, `%v` itself (the `kept` result).
+
+    ```mlir
+    %q, %s, %qt, %st, %a = fp8.quantize_elementwise %h {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>],
+          scaling = #fp8.scaling<tile = [1, 128], scale = f32>, transpose}
+        : tensor<512x4096xbf16> -> tensor<512x4096xf8E4M3FN>, tensor<512x32xf32>,
+          tensor<4096x512xf8E4M3FN>, tensor<4096x4xf32>, tensor<512x4096xbf16> {
+    ^bb0(%x: bf16):
+      %f = arith.extf %x : bf16 to f32
+      %g = math.tanh %f : f32
+      %r = arith.truncf %g : f32 to bf16
+      fp8.yield %r : bf16
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<TensorRankOf<[F32, BF16, F16], [0, 1, 2]>>:$inputs,
+    AffineMapArrayAttr:$indexing_maps,
+    FP8_ScalingAttr:$scaling,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin,
+    UnitAttr:$transpose
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($results) $body
+  }];
+  let extraClassDeclaration = [{
+    /// The FP8 data and scales of the producer's result.
+    TypedValue<RankedTensorType> getQuantized();
+    TypedValue<RankedTensorType> getScale();
+    /// With `transpose`, those of its transpose; else null.
+    TypedValue<RankedTensorType> getQuantizedT();
+    TypedValue<RankedTensorType> getScaleT();
+    /// The producer's result, where the op keeps it; else null.
+    TypedValue<RankedTensorType> getKept();
+    /// The type of the producer's result (kept or not).
+    RankedTensorType getProducedType();
+    /// The body's terminator.
+    YieldOp getYield();
+    /// Whether a kernel reads an input through `map` (the identity or a
+    /// broadcast of the loops (d0, d1), each at most once and in order).
+    static bool isElementwiseMap(AffineMap map);
+    /// The number of results without the kept one.
+    unsigned getNumQuantizationResults() { return getTranspose() ? 4 : 2; }
+  }];
+  let hasVerifier = 1;
+}
+
+def FP8_YieldOp : FP8_Op<"yield", [Pure, Terminator, HasParent<"QuantizeElementwiseOp">]> {
+  let summary = "the element an fp8.quantize_elementwise body computes";
+  let description = [{
+    Ends the body of `fp8.quantize_elementwise` with the producer's element.
+
+    ```mlir
+    fp8.yield %r : bf16
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, BF16, F16]>:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
 // dequantize
 //===----------------------------------------------------------------------===//
 
