@@ -139,6 +139,7 @@ CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # --fp8-quantize-matmuls and checked without the end-to-end graph.
 GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
                   linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
+                  linear_fwd_bwd:delayed \
                   quantized_fprop:none \
                   mlp_block:blockwise mlp_block:tensorwise
 # Programs whose run with special values (--specials: inf, huge, subnormal

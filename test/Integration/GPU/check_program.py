@@ -52,7 +52,10 @@ the GPU:
       graph itself, independently of the plan: every matmul operand
       oriented [free, contracted] and quantized with the policy of its
       role in the recipe (--recipe, a preset: tensorwise, rowwise,
-      blockwise, mxfp8), then the float64 product. This catches a compiler
+      blockwise, mxfp8, delayed), then the float64 product. Under delayed
+      the amax of each value comes from its history argument by
+      TransformerEngine's rule, and the rolled histories the function
+      returns are checked bit for bit. This catches a compiler
       that quantizes an operand with the wrong tile, format or orientation
       consistently (which (a) alone takes as the plan's intent). GEMM
       results are compared with the same rule as in (a).
@@ -650,6 +653,12 @@ RECIPES = {
     "mxfp8": {r: ("f8e4m3", [1, 32], "e8m0", "pow2_ceil")
               for r in ("activation", "weight", "gradient")},
 }
+# delayed: tensorwise's policies with the amax from a 1024-step history
+# (max), docs/Passes.md: one history argument per quantized value, after
+# the graph's own arguments in the order of the values, and its rolled
+# history as a result after the graph's own results.
+RECIPES["delayed"] = RECIPES["tensorwise"]
+DELAYED = {"delayed"}
 
 # Per function: the role of each argument ("roles") and of each result that
 # a later node reads ("result_roles"), and per result the node that makes
@@ -661,6 +670,7 @@ GRAPHS = {
     # Y = X W^T, dX = dY W, dW = dY^T X.
     "linear_fwd_bwd": {
         "roles": ["activation", "weight", "gradient"],
+        "histories": ["a0", "a1", "a2"],
         "results": [("matmul", ("a0", False), ("a1", False)),
                     ("matmul", ("a2", False), ("a1", True)),
                     ("matmul", ("a2", True), ("a0", True))]},
@@ -699,12 +709,54 @@ GRAPHS = {
 CHAIN_TOL = 2.0 ** -4
 
 
-def e2e_operand(x, role, recipe):
+def e2e_operand(x, role, recipe, history=None):
+    """Quantizes x as the recipe quantizes `role`; under delayed scaling
+    with the amax from `history` (f32 [H, 1, 1])."""
     fmt_name, tile, scale, rnd = RECIPES[recipe][role]
     scaling = {"tile": tile, "scale": scale, "round": rnd}
-    q, stored, _ = cq.torch_quantize(x.float().contiguous(),
-                                     cq.FORMATS[fmt_name], scaling)
+    x = x.float().contiguous()
+    amax = None if history is None else delayed_amax(history, x)
+    q, stored, _ = cq.torch_quantize(x, cq.FORMATS[fmt_name], scaling,
+                                     amax=amax)
     return q, stored, scaling, fmt_name
+
+
+def delayed_amax(history, x):
+    """TransformerEngine's rule (docs/Passes.md): the history's max
+    (NaN wins, as arith.maximumf) where positive and finite, else the
+    current amax."""
+    h = history.float().reshape(history.shape[0], 1, 1).amax(dim=0)
+    usable = (h > 0) & (h < math.inf)
+    return torch.where(usable, h, x.abs().amax().reshape(1, 1))
+
+
+def rolled_history(history, x):
+    """The history a delayed quantization returns: the oldest entry
+    dropped, the current amax of x appended."""
+    h = history.float()
+    current = x.float().abs().amax().reshape([1] * h.dim())
+    return torch.cat([h[1:], current])
+
+
+def history_of(graph, v, recipe, value):
+    """The history argument of value v under a delayed recipe, else None.
+    History k belongs to graph["histories"][k] and is argument
+    len(roles) + k."""
+    if recipe not in DELAYED or v not in graph.get("histories", ()):
+        return None
+    k = graph["histories"].index(v)
+    return value("a%d" % (len(graph["roles"]) + k))
+
+
+def graph_results(graph, recipe):
+    """The graph's result nodes, with the rolled histories after them
+    under a delayed recipe."""
+    nodes = list(graph["results"])
+    if recipe in DELAYED:
+        base = len(graph["roles"])
+        nodes += [(rolled_history, "a%d" % (base + k), v)
+                  for k, v in enumerate(graph.get("histories", ()))]
+    return nodes
 
 
 def value_role(graph, v):
@@ -735,7 +787,8 @@ def graph_node(graph, node, recipe, value, out_dtype, args):
     for v, transposed in node[1:]:
         x = value(v)
         ops.append(e2e_operand(x.t() if transposed else x,
-                               value_role(graph, v), recipe))
+                               value_role(graph, v), recipe,
+                               history_of(graph, v, recipe, value)))
     (a, sa, asc, af), (b, sb, bsc, bf) = ops
     ref, bound = cg.reference(a, sa, asc, af, b, sb, bsc, bf)
     tol = args.tol if args.tol is not None else cg.TOL["promoted"]
@@ -759,8 +812,12 @@ def end_to_end(name, recipe, gpu_args, gpu_results, result_dtypes, args):
     def value(v):
         return (gpu_args if v[0] == "a" else gpu_results)[int(v[1:])]
 
+    nodes = graph_results(graph, recipe)
+    if len(nodes) != len(gpu_results):
+        raise BadInput("%s under %s has %d results; GRAPHS expects %d" %
+                       (name, recipe, len(gpu_results), len(nodes)))
     checks = []
-    for n, node in enumerate(graph["results"]):
+    for n, node in enumerate(nodes):
         want, how, text = graph_node(graph, node, recipe, value,
                                      result_dtypes[n], args)
         bad, detail, first = compare(gpu_results[n], want, how,
@@ -777,6 +834,7 @@ def chain(name, recipe, gpu_args, gpu_results, result_dtypes, args):
     if graph is None or not any(v[0] == "r" for node in graph["results"]
                                 for v in chain_inputs(node)):
         return None
+    nodes = graph_results(graph, recipe)
     memo = {}
     quiet = argparse.Namespace(**vars(args))
     quiet.scaled_mm = False  # no cuBLASLt for the reference's own values
@@ -787,7 +845,7 @@ def chain(name, recipe, gpu_args, gpu_results, result_dtypes, args):
         n = int(v[1:])
         if n not in memo:
             memo[n] = None  # a cycle reads None and fails
-            want, how, _ = graph_node(graph, graph["results"][n], recipe,
+            want, how, _ = graph_node(graph, nodes[n], recipe,
                                       value, result_dtypes[n], quiet)
             memo[n] = want.to(torch_dtype(result_dtypes[n]))
         if memo[n] is None:
@@ -796,10 +854,10 @@ def chain(name, recipe, gpu_args, gpu_results, result_dtypes, args):
         return memo[n]
 
     checks = []
-    for n in range(len(graph["results"])):
+    for n in range(len(nodes)):
         ref = value("r%d" % n)
         checks.append(compare_norm("result %d = %s" %
-                                   (n, node_text(graph["results"][n])),
+                                   (n, node_text(nodes[n])),
                                    gpu_results[n], ref))
     return checks
 
@@ -1152,6 +1210,22 @@ def self_test(args):
                           "ulps" % float(ulps),
                           "ok" if ulps <= 1.0 else "<-- WRONG"))
     wrong += float(ulps) > 1.0
+    # The delayed rule: the history's max where positive and finite, the
+    # current amax otherwise; the rolled history appends the current amax.
+    x = torch.tensor([[1.0, -6.0]], device=args.device)
+    cases = [([0.5, 4.0, 2.0], 4.0), ([0.0, 0.0, 0.0], 6.0),
+             ([1.0, math.nan, 2.0], 6.0), ([1.0, math.inf, 2.0], 6.0),
+             ([-3.0, -1.0, -2.0], 6.0)]
+    ok = all(float(delayed_amax(torch.tensor(h, device=args.device)
+                                .reshape(3, 1, 1), x)) == want
+             for h, want in cases)
+    rolled = rolled_history(torch.tensor([1.0, 2.0, 3.0], device=args.device)
+                            .reshape(3, 1, 1), x)
+    ok = ok and rolled.reshape(-1).tolist() == [2.0, 3.0, 6.0]
+    print("  %-62s %s" % ("delayed amax from a history, and its roll "
+                          "(%d cases)" % (len(cases) + 1),
+                          "ok" if ok else "<-- WRONG"))
+    wrong += not ok
     for dump, manifest in zip(args.dumps[0::2], args.dumps[1::2]):
         print("check_program self-test on %s:" % dump)
         plan, gpu_args, gpu_results = run_check(dump, manifest, args)
