@@ -289,10 +289,18 @@ void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
   if (!stochastic) {
     bytes = convertToBytes(b, scaled, elementType);
   } else {
+    // One Philox call per four elements: `offset` is a multiple of kChunk,
+    // so element offset + i draws word i % 4 of counter (offset + i) / 4.
     SmallVector<Value> codes;
-    Value base = arith::IndexCastOp::create(b, b.getI64Type(), offset);
-    for (int64_t i = 0; i < kChunk; ++i)
-      codes.push_back(stochasticByte(scaled[i], b.add(base, i)));
+    Value counter = b.divU(
+        arith::IndexCastOp::create(b, b.getI64Type(), offset), int64_t(4));
+    for (int64_t i = 0; i < kChunk; i += 4) {
+      std::array<Value, 4> words =
+          buildPhiloxRandom4x32(b, b.getLoc(), seed, b.add(counter, i / 4));
+      for (int64_t w = 0; w < 4; ++w)
+        codes.push_back(buildStochasticCastBits(b, b.getLoc(), scaled[i + w],
+                                                words[w], elementType));
+    }
     bytes = vector::FromElementsOp::create(
         b, VectorType::get({kChunk}, b.getI8Type()), codes);
   }
