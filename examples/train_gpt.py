@@ -19,10 +19,11 @@ a hash of its relative path says so (--val-every), so the split does not
 depend on which other files exist.
 
 Every run is seeded (--seed): initialization, batch order and the data are
-the same for every recipe. Progress: one line per --log-every steps with
-loss, tokens/s and ETA; validation loss every --eval-every steps; a JSON
-line per logged step in OUT/log.jsonl; checkpoints in OUT/ckpt.pt
-(--resume continues one). --monitor logs fp8_mlir's per-quantization health
+the same for every recipe, and with PyTorch's deterministic algorithms (the
+default; --no-deterministic) a run repeats bit for bit. Progress: one line
+per --log-every steps with loss, tokens/s and ETA; validation loss every
+--eval-every steps; a JSON line per logged step in OUT/log.jsonl;
+checkpoints in OUT/ckpt.pt (--resume continues one). --monitor logs fp8_mlir's per-quantization health
 statistics (docs/Training.md). --profile splits the step time into GEMMs,
 quantization and the rest (torch.profiler, a few steps).
 
@@ -191,6 +192,12 @@ def parse_args(argv=None):
     p.add_argument("--aot", action="store_true",
                    help="compile the programs this configuration needs "
                    "into FP8_MLIR_CACHE and exit (needs fp8-opt, not torch)")
+    p.add_argument("--deterministic", action=argparse.BooleanOptionalAction,
+                   default=True,
+                   help="PyTorch's deterministic algorithms, so that a "
+                   "run repeats bit for bit (fp8_mlir's kernels are "
+                   "deterministic); --no-deterministic for PyTorch's "
+                   "faster defaults")
     p.add_argument("--chip", default="sm_90a")
     p.add_argument("--nproc", type=int, default=1,
                    help="GPUs: FSDP2 (fully_shard) over N processes; "
@@ -498,8 +505,14 @@ def main(argv=None):
                "--nproc_per_node", str(args.nproc), os.path.abspath(__file__)]
         return subprocess.call(cmd + without_nproc(sys.argv[1:] if argv is None
                                                    else list(argv)))
+    if args.deterministic:
+        # cuBLAS reproducibility needs a fixed workspace, set before the
+        # first handle exists.
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     import torch
     import torch.nn.functional as F
+    if args.deterministic:
+        torch.use_deterministic_algorithms(True)
     dist = Dist(torch, args.nproc)
     device = dist.device
     lead = dist.rank == 0

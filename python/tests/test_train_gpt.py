@@ -122,6 +122,11 @@ class ArgsTest(unittest.TestCase):
                           args.all_gather), ("blockwise", "small", 1000,
                                              "fused", "bf16"))
 
+    def test_deterministic_by_default(self):
+        self.assertTrue(train_gpt.parse_args([]).deterministic)
+        self.assertFalse(
+            train_gpt.parse_args(["--no-deterministic"]).deterministic)
+
     def test_nproc_defaults(self):
         args = train_gpt.parse_args(["--nproc", "2"])
         self.assertEqual((args.mlp, args.all_gather), ("linears", "fp8"))
