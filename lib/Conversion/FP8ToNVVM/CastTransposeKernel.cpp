@@ -5,13 +5,16 @@
 // (Fprop) and 1xc tiles along the rows of Xᵀ, stored transposed. Doing both
 // from one read of X is the cast-transpose kernel: each CTA stages a 128x128
 // tile in shared memory, quantizes its rows on the way in, and its columns
-// on the way out.
+// on the way out. Fused with an elementwise producer
+// (fp8.quantize_elementwise with `transpose`), the tile is computed on the
+// way in instead of loaded (FusedProducer).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "KernelUtils.h"
+#include "QuantizeKernel.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
@@ -36,19 +39,26 @@ static constexpr int64_t kSharedStride = kTile + 8;
 FailureOr<gpu::GPUModuleOp>
 fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
                               StringRef name, const Target &target) {
-  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  return kernels::buildCastTransposeKernel(
+      builder, op, cast<RankedTensorType>(op.getInput().getType()),
+      op.getResult().getType().getElementType(), op.getScaling(),
+      op.getMargin(), name, target, /*producer=*/nullptr);
+}
+
+FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
+    OpBuilder &builder, Operation *op, RankedTensorType inputType,
+    Type elementType, ScalingAttr scaling, int64_t margin, StringRef name,
+    const Target &target, FusedProducer *producer) {
   int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
   Type inputElement = inputType.getElementType();
-  ScalingAttr scaling = op.getScaling();
-  Type elementType = op.getResult().getType().getElementType();
   if (!Target::fitsCastTranspose(inputType, scaling))
-    return op.emitOpError("convert-fp8-to-nvvm: the cast-transpose kernel "
-                          "needs a 16-bit input with both dims multiples of "
-                          "128 and 1x128 tiles, got ")
+    return op->emitOpError("convert-fp8-to-nvvm: the cast-transpose kernel "
+                           "needs a 16-bit input with both dims multiples of "
+                           "128 and 1x128 tiles, got ")
            << inputType << " and tile " << formatTile(scaling.getTile());
 
   // Line info points at the first of the fused ops (X's quantization).
-  Location loc = op.getLoc();
+  Location loc = op->getLoc();
   if (auto fused = dyn_cast<FusedLoc>(loc))
     loc = fused.getLocations().front();
   KernelBuilder b(loc, builder);
@@ -58,8 +68,11 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   int64_t tileRows = rows / kTile, tileCols = cols / kTile;
 
   KernelSignature signature;
-  signature.addBuffer("input", ParamRole::input, inputElement, {rows, cols},
-                      MemRefType::get({rows * cols}, inputElement));
+  if (producer)
+    producer->declare(signature);
+  else
+    signature.addBuffer("input", ParamRole::input, inputElement, {rows, cols},
+                        MemRefType::get({rows * cols}, inputElement));
   signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
                       MemRefType::get({rows * cols}, b.getI8Type()));
   signature.addBuffer("scale", ParamRole::output, scaleElement,
@@ -70,7 +83,8 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   signature.addBuffer("scale_t", ParamRole::output, scaleElement,
                       {cols, tileRows},
                       MemRefType::get({cols * tileRows}, scaleStorage));
-  signature.bindOperand("input", op.getInputMutable());
+  if (!producer)
+    signature.bindOperand("input", op->getOpOperand(0));
   signature.bindResult("q", op->getResult(0));
   signature.bindResult("scale", op->getResult(1));
   signature.bindResult("qt", op->getResult(2));
@@ -83,13 +97,22 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
   int64_t scaleBytes = isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4;
-  int64_t bytesMoved =
-      rows * cols * (2 + 2) + (rows * tileCols + cols * tileRows) * scaleBytes;
-  setManifest(b, func, signature, "fp8.quantize+transpose", tileRows * tileCols,
-              kThreadsPerBlock, bytesMoved,
+  // The input (or the producer's inputs and kept value), both FP8 copies
+  // and the scales.
+  int64_t bytesMoved = rows * cols * 2 +
+                       (rows * tileCols + cols * tileRows) * scaleBytes +
+                       (producer ? producer->bytesMoved() : rows * cols * 2);
+  setManifest(b, func, signature,
+              producer ? "fp8.quantize_elementwise+transpose"
+                       : "fp8.quantize+transpose",
+              tileRows * tileCols, kThreadsPerBlock, bytesMoved,
               manifestQuantization(b, elementType, scaling));
 
-  Value input = signature.getArgument(func, "input");
+  Value input;
+  if (producer)
+    producer->bind(signature, func);
+  else
+    input = signature.getArgument(func, "input");
   Value q = signature.getArgument(func, "q");
   Value scale = signature.getArgument(func, "scale");
   Value qt = signature.getArgument(func, "qt");
@@ -115,8 +138,10 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
     Value globalRow = b.add(rowBase, row);
     Value segmentCol = b.add(colBase, segment);
     Value offset = b.add(b.mul(globalRow, cols), segmentCol);
-    Value loaded =
-        vector::LoadOp::create(b, vec8, input, offset, false, llvm::Align(16));
+    Value loaded = producer ? producer->compute(b, offset, 8)
+                            : vector::LoadOp::create(b, vec8, input, offset,
+                                                     false, llvm::Align(16))
+                                  .getResult();
     vector::StoreOp::create(b, loaded, tile, ValueRange{row, segment}, false,
                             llvm::Align(16));
     Value values = arith::ExtFOp::create(b, vec8f, loaded);
@@ -126,8 +151,8 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
       amax = b.maxF(amax, gpu::ShuffleOp::create(b, amax, stride, kWarpSize,
                                                  gpu::ShuffleMode::XOR)
                               .getShuffleResult());
-    TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType,
-                                        scaling, op.getMargin());
+    TileScales scales =
+        buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 8; ++i)
       scaled.push_back(
@@ -163,8 +188,8 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   Value other = memref::LoadOp::create(
       b, partial, ValueRange{b.sub(b.index(1), half), column});
   amax = b.maxF(amax, other);
-  TileScales scales = buildTileScales(b, b.getLoc(), amax, elementType, scaling,
-                                      op.getMargin());
+  TileScales scales =
+      buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
   Value globalCol = b.add(colBase, column);
   Value globalFirstRow = b.add(rowBase, firstRow);
   Value rowStart = b.add(b.mul(globalCol, rows), globalFirstRow);

@@ -8,6 +8,8 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "QuantizeKernel.h"
+
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
@@ -195,8 +197,9 @@ struct ConvertFP8ToNVVMPass
       if (hasKernel(op))
         return WalkResult::skip();
       if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
-              DequantizeOp, AmaxOp, TransposeOp, TmaAlignScalesOp,
-              Tcgen05ScalesOp, HadamardOp, ScaledMatmulOp>(op) &&
+              QuantizeElementwiseOp, DequantizeOp, AmaxOp, TransposeOp,
+              TmaAlignScalesOp, Tcgen05ScalesOp, HadamardOp, ScaledMatmulOp>(
+              op) &&
           failed(checkBufferSizes(op)))
         return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
@@ -209,6 +212,12 @@ struct ConvertFP8ToNVVMPass
       } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
         kernel = buildCastTransposeKernel(
             b, fused, kernelName(op, "cast_transpose"), target);
+      } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
+        kernel = kernels::buildQuantizeElementwiseKernel(
+            b, fused,
+            kernelName(op, fused.getTranspose() ? "quantize_elementwise_t"
+                                                : "quantize_elementwise"),
+            target);
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       target);
@@ -270,9 +279,11 @@ struct ConvertFP8ToNVVMPass
         return WalkResult::interrupt();
       symbols.insert(*kernel);
       tag(op, *kernel);
-      // A linalg op's body is its kernel's, not more ops to convert.
-      return isa<linalg::LinalgOp>(op) ? WalkResult::skip()
-                                       : WalkResult::advance();
+      // A linalg op's (or fused producer's) body is its kernel's, not more
+      // ops to convert.
+      return isa<linalg::LinalgOp, QuantizeElementwiseOp>(op)
+                 ? WalkResult::skip()
+                 : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       signalPassFailure();

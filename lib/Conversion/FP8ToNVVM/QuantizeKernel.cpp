@@ -68,6 +68,13 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
   } else if (auto monitored = dyn_cast_or_null<QuantizeMonitoredOp>(op)) {
     bindQuantization(*this, monitored);
     monitor = true;
+  } else if (auto fused = dyn_cast_or_null<QuantizeElementwiseOp>(op)) {
+    // Round-to-nearest with its own amax: the op has neither amax nor seed.
+    elementType = fused.getQuantized().getType().getElementType();
+    scaling = fused.getScaling();
+    scaleElement = scaling.getScale();
+    margin = fused.getMargin();
+    producer.emplace(fused);
   }
 }
 
@@ -87,8 +94,11 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     return MemRefType::get({numScales()}, storageType(element));
   };
   KernelSignature signature;
-  signature.addBuffer("input", ParamRole::input, inputElement, {rows, cols},
-                      MemRefType::get({numElements}, inputElement));
+  if (producer)
+    producer->declare(signature);
+  else
+    signature.addBuffer("input", ParamRole::input, inputElement, {rows, cols},
+                        MemRefType::get({numElements}, inputElement));
   if (amaxOnly()) {
     signature.addBuffer("amax", ParamRole::output, f32, scaleShape(),
                         scaleBuffer(f32));
@@ -115,7 +125,8 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
   // to fp8-run as 2 x i64 (it zero-fills parameters of role "workspace"
   // once; the kernel leaves them zero again).
   Operation *source = op ? op : amaxSource;
-  signature.bindOperand("input", source->getOpOperand(0));
+  if (!producer)
+    signature.bindOperand("input", source->getOpOperand(0));
   if (amaxOnly()) {
     signature.bindResult("amax", source->getResult(0));
   } else {
@@ -166,7 +177,11 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
   if (margin != 0)
     extra.push_back(
         b.getNamedAttr(schema::kMargin, b.getI64IntegerAttr(margin)));
-  int64_t bytesMoved = numElements * (inputBytes + 1) + scaleBytes;
+  // A fused producer's inputs and kept value replace the input.
+  int64_t bytesMoved =
+      numElements * (producer ? 1 : inputBytes + 1) + scaleBytes;
+  if (producer)
+    bytesMoved += producer->bytesMoved();
   if (monitor) {
     extra.push_back(b.getNamedAttr(schema::kMonitor, b.getBoolAttr(true)));
     bytesMoved += numScales() * 4 + 2 * 8;
@@ -183,7 +198,10 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   setManifestOf(func, signature, numBlocks);
-  input = signature.getArgument(func, "input");
+  if (producer)
+    producer->bind(signature, func);
+  else
+    input = signature.getArgument(func, "input");
   if (signature.has("seed"))
     seed = memref::LoadOp::create(b, signature.getArgument(func, "seed"),
                                   b.index(0));
@@ -212,8 +230,11 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
 
 Value QuantizeKernelBuilder::load(Value offset) {
   auto vectorType = VectorType::get({kChunk}, inputElement);
-  Value loaded = vector::LoadOp::create(b, vectorType, input, offset,
-                                        /*nontemporal=*/false, llvm::Align(16));
+  Value loaded =
+      producer ? producer->compute(b, offset, kChunk)
+               : vector::LoadOp::create(b, vectorType, input, offset,
+                                        /*nontemporal=*/false, llvm::Align(16))
+                     .getResult();
   if (inputElement.isF32())
     return loaded;
   return arith::ExtFOp::create(b, VectorType::get({kChunk}, b.getF32Type()),
@@ -221,7 +242,9 @@ Value QuantizeKernelBuilder::load(Value offset) {
 }
 
 Value QuantizeKernelBuilder::loadScalar(Value offset) {
-  Value loaded = memref::LoadOp::create(b, input, offset);
+  Value loaded = producer
+                     ? producer->compute(b, offset, 1)
+                     : memref::LoadOp::create(b, input, offset).getResult();
   if (inputElement.isF32())
     return loaded;
   return arith::ExtFOp::create(b, b.getF32Type(), loaded);
@@ -481,6 +504,39 @@ FailureOr<gpu::GPUModuleOp>
 fp8::buildQuantizeMonitoredKernel(OpBuilder &builder, QuantizeMonitoredOp op,
                                   StringRef name, const Target &target) {
   return buildQuantizationKernel(builder, op, name, target);
+}
+
+FailureOr<gpu::GPUModuleOp>
+kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
+                                        QuantizeElementwiseOp op,
+                                        StringRef name, const Target &target) {
+  RankedTensorType producedType = op.getProducedType();
+  if (failed(checkStaticMatrix(op, producedType)))
+    return failure();
+  for (Value input : op.getInputs())
+    if (!cast<RankedTensorType>(input.getType()).hasStaticShape())
+      return op.emitOpError("convert-fp8-to-nvvm needs static inputs, got ")
+             << input.getType();
+  FusedProducer producer(op);
+  FailureOr<gpu::GPUModuleOp> module = failure();
+  if (op.getTranspose()) {
+    module = buildCastTransposeKernel(
+        builder, op, producedType, op.getQuantized().getType().getElementType(),
+        op.getScaling(), op.getMargin(), name, target, &producer);
+  } else {
+    KernelBuilder b(op.getLoc(), builder);
+    QuantizeKernelBuilder k(b, producedType, op.getScaling().getTile(), op);
+    module = buildTileKernel(k, op, name, target);
+  }
+  if (failed(module))
+    return failure();
+  // The body's math functions (tanh, exp, erf) as arith ops, as in the
+  // unfused elementwise kernel: the same approximations, the same bits.
+  for (auto func : module->getOps<gpu::GPUFuncOp>())
+    if (failed(expandMathFunctions(func)))
+      return op.emitOpError("convert-fp8-to-nvvm: cannot expand the body's "
+                            "math functions");
+  return module;
 }
 
 FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &builder, AmaxOp op,

@@ -21,6 +21,35 @@ namespace mlir::fp8::kernels {
 /// chunks stay in registers: 8 x 16 values per thread).
 inline constexpr int64_t kMaxBlockSteps = 8;
 
+/// The elementwise producer of an fp8.quantize_elementwise, computed where
+/// a quantize kernel loads its input (ElementwiseKernel.cpp): each input's
+/// elements read through its indexing map, the body cloned per element, and
+/// the produced value stored where the op keeps it. The quantize kernels
+/// call it from their load hook, so every kernel shape fuses the same way.
+class FusedProducer {
+public:
+  explicit FusedProducer(QuantizeElementwiseOp op) : op(op) {}
+
+  /// Declares the inputs (`in0`, `in1`, ...) and the kept value (`kept`)
+  /// as the kernel's parameters, bound to the op's operands and result.
+  void declare(KernelSignature &signature);
+  /// Finds those parameters' arguments in the kernel.
+  void bind(const KernelSignature &signature, gpu::GPUFuncOp func);
+  /// The `width` produced elements from row-major offset `offset` (a
+  /// vector of the produced type; a scalar for width 1), also stored to the
+  /// kept value where the op has one. `offset` is a multiple of `width`.
+  Value compute(KernelBuilder &b, Value offset, int64_t width);
+  /// The bytes the producer's inputs and kept value move.
+  int64_t bytesMoved();
+  /// The produced element type (what the quantization reads).
+  Type getElement() { return op.getProducedType().getElementType(); }
+
+private:
+  QuantizeElementwiseOp op;
+  SmallVector<Value> inputs;
+  Value kept;
+};
+
 /// What the kernel shapes share: the tiling, the types and the buffers.
 /// With an fp8.quantize or fp8.quantize_monitored the kernel quantizes;
 /// without one (fp8.amax) it stops at the per-tile amax. A monitored
@@ -50,6 +79,8 @@ struct QuantizeKernelBuilder {
   Value givenAmax;
   // The fp8.amax op of an amax kernel (whose values it binds).
   Operation *amaxSource = nullptr;
+  // An fp8.quantize_elementwise's producer: load() computes it.
+  std::optional<FusedProducer> producer;
 
   QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
                         ArrayRef<int64_t> tile, Operation *op = nullptr);
@@ -67,7 +98,8 @@ struct QuantizeKernelBuilder {
   gpu::GPUFuncOp create(StringRef name, const Target &target, int64_t numBlocks,
                         bool workspace = false);
 
-  /// The 16 elements at `offset`, in f32, from a 16-byte aligned load.
+  /// The 16 elements at `offset`, in f32, from a 16-byte aligned load (or
+  /// computed by the fused producer: the load hook).
   Value load(Value offset);
   /// The element at `offset`, in f32.
   Value loadScalar(Value offset);
@@ -125,6 +157,22 @@ gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
                                         StringRef name, const Target &target);
 gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
                                        const Target &target);
+
+/// The kernel of an fp8.quantize_elementwise: the quantize kernel of its
+/// tiling, or with `transpose` the cast-transpose, loading through the
+/// producer.
+FailureOr<gpu::GPUModuleOp>
+buildQuantizeElementwiseKernel(OpBuilder &builder, QuantizeElementwiseOp op,
+                               StringRef name, const Target &target);
+
+/// The cast-transpose kernel of a matrix of `inputType` quantized with
+/// `scaling` to `elementType`, reading `op`'s operand 0, or computing the
+/// matrix with `producer` (CastTransposeKernel.cpp).
+FailureOr<gpu::GPUModuleOp>
+buildCastTransposeKernel(OpBuilder &builder, Operation *op,
+                         RankedTensorType inputType, Type elementType,
+                         ScalingAttr scaling, int64_t margin, StringRef name,
+                         const Target &target, FusedProducer *producer);
 
 } // namespace mlir::fp8::kernels
 

@@ -3,15 +3,21 @@
 // fp8-fuse-quantization: where one kernel can compute several ops from one
 // read of their input, the ops become one fused op, so that what kernel
 // generation fuses is visible in the IR and decided here, not matched
-// inside the conversion.
+// inside the conversion: the cast-transpose (fp8.quantize_transpose), and
+// elementwise producers into the quantization that reads them
+// (fp8.quantize_elementwise).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8FUSEQUANTIZATION
@@ -83,6 +89,226 @@ static void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
     empty.erase();
 }
 
+//===----------------------------------------------------------------------===//
+// Elementwise producers
+//===----------------------------------------------------------------------===//
+
+/// Element types a quantize kernel loads (16-byte vectors of 16- or 32-bit
+/// floats).
+static bool isLoadableElement(Type type) {
+  return type.isF32() || type.isBF16() || type.isF16();
+}
+
+static bool isScalarArithOrMath(Operation &op) {
+  return isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+             op.getDialect()) &&
+         op.getNumRegions() == 0 &&
+         llvm::none_of(op.getResultTypes(), llvm::IsaPred<ShapedType>);
+}
+
+static bool isStaticMatrixOfLoadable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         isLoadableElement(tensor.getElementType());
+}
+
+/// Whether `op` is an elementwise producer that a quantize kernel computes
+/// where it loads: an all-parallel linalg.generic over a static matrix with
+/// one result written in loop order, whose body is scalar arith and math
+/// (constants from outside) and does not read the init, and whose inputs
+/// are static tensors of 16- or 32-bit floats read through the identity or
+/// a broadcast; or an elementwise arith/math op on such matrices.
+static bool isFusibleProducer(Operation *op) {
+  if (!op)
+    return false;
+  if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+    if (!generic.hasPureTensorSemantics() || generic.getNumResults() != 1 ||
+        generic.getNumLoops() != 2 ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !isStaticMatrixOfLoadable(generic->getResult(0).getType()))
+      return false;
+    OpOperand *init = generic.getDpsInitOperand(0);
+    if (!generic.getMatchingIndexingMap(init).isIdentity() ||
+        generic.payloadUsesValueFromOperand(init))
+      return false;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!type || !type.hasStaticShape() ||
+          !isLoadableElement(type.getElementType()) ||
+          !QuantizeElementwiseOp::isElementwiseMap(
+              generic.getMatchingIndexingMap(input)))
+        return false;
+    }
+    Block *body = generic.getBlock();
+    for (Operation &inner : body->without_terminator()) {
+      if (!isScalarArithOrMath(inner))
+        return false;
+      for (Value operand : inner.getOperands())
+        if (operand.getParentBlock() != body &&
+            !matchPattern(operand, m_Constant()))
+          return false;
+    }
+    return true;
+  }
+  return op->hasTrait<OpTrait::Elementwise>() &&
+         isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+             op->getDialect()) &&
+         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         isStaticMatrixOfLoadable(op->getResult(0).getType()) &&
+         llvm::all_of(op->getOperandTypes(), [&](Type type) {
+           return isStaticMatrixOfLoadable(type) &&
+                  cast<ShapedType>(type).getShape() ==
+                      cast<ShapedType>(op->getResult(0).getType()).getShape();
+         });
+}
+
+namespace {
+/// The body of an fp8.quantize_elementwise under construction: the leaves
+/// (tensors the kernel reads) become block arguments, and producers of
+/// identity-read inputs that nothing else reads are inlined, so that a
+/// chain (a bias add, then a GELU) is one body.
+struct BodyBuilder {
+  explicit BodyBuilder(MLIRContext *context) : block(new Block()), b(context) {
+    b.setInsertionPointToEnd(block);
+  }
+  ~BodyBuilder() { delete block; }
+
+  /// The scalar of `producer`'s result computed in the block.
+  Value emit(Operation *producer);
+
+  /// Ends the body with the yield of `element` and hands the detached
+  /// block over (the caller moves it into the fused op).
+  Block *finish(Value element) {
+    YieldOp::create(b, element.getLoc(), element);
+    return std::exchange(block, nullptr);
+  }
+
+  SmallVector<Value> inputs;
+  SmallVector<Attribute> maps;
+  /// Inlined producers other than the root, outermost first.
+  SmallVector<Operation *> inlined;
+
+private:
+  /// The scalar of `value` read through `map`: an inlined producer's
+  /// result, or a block argument (one per distinct tensor and map).
+  Value read(Value value, AffineMap map);
+
+  Block *block;
+  OpBuilder b;
+};
+} // namespace
+
+Value BodyBuilder::read(Value value, AffineMap map) {
+  Operation *producer = value.getDefiningOp();
+  if (map.isIdentity() && isFusibleProducer(producer) && value.hasOneUse() &&
+      producer->getBlock() == inlined.front()->getBlock()) {
+    inlined.push_back(producer);
+    return emit(producer);
+  }
+  Attribute mapAttr = AffineMapAttr::get(map);
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(inputs, maps)))
+    if (std::get<0>(pair) == value && std::get<1>(pair) == mapAttr)
+      return block->getArgument(index);
+  inputs.push_back(value);
+  maps.push_back(mapAttr);
+  return block->addArgument(getElementTypeOrSelf(value.getType()),
+                            value.getLoc());
+}
+
+Value BodyBuilder::emit(Operation *producer) {
+  MLIRContext *context = producer->getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+  if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+    Block *body = generic.getBlock();
+    IRMapping mapping;
+    for (OpOperand *input : generic.getDpsInputOperands())
+      mapping.map(body->getArgument(input->getOperandNumber()),
+                  read(input->get(), generic.getMatchingIndexingMap(input)));
+    for (Operation &inner : body->without_terminator()) {
+      // Constants from outside the body are cloned into it: the fused op
+      // is isolated from above.
+      for (Value operand : inner.getOperands())
+        if (operand.getParentBlock() != body && !mapping.contains(operand))
+          mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+      b.clone(inner, mapping);
+    }
+    return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  }
+  // An elementwise op on tensors: the same op on their elements.
+  SmallVector<Value> operands = llvm::map_to_vector(
+      producer->getOperands(), [&](Value v) { return read(v, identity); });
+  OperationState state(producer->getLoc(), producer->getName(), operands,
+                       {getElementTypeOrSelf(producer->getResult(0))},
+                       producer->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
+/// Replaces quantization `quantize` (an fp8.quantize or
+/// fp8.quantize_transpose) of `producer`'s result and `producer` by one
+/// fp8.quantize_elementwise at the producer, which dominates every reader
+/// of its result; the result is kept where another op reads it.
+static void fuseProducer(Operation *quantize, Operation *producer,
+                         ScalingAttr scaling, int64_t margin, bool transpose) {
+  BodyBuilder body(producer->getContext());
+  body.inlined.push_back(producer);
+  Block *block = body.finish(body.emit(producer));
+  OpBuilder b(producer);
+
+  Value produced = producer->getResult(0);
+  bool keep = !llvm::all_of(produced.getUsers(),
+                            [&](Operation *user) { return user == quantize; });
+  SmallVector<Type> types(quantize->getResultTypes());
+  if (keep)
+    types.push_back(produced.getType());
+  auto fused = QuantizeElementwiseOp::create(
+      b,
+      FusedLoc::get(b.getContext(), {quantize->getLoc(), producer->getLoc()}),
+      types, body.inputs, b.getArrayAttr(body.maps), scaling, margin,
+      transpose);
+  fused.getBody().push_back(block);
+  if (Attribute role = quantize->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  for (auto [from, to] : llvm::zip(quantize->getResults(), fused->getResults()))
+    from.replaceAllUsesWith(to);
+  quantize->erase();
+  if (keep)
+    produced.replaceAllUsesWith(fused.getKept());
+  // Outermost first: each inlined producer's only reader goes before it.
+  for (Operation *op : body.inlined) {
+    SmallVector<Value> inits;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      inits = llvm::to_vector(generic.getDpsInits());
+    op->erase();
+    for (Value init : inits)
+      if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
+          empty && empty->use_empty())
+        empty.erase();
+  }
+}
+
+/// Fuses the producer of `quantize`'s input into it where it can; returns
+/// whether it did.
+static bool fuseProducerOf(Operation *quantize) {
+  if (quantize->hasAttr(kKernelAttrName))
+    return false;
+  Value input = quantize->getOperand(0);
+  Operation *producer = input.getDefiningOp();
+  if (!isFusibleProducer(producer) ||
+      producer->getBlock() != quantize->getBlock())
+    return false;
+  if (auto q = dyn_cast<QuantizeOp>(quantize)) {
+    if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
+      return false;
+    fuseProducer(q, producer, q.getScaling(), q.getMargin(),
+                 /*transpose=*/false);
+    return true;
+  }
+  auto fused = cast<QuantizeTransposeOp>(quantize);
+  fuseProducer(fused, producer, fused.getScaling(), fused.getMargin(),
+               /*transpose=*/true);
+  return true;
+}
+
 namespace {
 struct FP8FuseQuantizationPass
     : fp8::impl::FP8FuseQuantizationBase<FP8FuseQuantizationPass> {
@@ -102,6 +328,18 @@ struct FP8FuseQuantizationPass
       *rows = nullptr;
       transposed = nullptr;
     }
+    if (!producers)
+      return;
+    // Then each quantization (plain or fused with its transpose) takes its
+    // producer; a producer that several quantizations read fuses into the
+    // first, whose kept result the others read.
+    SmallVector<Operation *> candidates;
+    getOperation().walk([&](Operation *op) {
+      if (isa<QuantizeOp, QuantizeTransposeOp>(op))
+        candidates.push_back(op);
+    });
+    for (Operation *quantize : candidates)
+      fuseProducerOf(quantize);
   }
 };
 } // namespace

@@ -51,6 +51,9 @@ static std::string describeSource(Value value) {
   Operation *def = value.getDefiningOp();
   if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
     return describeSource(transpose.getInput()) + "^T";
+  // Computed by the body of the fp8.quantize_elementwise that quantizes it.
+  if (isa<QuantizeElementwiseOp>(def))
+    return "fused";
   // Computed values are named by the op that makes them (without dialect).
   return def->getName().stripDialect().str();
 }
@@ -70,8 +73,18 @@ static Value getRoot(Value value) {
 /// input's and its transpose's).
 struct QuantizationCounts {
   llvm::DenseMap<Value, StringRef> decisions;
-  unsigned fresh = 0, requantized = 0, castTransposes = 0;
+  unsigned fresh = 0, requantized = 0, castTransposes = 0, producers = 0,
+           transposedProducers = 0;
 };
+
+/// The value an fp8.quantize_elementwise quantizes, which exists only
+/// inside it: its kept result where it has one (which later quantizations
+/// read), else its data.
+static Value getProduced(QuantizeElementwiseOp fused) {
+  if (Value kept = fused.getKept())
+    return kept;
+  return fused.getQuantized();
+}
 
 static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
   QuantizationCounts counts;
@@ -90,6 +103,13 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
       classify(fused.getResult(), fused.getInput());
       classify(fused.getResultT(), fused.getInput());
       ++counts.castTransposes;
+    } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
+      classify(fused.getQuantized(), getProduced(fused));
+      if (fused.getTranspose()) {
+        classify(fused.getQuantizedT(), getProduced(fused));
+        ++counts.transposedProducers;
+      }
+      ++counts.producers;
     }
   });
   return counts;
@@ -105,6 +125,8 @@ static std::pair<Operation *, Value> getQuantization(Value data) {
     return {monitored, monitored.getInput()};
   if (auto fused = data.getDefiningOp<QuantizeTransposeOp>())
     return {fused, fused.getInput()};
+  if (auto fused = data.getDefiningOp<QuantizeElementwiseOp>())
+    return {fused, getProduced(fused)};
   return {nullptr, Value()};
 }
 
@@ -204,6 +226,12 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
     os << llvm::formatv("// fused: {0} cast-transposes "
                         "(fp8.quantize_transpose, 2 quantizations each)\n",
                         quantizations.castTransposes);
+  if (quantizations.producers)
+    os << llvm::formatv("// fused: {0} elementwise producers "
+                        "(fp8.quantize_elementwise, {1} with the "
+                        "cast-transpose)\n",
+                        quantizations.producers,
+                        quantizations.transposedProducers);
   os << "\n";
 }
 

@@ -176,11 +176,28 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       is a 16-bit matrix whose dims are multiples of 128 (the fused kernel's
       tiles), become one `fp8.quantize_transpose %x`; the transpose goes
       where nothing else reads it.
+    - Elementwise producers (`producers=true`, the default): a quantization
+      (plain or cast-transpose, round-to-nearest, its own amax) of the
+      result of an elementwise producer in the same block becomes one
+      `fp8.quantize_elementwise` carrying the producer's body: an
+      all-parallel `linalg.generic` on static matrices (arith and math
+      body, identity result map, inputs read through the identity or a
+      broadcast such as a bias row) or an elementwise arith/math op on
+      tensors, with the producers of its identity-read inputs that nothing
+      else reads inlined too (a bias add before a GELU, a cast). The
+      producer's result stays a result of the fused op where another op
+      reads it. GELU, its derivative times the gradient, SiLU·mul (SwiGLU),
+      bias and residual adds, casts and scalings are such producers.
 
     Runs on legalized IR (after `fp8-legalize`): `fp8-pipeline` runs it
     last.
   }];
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+  let options = [
+    Option<"producers", "producers", "bool", /*default=*/"true",
+           "fuse elementwise producers into the quantizations that read "
+           "them (false: the cast-transpose only)">,
+  ];
 }
 
 def FP8MonitorQuantization : Pass<"fp8-monitor-quantization", "::mlir::ModuleOp"> {
