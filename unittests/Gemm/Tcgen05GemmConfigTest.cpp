@@ -21,15 +21,16 @@ const Target &blackwell() {
 
 // N = 256: a stage is A 128x128 (16384) + B 256x128 (32768) + scales (A one
 // 512-byte chunk, B two) 1536 = 50688, aligned to 1024 -> 51200. Five
-// stages: 1024 + 5 * 51200 + 8 * 11 + 8 = 257120 > 232448 (227 KiB); four:
-// 1024 + 204800 + 72 + 8 = 205904. Tensor memory: 256 accumulator columns +
+// stages: 1024 + 5 * 51200 + 8 * 12 + 8 = 257128 > 232448 (227 KiB); four:
+// 1024 + 204800 + 80 + 8 = 205912 (barriers: full and empty per stage and
+// per accumulator). Tensor memory: 256 accumulator columns +
 // 4 stages * (4 + 2 * 4) = 48 -> 304, allocated as 512.
 TEST(Tcgen05GemmConfig, N256) {
   Tcgen05GemmConfig config = chooseTcgen05Config(blackwell(), 4096);
   EXPECT_EQ(config.tileN, 256);
   EXPECT_EQ(config.stageBytes(), 51200);
   EXPECT_EQ(config.stages, 4);
-  EXPECT_EQ(config.sharedBytes(), 205904);
+  EXPECT_EQ(config.sharedBytes(), 205912);
   EXPECT_EQ(config.tmemColumns(), 304);
   EXPECT_EQ(config.tmemAllocColumns(), 512);
   std::string why;
@@ -37,26 +38,29 @@ TEST(Tcgen05GemmConfig, N256) {
 }
 
 // N = 128: a stage is 16384 + 16384 + 1024 = 33792 (a multiple of 1024).
-// Six stages: 1024 + 202752 + 8 * 13 + 8 = 203888; seven would be 237688.
-// Tensor memory: 128 + 6 * 8 = 176 -> 256.
+// Six stages: 1024 + 202752 + 8 * 14 + 8 = 203896; seven would be 237696.
+// Tensor memory: 128 + 6 * 8 = 176 -> 256. Epilogue registers: two loads
+// of 32 and 56 of overhead.
 TEST(Tcgen05GemmConfig, N128) {
   Tcgen05GemmConfig config = chooseTcgen05Config(blackwell(), 128);
   EXPECT_EQ(config.tileN, 128);
   EXPECT_EQ(config.stages, 6);
-  EXPECT_EQ(config.sharedBytes(), 203888);
+  EXPECT_EQ(config.sharedBytes(), 203896);
   EXPECT_EQ(config.tmemColumns(), 176);
   EXPECT_EQ(config.tmemAllocColumns(), 256);
-  EXPECT_EQ(config.epilogueRegisters(), 32);
+  EXPECT_EQ(config.epilogueRegisters(), 120);
 }
 
-// N = 1000 is not a multiple of 256 once aligned (1008): 128-wide tiles.
+// N is aligned to whole 32-column epilogue loads: 1000 -> 1024, a multiple
+// of 256; 1100 -> 1120 is not: 128-wide tiles; 40 -> 64.
 TEST(Tcgen05GemmConfig, OddN) {
-  EXPECT_EQ(chooseTcgen05Config(blackwell(), 1000).tileN, 128);
-  EXPECT_EQ(chooseTcgen05Config(blackwell(), 40).tileN, 48);
+  EXPECT_EQ(chooseTcgen05Config(blackwell(), 1000).tileN, 256);
+  EXPECT_EQ(chooseTcgen05Config(blackwell(), 1100).tileN, 128);
+  EXPECT_EQ(chooseTcgen05Config(blackwell(), 40).tileN, 64);
 }
 
 // The budgets refuse what does not fit: 8 stages of N = 256 need
-// 1024 + 409600 + 136 + 8 bytes of shared memory; 256 + 20 * 12 = 496
+// 1024 + 409600 + 144 + 8 bytes of shared memory; 256 + 20 * 12 = 496
 // columns still fit tensor memory, 22 stages (520) do not; N = 264 is no
 // MMA shape.
 TEST(Tcgen05GemmConfig, Budgets) {
@@ -65,7 +69,7 @@ TEST(Tcgen05GemmConfig, Budgets) {
   config.stages = 8;
   std::string why;
   EXPECT_FALSE(config.fits(blackwell(), why));
-  EXPECT_EQ(why, "410768 bytes of shared memory exceed 232448");
+  EXPECT_EQ(why, "410776 bytes of shared memory exceed 232448");
   config.stages = 22;
   EXPECT_FALSE(config.fits(blackwell(), why));
   EXPECT_EQ(why, "520 tensor-memory columns (accumulator and scales) exceed "
@@ -73,6 +77,60 @@ TEST(Tcgen05GemmConfig, Budgets) {
   config.tileN = 264;
   config.stages = 2;
   EXPECT_FALSE(config.fits(blackwell(), why));
+}
+
+// Blockwise (promoted), 4096 x 4096: 128-wide tiles (a thread's sums are
+// its half row: 64), eight epilogue warps (320 threads), two accumulators
+// of 128 columns (256, no scale columns), stages of 16384 + 16384 bytes:
+// seven fit (1024 + 229376 + 8 * (14 + 4) + 8 = 230552), eight do not.
+// Registers: 64 sums + 2 * 32 + 56 = 184 <= 65536 / 320 = 204.
+TEST(Tcgen05GemmConfig, Promoted) {
+  Tcgen05GemmConfig config = chooseTcgen05Config(
+      blackwell(), 4096, 4096, Tcgen05Scaling::promoted, /*bMnMajor=*/false);
+  EXPECT_EQ(config.tileN, 128);
+  EXPECT_EQ(config.threads(), 320);
+  EXPECT_EQ(config.groupColumns(), 64);
+  EXPECT_EQ(config.accumulators, 2);
+  EXPECT_EQ(config.stages, 7);
+  EXPECT_EQ(config.sharedBytes(), 230552);
+  EXPECT_EQ(config.tmemAllocColumns(), 256);
+  EXPECT_EQ(config.epilogueRegisters(), 184);
+  EXPECT_EQ(config.registerLimit(), 204);
+  EXPECT_EQ(config.gridSize, 148);
+  std::string why;
+  EXPECT_TRUE(config.fits(blackwell(), why)) << why;
+}
+
+// MXFP8, N = 128: two accumulators (256 columns) and six stages of scale
+// columns (6 * 8 = 48) fit 304 <= 512; N = 256 cannot hold two (512 + the
+// scales), so it keeps one. A 256 x 128 problem is two tiles: two CTAs.
+TEST(Tcgen05GemmConfig, MxAccumulators) {
+  Tcgen05GemmConfig narrow = chooseTcgen05Config(
+      blackwell(), 256, 128, Tcgen05Scaling::blockScaled, false);
+  EXPECT_EQ(narrow.accumulators, 2);
+  EXPECT_EQ(narrow.stages, 6);
+  EXPECT_EQ(narrow.tmemColumns(), 304);
+  EXPECT_EQ(narrow.tmemAllocColumns(), 512);
+  EXPECT_EQ(narrow.threads(), 192);
+  EXPECT_EQ(narrow.gridSize, 2);
+  Tcgen05GemmConfig wide = chooseTcgen05Config(
+      blackwell(), 4096, 4096, Tcgen05Scaling::blockScaled, false);
+  EXPECT_EQ(wide.tileN, 256);
+  EXPECT_EQ(wide.accumulators, 1);
+  EXPECT_EQ(wide.stages, 4);
+}
+
+// An MN-major B is loaded in whole 128-column swizzle atoms: N = 64 takes a
+// 128-wide tile (TMA zero-fills the rest).
+TEST(Tcgen05GemmConfig, MnMajorB) {
+  EXPECT_EQ(chooseTcgen05Config(blackwell(), 128, 64, Tcgen05Scaling::epilogue,
+                                /*bMnMajor=*/true)
+                .tileN,
+            128);
+  EXPECT_EQ(chooseTcgen05Config(blackwell(), 128, 64, Tcgen05Scaling::epilogue,
+                                /*bMnMajor=*/false)
+                .tileN,
+            64);
 }
 
 } // namespace

@@ -37,7 +37,8 @@
 // This file checks the op, declares the kernel's parameters and manifest,
 // and assembles the parts under Gemm/: the configuration (GemmConfig), the
 // tile scheduler, the producer pipeline, the Hopper main loop and the
-// epilogue.
+// epilogue. For chip=sm_100a it hands the op, after the checks both targets
+// share, to the tcgen05 GEMM (Gemm/Tcgen05Kernel.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,7 @@
 #include "Gemm/GemmProblem.h"
 #include "Gemm/HopperMainLoop.h"
 #include "Gemm/ProducerPipeline.h"
+#include "Gemm/Tcgen05Kernel.h"
 #include "Gemm/TileScheduler.h"
 #include "KernelBuilder.h"
 #include "KernelSignature.h"
@@ -300,7 +302,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                                                  ScaledMatmulOp op,
                                                  StringRef name,
                                                  const Target &target) {
-  if (!target.hasGemmKernel()) {
+  if (!target.isBlackwell() && !target.hasGemmKernel()) {
     // Name what the user chose: the function's recipe where the pipeline
     // set one, and the scalings the kernel would have to apply.
     InFlightDiagnostic diag = op.emitOpError("convert-fp8-to-nvvm has no ")
@@ -309,9 +311,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
       if (Attribute recipe = func->getAttr("fp8.recipe"))
         diag << " for recipe " << recipe;
     diag << " (a_scaling " << op.getAScaling() << ", b_scaling "
-         << op.getBScaling()
-         << ") yet: the tcgen05 GEMM is not built (docs/GPU.md, sm_100a); "
-            "chip=sm_90a has one";
+         << op.getBScaling() << ") yet; chip=sm_90a and chip=sm_100a have one";
     return diag;
   }
   auto aType = cast<RankedTensorType>(op.getA().getType());
@@ -322,6 +322,19 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
       !cast<ShapedType>(op.getBScale().getType()).hasStaticShape())
     return op.emitOpError("convert-fp8-to-nvvm needs static rank-2 operands "
                           "for a GEMM kernel");
+  // TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
+  // indices are signed 32-bit: a larger extent or tile count would wrap.
+  for (auto [extent, what] :
+       {std::pair<int64_t, const char *>{aType.getDimSize(0), "A's dim 0"},
+        {aType.getDimSize(1), "A's dim 1"},
+        {bType.getDimSize(0), "B's dim 0"},
+        {bType.getDimSize(1), "B's dim 1"}})
+    if (extent > std::numeric_limits<int32_t>::max())
+      return op.emitOpError()
+             << what << " = " << extent
+             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  if (target.isBlackwell())
+    return buildTcgen05GemmKernel(builder, op, name, target);
   if (op.getContracting() != ArrayRef<int64_t>{1, 1})
     return op.emitOpError("wgmma needs both operands K-major (contracting = "
                           "[1, 1]); run fp8-legalize{chip=")
@@ -352,15 +365,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   }
   bool fast = op.getAccumulate() == Accumulate::fast &&
               ShapedType::isDynamic(op.getPromotionInterval());
-  // TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
-  // indices are signed 32-bit: a larger extent or tile count would wrap.
   int64_t m = aType.getDimSize(0);
-  for (auto [extent, what] :
-       {std::pair<int64_t, const char *>{m, "M"}, {n, "N"}, {k, "K"}})
-    if (extent > std::numeric_limits<int32_t>::max())
-      return op.emitOpError()
-             << what << " = " << extent
-             << " exceeds 2^31 - 1, the largest TMA coordinate";
   GemmProblem problem = describeProblem(op, target);
   GemmConfig config = chooseConfig(target, problem.m, problem.n, fast,
                                    op.getPromotionInterval(), problem.aScaling,

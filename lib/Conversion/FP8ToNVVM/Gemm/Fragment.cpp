@@ -41,8 +41,9 @@ Value FragmentScales::factor(KernelBuilder &builder, int64_t element) const {
 }
 
 /// Rows past the matrix are clamped: their products are never stored.
-Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
-                             Value row, Value kIndex, int64_t rows) {
+Value gemm::loadOperandScale(KernelBuilder &b, Value scales,
+                             const OperandScaling &scaling, Value row,
+                             Value kIndex, int64_t rows) {
   Value scaleRow = scaling.spansRows()
                        ? b.i32(0)
                        : b.divU(b.minU(row, b.i32(rows - 1)), scaling.rowBlock);
@@ -58,6 +59,11 @@ Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
     stored =
         arith::BitcastOp::create(b, b.getType<Float8E8M0FNUType>(), stored);
   return buildScaleToF32(b, b.getLoc(), stored);
+}
+
+Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
+                             Value row, Value kIndex, int64_t rows) {
+  return loadOperandScale(b, scales, scaling, row, kIndex, rows);
 }
 
 FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,

@@ -66,6 +66,12 @@ struct FragmentScales {
   }
 };
 
+/// scale[min(row, rows - 1) / rowBlock][kIndex / kBlock] of `scales` (a
+/// global pointer) as f32, or its transpose's element where `transposed`.
+Value loadOperandScale(KernelBuilder &b, Value scales,
+                       const OperandScaling &scaling, Value row, Value kIndex,
+                       int64_t rows);
+
 /// Reads the scales of a thread's elements from global memory (L2
 /// resident) or from the stage that TMA brought them with.
 class ScaleReader {

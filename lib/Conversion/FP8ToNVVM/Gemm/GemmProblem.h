@@ -28,6 +28,9 @@ struct GemmProblem {
   int64_t promotion = 0;
   OperandScaling aScaling{}, bScaling{};
   Type aElement, bElement, resultElement;
+  /// Whether A (B) is stored K x M (K x N), contracting its rows (sm_100a
+  /// reads either major; the sm_90a kernel takes K-major operands only).
+  bool aMnMajor = false, bMnMajor = false;
 };
 
 /// The kernel's arguments as the kernel body uses them.

@@ -21,6 +21,7 @@
 #include "HopperMainLoop.h"
 
 #include "../KernelUtils.h"
+#include "LoopHints.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -47,19 +48,6 @@ Value WgmmaDescriptor::encode(KernelBuilder &b, Value low) const {
   uint64_t high = (uint64_t(strideByteOffset >> 4) << 32) |
                   (uint64_t(baseOffset) << 49) | (uint64_t(swizzle) << 62);
   return b.orI(b.extUI64(low), int64_t(high));
-}
-
-/// Asks LLVM not to unroll `loop`: unrolled, a short K loop (K = 384 on
-/// 192 x 128 tiles) overlaps its blocks' accumulators and spills. The
-/// attribute is llvm.br's own `loop_annotation`: scf-to-cf forwards it to
-/// the loop's latch branch, and the translation makes it !llvm.loop.
-static void keepRolled(scf::ForOp loop) {
-  MLIRContext *ctx = loop.getContext();
-  auto unroll = LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {}, {},
-                                          {}, {}, {}, {});
-  loop->setAttr("loop_annotation", LLVM::LoopAnnotationAttr::get(
-                                       ctx, {}, {}, {}, unroll, {}, {}, {}, {},
-                                       {}, {}, {}, {}, {}, {}, {}));
 }
 
 HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,

@@ -6,21 +6,21 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels::gemm;
 
 int64_t Tcgen05GemmConfig::stageBytes() const {
-  return llvm::alignTo(aStageBytes() + bStageBytes() + scaleStageBytes(), 1024);
+  return llvm::alignTo(stageTransferBytes(), 1024);
 }
 
 int64_t Tcgen05GemmConfig::sharedBytes() const {
-  return 1024 + stages * stageBytes() + barrierBytes() + 8;
+  return 1024 + tmemSlotOffset() + 8;
 }
 
 int64_t Tcgen05GemmConfig::tmemColumns() const {
-  int64_t scaleColumns =
-      kScaleColumnsPer128Rows * (1 + llvm::divideCeil(tileN, 128));
-  return tileN + stages * scaleColumns;
+  return accumulators * tileN + stages * scaleColumnsPerStage();
 }
 
 int64_t Tcgen05GemmConfig::tmemAllocColumns() const {
@@ -37,6 +37,10 @@ bool Tcgen05GemmConfig::fits(const Target &target, std::string &why) const {
     why = "a pipeline needs at least 2 stages";
     return false;
   }
+  if (accumulators < 1 || accumulators > 2) {
+    why = std::to_string(accumulators) + " accumulators (1 or 2 are built)";
+    return false;
+  }
   if (tmemColumns() > static_cast<int64_t>(kTmemColumns)) {
     why = std::to_string(tmemColumns()) +
           " tensor-memory columns (accumulator and scales) exceed 512";
@@ -47,17 +51,66 @@ bool Tcgen05GemmConfig::fits(const Target &target, std::string &why) const {
           std::to_string(target.getSharedMemoryPerBlock());
     return false;
   }
+  if (groupColumns() % kEpilogueLoadColumns != 0) {
+    why = "tile N = " + std::to_string(tileN) + " is not whole " +
+          std::to_string(kEpilogueLoadColumns) + "-column loads per " +
+          "epilogue thread";
+    return false;
+  }
+  if (epilogueRegisters() > registerLimit()) {
+    why = std::to_string(epilogueRegisters()) +
+          " epilogue registers per thread exceed " +
+          std::to_string(registerLimit());
+    return false;
+  }
   return true;
+}
+
+/// As many stages as fit, from 8 down to 2.
+static void fillStages(const Target &target, Tcgen05GemmConfig &config) {
+  config.stages = 8;
+  std::string why;
+  while (config.stages > 2 && !config.fits(target, why))
+    --config.stages;
 }
 
 Tcgen05GemmConfig
 mlir::fp8::kernels::gemm::chooseTcgen05Config(const Target &target, int64_t n) {
   Tcgen05GemmConfig config;
-  int64_t aligned = llvm::alignTo(n, 16);
+  // Whole 32-column epilogue loads (tcgen05.ld.32x32b.x32).
+  int64_t aligned = llvm::alignTo(n, Tcgen05GemmConfig::kEpilogueLoadColumns);
   config.tileN = aligned <= 256 ? aligned : (aligned % 256 == 0 ? 256 : 128);
-  config.stages = 8;
+  fillStages(target, config);
+  return config;
+}
+
+Tcgen05GemmConfig
+mlir::fp8::kernels::gemm::chooseTcgen05Config(const Target &target, int64_t m,
+                                              int64_t n, Tcgen05Scaling scaling,
+                                              bool bMnMajor) {
+  Tcgen05GemmConfig config = chooseTcgen05Config(target, n);
+  config.scaling = scaling;
+  // Promoted sums are a row of the tile per thread: 128 of them fit the
+  // registers beside a load, 256 would not.
+  if (scaling == Tcgen05Scaling::promoted)
+    config.tileN = llvm::alignTo(std::min<int64_t>(config.tileN, 128),
+                                 config.columnGroups() *
+                                     Tcgen05GemmConfig::kEpilogueLoadColumns);
+  // An MN-major B tile is whole 128-column swizzle atoms (TMA boxes of
+  // 128 bytes per row); TMA fills the columns past N with zeros.
+  if (bMnMajor)
+    config.tileN = llvm::alignTo(config.tileN, Tcgen05GemmConfig::kMnAtom);
+  // Two accumulators where tensor memory holds them beside a shallow ring:
+  // the MMAs then never wait for the epilogue. Promotion needs them most
+  // (one partial sum per K-block).
+  config.accumulators = 2;
+  config.stages = 2;
   std::string why;
-  while (config.stages > 2 && !config.fits(target, why))
-    --config.stages;
+  if (!config.fits(target, why))
+    config.accumulators = 1;
+  fillStages(target, config);
+  int64_t tiles = llvm::divideCeil(m, Tcgen05GemmConfig::kTileM) *
+                  llvm::divideCeil(n, config.tileN);
+  config.gridSize = std::min<int64_t>(tiles, target.getNumSMs());
   return config;
 }

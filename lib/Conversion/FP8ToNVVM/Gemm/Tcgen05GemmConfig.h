@@ -1,18 +1,19 @@
 //===- Tcgen05GemmConfig.h - tile and budgets of the sm_100a GEMM -*- C++
 //-*-===//
 //
-// The configuration of the sm_100a (tcgen05) MXFP8 GEMM and the budget its
-// builder asserts before emitting anything: tensor memory (the f32
-// accumulator plus every in-flight stage's scale factors, at most 512
-// columns, allocated as a power of two), shared memory (the stage ring and
-// its mbarriers within a CTA's 227 KiB) and the epilogue's registers (one
-// tcgen05.ld of 32 columns at a time). Plain C++, no IR, so that unit tests
-// (unittests/Gemm/Tcgen05GemmConfigTest.cpp) pin the arithmetic.
+// The configuration of the sm_100a (tcgen05) GEMM and the budget its builder
+// asserts before emitting anything: tensor memory (the f32 accumulators plus,
+// for MXFP8, every in-flight stage's scale factors, at most 512 columns,
+// allocated as a power of two), shared memory (the stage ring and its
+// mbarriers within a CTA's 227 KiB) and the epilogue's registers (the
+// promoted sums plus one tcgen05.ld of 32 columns). Plain C++, no IR, so
+// that unit tests (unittests/Gemm/Tcgen05GemmConfigTest.cpp) pin the
+// arithmetic.
 //
-// The structure it describes (docs/GPU.md, "sm_100a"): one CTA per 128 x N
-// tile (cta_group::1, M = 128), a TMA producer warp, a single-thread MMA
-// issuer (elect.sync), four epilogue warps reading the accumulator with
-// tcgen05.ld, 128-deep K-blocks of A and B with 128-byte swizzle.
+// The structure it describes (docs/GPU.md, "sm_100a"): persistent CTAs of
+// 128 x N tiles (cta_group::1, M = 128), a TMA producer warp, a
+// single-thread MMA issuer, four epilogue warps reading the accumulators
+// with tcgen05.ld, 128-deep K-blocks of A and B with 128-byte swizzle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,20 +22,36 @@
 
 #include "fp8/Dialect/FP8/Utils/Target.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 namespace mlir::fp8::kernels::gemm {
 
+/// How the scales enter the sums.
+enum class Tcgen05Scaling {
+  /// MXFP8: kind::mxf8f6f4.block_scale.block32, E8M0 scales in tensor
+  /// memory (tcgen05.cp), one accumulator over all of K.
+  blockScaled,
+  /// Scales that vary along K in 128-deep blocks (blockwise): one partial
+  /// sum per K-block in tensor memory (kind::f8f6f4), promoted into f32
+  /// registers with sa * sb by the epilogue warps.
+  promoted,
+  /// Scales constant along K (tensorwise, rowwise): one accumulator over
+  /// all of K (kind::f8f6f4), scaled in the epilogue.
+  epilogue,
+};
+
 struct Tcgen05GemmConfig {
   /// The MMA's M (cta_group::1): a 128-lane accumulator, one row per lane.
   static constexpr int64_t kTileM = 128;
-  /// The K of one stage: 128 FP8 bytes, one 128-byte swizzle row; four
-  /// MMAs of K = 32, each reading scale-factor byte k of the stage's
-  /// columns (the instruction descriptor's scale ids).
+  /// The K of one stage: 128 FP8 bytes, one 128-byte swizzle row (K-major)
+  /// or 128 rows of 128-byte atoms (MN-major); four MMAs of K = 32.
   static constexpr int64_t kTileK = 128;
-  /// The K of one kind::mxf8f6f4 MMA.
+  /// The K of one kind::f8f6f4 / kind::mxf8f6f4 MMA.
   static constexpr int64_t kMmaK = 32;
+  /// An MN-major operand's swizzle atom spans 128 FP8 elements of M or N.
+  static constexpr int64_t kMnAtom = 128;
   /// Tensor-memory columns of one 128-row scale chunk after
   /// tcgen05.cp.32x128b.warpx4: 16 bytes per lane = 4 columns, the same in
   /// each of the four 32-lane quarters.
@@ -42,49 +59,112 @@ struct Tcgen05GemmConfig {
   /// One 512-byte scale chunk per 128 rows and stage.
   static constexpr int64_t kScaleChunkBytes = 512;
   /// Warps: 0 = TMA producer, 1 = MMA issuer (and the tensor-memory
-  /// allocator), 2..5 = epilogue (one 32-lane quarter each).
-  static constexpr int64_t kThreads = 6 * 32;
-  /// Registers of one epilogue tcgen05.ld (32x32b.x32: 32 columns).
+  /// allocator), 2.. = epilogue (warp w reads lane quarter w % 4, and
+  /// column group (w - 2) / 4 of the tile).
+  static constexpr int64_t kProducerWarp = 0;
+  static constexpr int64_t kMmaWarp = 1;
+  static constexpr int64_t kFirstEpilogueWarp = 2;
+  /// Columns of one epilogue tcgen05.ld (32x32b.x32: 32 registers).
   static constexpr int64_t kEpilogueLoadColumns = 32;
+  /// The register file a CTA shares out, and the most registers an
+  /// instruction can name.
+  static constexpr int64_t kRegisterFile = 65536;
+  static constexpr int64_t kMaxRegisters = 255;
+  /// Registers the epilogue needs beside its sums and one load (addresses,
+  /// scales, loop state), as ptxas reported for the emitted kernels.
+  static constexpr int64_t kEpilogueOverhead = 56;
 
-  /// The tile's N (the MMA's N): a multiple of 16, 16..256.
+  Tcgen05Scaling scaling = Tcgen05Scaling::blockScaled;
+  /// The tile's N (the MMA's N): a multiple of 16, 16..256; a multiple of
+  /// 128 where B is MN-major (whole swizzle atoms).
   int64_t tileN = 128;
   /// Stages of the TMA ring.
   int64_t stages = 4;
+  /// Accumulators in tensor memory: with two, the MMAs of the next tile
+  /// (or K-block, promoted) run while the epilogue reads this one.
+  int64_t accumulators = 1;
+  /// The persistent grid: one CTA per SM, or one per tile where fewer.
+  int64_t gridSize = 0;
+
+  bool blockScaled() const { return scaling == Tcgen05Scaling::blockScaled; }
+  bool promoted() const { return scaling == Tcgen05Scaling::promoted; }
+
+  /// Epilogue warps: one per lane quarter, twice that where promoted, so
+  /// that each thread's sums are half a row (ptxas runs a thread's
+  /// tcgen05.ld ahead of the FMAs of the previous one: a whole row of sums
+  /// and two loads spilled).
+  int64_t epilogueWarps() const { return promoted() ? 8 : 4; }
+  /// The column groups the epilogue warps split a row into, and the
+  /// columns of each.
+  int64_t columnGroups() const { return epilogueWarps() / 4; }
+  int64_t groupColumns() const { return tileN / columnGroups(); }
+  int64_t threads() const {
+    return (kFirstEpilogueWarp + epilogueWarps()) * 32;
+  }
+  /// The registers a thread may use: the file shared out, at most 255.
+  int64_t registerLimit() const {
+    return std::min<int64_t>(kMaxRegisters, kRegisterFile / threads());
+  }
 
   int64_t aStageBytes() const { return kTileM * kTileK; }
   int64_t bStageBytes() const { return tileN * kTileK; }
-  /// A's and B's scale chunks of one stage (B: one per 128 columns, at
-  /// least one).
+  /// B's scale chunks per stage: one per 128 columns, at least one.
+  int64_t bScaleChunks() const { return (tileN + 127) / 128; }
+  /// A's and B's scale chunks of one stage (MXFP8 only).
   int64_t scaleStageBytes() const {
-    return kScaleChunkBytes * (1 + (tileN + 127) / 128);
+    return blockScaled() ? kScaleChunkBytes * (1 + bScaleChunks()) : 0;
+  }
+  /// What TMA and the bulk copies bring per stage.
+  int64_t stageTransferBytes() const {
+    return aStageBytes() + bStageBytes() + scaleStageBytes();
   }
   /// The stage, 1024-aligned for the swizzle atoms.
   int64_t stageBytes() const;
-  /// Full and empty mbarriers per stage, and one for the accumulator.
-  int64_t barrierBytes() const { return 8 * (2 * stages + 1); }
+  /// Full and empty mbarriers per stage and per accumulator.
+  int64_t barrierBytes() const { return 8 * (2 * stages + 2 * accumulators); }
+  /// Byte offsets from the 1024-aligned base: the ring, the barriers, the
+  /// tensor-memory address tcgen05.alloc writes.
+  int64_t barrierOffset() const { return stages * stageBytes(); }
+  int64_t tmemSlotOffset() const { return barrierOffset() + barrierBytes(); }
   /// Dynamic shared memory: 1024 of alignment slack, the ring, the
-  /// barriers and the tensor-memory address tcgen05.alloc writes.
+  /// barriers and the tensor-memory slot.
   int64_t sharedBytes() const;
 
-  /// Tensor-memory columns: the f32 accumulator (tileN) and every stage's
-  /// A and B scale columns (tcgen05.cp of stage s must not overwrite
-  /// columns an MMA of another stage still reads).
+  /// Tensor-memory columns of one stage's scales (MXFP8 only).
+  int64_t scaleColumnsPerStage() const {
+    return blockScaled() ? kScaleColumnsPer128Rows * (1 + bScaleChunks()) : 0;
+  }
+  /// Tensor-memory columns: the f32 accumulators and every stage's A and B
+  /// scale columns (tcgen05.cp of stage s must not overwrite columns an MMA
+  /// of another stage still reads).
   int64_t tmemColumns() const;
   /// What tcgen05.alloc is asked for: tmemColumns rounded up to a power of
   /// two (at least 32).
   int64_t tmemAllocColumns() const;
-  /// The epilogue's 32-bit accumulator registers live at once per thread.
-  int64_t epilogueRegisters() const { return kEpilogueLoadColumns; }
+  /// The epilogue's live 32-bit registers per thread: the promoted sums
+  /// (its columns of a row), two tcgen05.ld and the overhead.
+  int64_t epilogueRegisters() const {
+    return (promoted() ? groupColumns() : 0) + 2 * kEpilogueLoadColumns +
+           kEpilogueOverhead;
+  }
 
   /// Whether the configuration fits the chip; otherwise `why` says which
   /// budget it exceeds.
   bool fits(const Target &target, std::string &why) const;
 };
 
-/// The configuration for an N-wide problem: the widest tile up to 256 that
-/// divides N's 16-aligned extent evenly enough (N itself where N <= 256,
-/// else 256 or 128), and as many stages as shared memory holds (at most 8).
+/// The configuration for an m x n problem scaled as `scaling`, B MN-major
+/// or not: the widest tile up to 256 that divides N's 16-aligned extent
+/// evenly enough (N itself where N <= 256, else 256 or 128; at most 128
+/// where promoted, whose sums live in registers; whole 128-column atoms where B
+/// is MN-major), two accumulators where tensor memory holds them, and as
+/// many stages as shared memory holds (at most 8).
+Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t m,
+                                      int64_t n, Tcgen05Scaling scaling,
+                                      bool bMnMajor);
+
+/// The MXFP8 configuration of an N-wide problem, K-major B, one accumulator
+/// (the budgets' reference point in the unit tests).
 Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t n);
 
 } // namespace mlir::fp8::kernels::gemm

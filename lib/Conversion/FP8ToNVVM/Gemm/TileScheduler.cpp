@@ -21,8 +21,17 @@ static constexpr int64_t kRasterGroup = 8;
 
 TileScheduler::TileScheduler(KernelBuilder &b, const GemmConfig &config,
                              int64_t m, int64_t n)
-    : b(b), config(config), m(m), n(n), numTiles(config.tileCount(m, n)),
-      splitStart(numTiles - config.splitTiles) {
+    : TileScheduler(b,
+                    TileShape{config.tileM, config.tileN, config.splitTiles,
+                              config.splitWays()},
+                    m, n) {}
+
+TileScheduler::TileScheduler(KernelBuilder &b, TileShape shape, int64_t m,
+                             int64_t n)
+    : b(b), shape(shape), m(m), n(n),
+      numTiles(llvm::divideCeil(m, shape.tileM) *
+               llvm::divideCeil(n, shape.tileN)),
+      splitStart(numTiles - shape.splitTiles) {
   firstTile = b.toI32(gpu::BlockIdOp::create(b, gpu::Dimension::x));
   // Whole tiles take any grid size; the manifest's (one CTA per SM, or
   // one per task) also covers every sub-tile of the split tiles.
@@ -32,8 +41,8 @@ TileScheduler::TileScheduler(KernelBuilder &b, const GemmConfig &config,
 TileCoord TileScheduler::tileAt(Value tile) {
   // Grouped raster order: consecutive tiles take kRasterGroup M tiles for
   // each N tile, so the B tile they share is read from L2.
-  int64_t tilesM = llvm::divideCeil(m, config.tileM);
-  int64_t tilesN = llvm::divideCeil(n, config.tileN);
+  int64_t tilesM = llvm::divideCeil(m, shape.tileM);
+  int64_t tilesN = llvm::divideCeil(n, shape.tileN);
   int64_t groupTiles = kRasterGroup * tilesN;
   Value group = b.divU(tile, groupTiles);
   Value firstM = b.mul(group, kRasterGroup);
@@ -41,23 +50,33 @@ TileCoord TileScheduler::tileAt(Value tile) {
   Value inGroup = b.remU(tile, groupTiles);
   Value tileMIndex = b.add(firstM, b.remU(inGroup, groupRows));
   Value tileNIndex = b.divU(inGroup, groupRows);
-  Value row = b.mul(tileMIndex, config.tileM);
-  Value col = b.mul(tileNIndex, config.tileN);
+  Value row = b.mul(tileMIndex, shape.tileM);
+  Value col = b.mul(tileNIndex, shape.tileN);
   return {row, col};
 }
 
 Value TileScheduler::buildTileLoop(
     Value counter, function_ref<Value(TileCoord tile, Value counter)> body) {
+  return buildTileLoop(ValueRange{counter},
+                       [&](TileCoord tile, ValueRange counters) {
+                         return SmallVector<Value>{body(tile, counters[0])};
+                       })[0];
+}
+
+SmallVector<Value> TileScheduler::buildTileLoop(
+    ValueRange counters,
+    function_ref<SmallVector<Value>(TileCoord tile, ValueRange counters)>
+        body) {
   // Persistent CTAs: CTA i takes tiles i, i + grid, ...; the producer runs
   // ahead into the next tile while the consumers store this one.
-  auto tiles = scf::ForOp::create(b, firstTile, b.i32(splitStart), tileStride,
-                                  ValueRange{counter});
+  auto tiles =
+      scf::ForOp::create(b, firstTile, b.i32(splitStart), tileStride, counters);
   b.setInsertionPointToStart(tiles.getBody());
   TileCoord tile = tileAt(tiles.getInductionVar());
-  Value next = body(tile, tiles.getRegionIterArgs()[0]);
-  scf::YieldOp::create(b, ValueRange{next});
+  SmallVector<Value> next = body(tile, tiles.getRegionIterArgs());
+  scf::YieldOp::create(b, next);
   b.setInsertionPointAfter(tiles);
-  return tiles.getResult(0);
+  return SmallVector<Value>(tiles.getResults());
 }
 
 void TileScheduler::buildSplitTile(
@@ -68,9 +87,9 @@ void TileScheduler::buildSplitTile(
   // tile run side by side and share its B tile in L2. One sub-tile per CTA
   // at most: the sums exchange in the stage buffers, which a next task's
   // loads would overwrite.
-  int64_t ways = config.splitWays();
+  int64_t ways = shape.splitWays;
   auto has =
-      scf::IfOp::create(b, b.ult(firstTile, b.i32(ways * config.splitTiles)));
+      scf::IfOp::create(b, b.ult(firstTile, b.i32(ways * shape.splitTiles)));
   b.setInsertionPointToStart(&has.getThenRegion().front());
   TileCoord tile = tileAt(b.add(b.i32(splitStart), b.divU(firstTile, ways)));
   Value part = b.remU(firstTile, ways);

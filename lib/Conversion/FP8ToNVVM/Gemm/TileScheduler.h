@@ -21,12 +21,20 @@ struct TileCoord {
   Value row, col;
 };
 
+/// The tiles a scheduler walks: tileM x tileN, of which the last
+/// `splitTiles` are split `splitWays` ways (sm_90a only; 0 elsewhere).
+struct TileShape {
+  int64_t tileM, tileN;
+  int64_t splitTiles = 0, splitWays = 1;
+};
+
 class TileScheduler {
 public:
   /// Reads this CTA's index and the grid size at the builder's insertion
   /// point.
   TileScheduler(KernelBuilder &b, const GemmConfig &config, int64_t m,
                 int64_t n);
+  TileScheduler(KernelBuilder &b, TileShape shape, int64_t m, int64_t n);
 
   /// An scf.for over this CTA's whole tiles carrying the i32 `counter`:
   /// `body` builds one tile's work from its coordinates and the counter and
@@ -34,6 +42,11 @@ public:
   /// builder is left after it.
   Value buildTileLoop(Value counter,
                       function_ref<Value(TileCoord tile, Value counter)> body);
+  /// The same loop carrying several counters.
+  SmallVector<Value> buildTileLoop(
+      ValueRange counters,
+      function_ref<SmallVector<Value>(TileCoord tile, ValueRange counters)>
+          body);
 
   /// This CTA's sub-tile of a split tile, if it has one inside the matrix:
   /// calls `body` with the tile's coordinates, the sub-tile's index (its
@@ -47,7 +60,7 @@ private:
   TileCoord tileAt(Value tile);
 
   KernelBuilder &b;
-  const GemmConfig &config;
+  TileShape shape;
   int64_t m, n;
   /// The whole tiles, then the split ones: whole tiles come before
   /// `splitStart`.

@@ -1,0 +1,72 @@
+//===- Tcgen05Epilogue.h - the sm_100a GEMM's epilogue warps ----*- C++ -*-===//
+//
+// The epilogue warps of the sm_100a GEMM: warp w reads lane quarter w % 4
+// of an accumulator in tensor memory (tcgen05.ld.32x32b.x32, a row of the
+// tile per thread, 32 columns at a time; where promoted, two warps share a
+// quarter, each half of the columns), hands the accumulator back
+// to the MMA issuer, applies the scales and stores the row to C, masking
+// rows and columns past the matrix. Where promoted, it adds each K-block's
+// partial sum times sa * sb to f32 registers first (the sm_90a kernel's and
+// the CPU reference's promotion).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
+
+#include "../KernelBuilder.h"
+#include "GemmProblem.h"
+#include "Tcgen05GemmConfig.h"
+#include "Tcgen05Pipeline.h"
+#include "TileScheduler.h"
+
+namespace mlir::fp8::kernels::gemm {
+
+/// An epilogue thread: its lane quarter of tensor memory (warp % 4), its
+/// row in the tile (32 * quarter + lane) and its first column in the tile
+/// (its warp's column group), i32.
+struct EpilogueThread {
+  Value quarter, rowInTile, colInTile;
+};
+
+class Tcgen05Epilogue {
+public:
+  Tcgen05Epilogue(KernelBuilder &b, const Tcgen05GemmConfig &config,
+                  const GemmProblem &problem, const GemmArguments &args,
+                  Tcgen05Pipeline &pipeline)
+      : b(b), config(config), problem(problem), args(args), pipeline(pipeline) {
+  }
+
+  /// `thread` is the CTA's thread index (an epilogue warp's).
+  EpilogueThread buildThread(Value thread);
+  /// Reads, scales and stores `tile` from accumulator counter `counter`;
+  /// returns the counter after the tile's accumulators.
+  Value buildTile(Value tmemBase, const EpilogueThread &thread, TileCoord tile,
+                  Value counter);
+
+private:
+  /// Waits for accumulator `counter`; returns the tensor-memory address of
+  /// the thread's lane quarter at its first column.
+  Value acquire(Value tmemBase, const EpilogueThread &thread, Value counter);
+  /// Hands accumulator `counter` back to the MMA issuer once this thread's
+  /// loads are done.
+  void release(Value counter);
+  /// The 32 f32 columns at `column` of the accumulator at `address`.
+  SmallVector<Value> loadColumns(Value address, int64_t column);
+  /// B's scale of each of the 32 columns from `col` (one value for all where
+  /// it is constant over the tile), for K index `k`.
+  SmallVector<Value> bScales(Value col, Value k);
+  /// Stores the 32 values of a row from column `col` (row < M checked by
+  /// the caller), converted to the output type.
+  void storeColumns(Value rowOffset, Value col, ArrayRef<Value> values);
+
+  KernelBuilder &b;
+  const Tcgen05GemmConfig &config;
+  const GemmProblem &problem;
+  const GemmArguments &args;
+  Tcgen05Pipeline &pipeline;
+};
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H

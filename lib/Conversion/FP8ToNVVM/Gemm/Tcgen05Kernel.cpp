@@ -1,0 +1,355 @@
+//===- Tcgen05Kernel.cpp - fp8.scaled_matmul as an sm_100a GEMM -----------===//
+//
+// The Blackwell (sm_100a) GEMM, C = A * B^T contracting each operand's
+// K-major or MN-major dim (tcgen05 reads e4m3/e5m2 either way, so no
+// operand is transposed). Persistent CTAs of six warps walk 128 x N tiles
+// of C (the sm_90a kernel's tile scheduler):
+//
+//  - warp 0: one thread loads each 128-deep K-block of A and B by TMA
+//    (128-byte swizzle), and MXFP8's scale chunks by bulk copy, into a ring
+//    of stages guarded by full/empty mbarriers (Tcgen05Pipeline);
+//  - warp 1: allocates tensor memory for the accumulators (and MXFP8's
+//    per-stage scale columns), then one thread issues the MMAs
+//    (Tcgen05MainLoop): the guard is the thread index, so no ELECT loop
+//    wraps the MMA in SASS;
+//  - warps 2-5: read the accumulators with tcgen05.ld, promote or scale,
+//    and store C (Tcgen05Epilogue).
+//
+// The accumulator ring (one or two accumulators in tensor memory) lets the
+// MMAs of the next tile (promoted: of the next K-block) run while the
+// epilogue reads this one. The configuration's budgets (tensor memory,
+// shared memory, registers) are checked before any IR is built.
+//
+// It has never run: no Blackwell GPU exists here (docs/GPU.md, "sm_100a").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05Kernel.h"
+
+#include "../KernelBuilder.h"
+#include "../KernelSignature.h"
+#include "../KernelUtils.h"
+#include "GemmProblem.h"
+#include "ProducerPipeline.h"
+#include "Tcgen05Epilogue.h"
+#include "Tcgen05GemmConfig.h"
+#include "Tcgen05MainLoop.h"
+#include "Tcgen05Pipeline.h"
+#include "TileScheduler.h"
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+namespace schema = mlir::fp8::manifest;
+
+using Config = Tcgen05GemmConfig;
+
+/// The scales of an operand that contracts its dim `contracting`: tile
+/// [rows, k] or [k, rows] of the operand, the scale tensor indexed (row,
+/// k), or (k, row) where the operand is MN-major or the layout col_major.
+static OperandScaling describeOperandScaling(ScalingAttr scaling,
+                                             RankedTensorType scaleType,
+                                             ScaleLayout layout,
+                                             int64_t contracting) {
+  ArrayRef<int64_t> tile = scaling.getTile();
+  bool mnMajor = contracting == 0;
+  OperandScaling result{};
+  result.rowBlock = tile[mnMajor ? 1 : 0];
+  result.kBlock = tile[mnMajor ? 0 : 1];
+  result.stride = scaleType.getDimSize(1);
+  result.e8m0 = isa<Float8E8M0FNUType>(scaling.getScale());
+  result.transposed = mnMajor != (layout == ScaleLayout::col_major_tma);
+  result.tmaLoadable = false;
+  return result;
+}
+
+static bool isMxScaling(const OperandScaling &scaling) {
+  return scaling.e8m0 && scaling.rowBlock == 1 &&
+         scaling.kBlock == kTcgen05ScaleBlock;
+}
+
+/// The problem, or a diagnostic where the kernel cannot take it.
+static FailureOr<GemmProblem> describeProblem(ScaledMatmulOp op,
+                                              Tcgen05Scaling &scaling) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  GemmProblem problem;
+  problem.aMnMajor = op.getContracting()[0] == 0;
+  problem.bMnMajor = op.getContracting()[1] == 0;
+  problem.m = aType.getDimSize(problem.aMnMajor ? 1 : 0);
+  problem.k = aType.getDimSize(problem.aMnMajor ? 0 : 1);
+  problem.n = bType.getDimSize(problem.bMnMajor ? 1 : 0);
+  problem.numKBlocks = llvm::divideCeil(problem.k, Config::kTileK);
+  problem.aElement = aType.getElementType();
+  problem.bElement = bType.getElementType();
+  problem.resultElement =
+      cast<RankedTensorType>(op.getResult().getType()).getElementType();
+  problem.promotion = op.getPromotionInterval();
+  problem.aScaling = describeOperandScaling(
+      op.getAScaling(), cast<RankedTensorType>(op.getAScale().getType()),
+      op.getAScaleLayout(), op.getContracting()[0]);
+  problem.bScaling = describeOperandScaling(
+      op.getBScaling(), cast<RankedTensorType>(op.getBScale().getType()),
+      op.getBScaleLayout(), op.getContracting()[1]);
+
+  bool aTcgen05 = op.getAScaleLayout() == ScaleLayout::tcgen05;
+  bool bTcgen05 = op.getBScaleLayout() == ScaleLayout::tcgen05;
+  if (isMxScaling(problem.aScaling) && isMxScaling(problem.bScaling)) {
+    if (!aTcgen05 || !bTcgen05)
+      return op.emitOpError(
+          "the sm_100a MXFP8 GEMM reads both scales in the tcgen05 layout "
+          "(tcgen05.cp); run fp8-legalize{chip=sm_100a} first");
+    // One 512-byte chunk per 128 rows and 128-deep K-block.
+    for (MatmulSide side : kMatmulSides) {
+      auto scaleType = cast<RankedTensorType>(op.getScale(side).getType());
+      int64_t rows = side == MatmulSide::a ? problem.m : problem.n;
+      int64_t chunks =
+          llvm::divideCeil(rows, kTcgen05ScaleRows) * problem.numKBlocks;
+      if (scaleType.getDimSize(0) != chunks ||
+          scaleType.getDimSize(1) != kTcgen05ScaleChunkBytes)
+        return op.emitOpError()
+               << ScaledMatmulOp::getSideName(side) << "_scale of shape "
+               << formatShape(scaleType.getShape()) << " is not the " << chunks
+               << " x " << kTcgen05ScaleChunkBytes
+               << " chunks of the tcgen05 layout for " << rows << " rows and "
+               << "K = " << problem.k;
+    }
+    scaling = Tcgen05Scaling::blockScaled;
+    return problem;
+  }
+  if (aTcgen05 || bTcgen05)
+    return op.emitOpError("the tcgen05 scale layout is for MXFP8 (E8M0, 1x32 "
+                          "along K) on both operands");
+  for (auto [s, which] :
+       {std::pair{&problem.aScaling, "a"}, std::pair{&problem.bScaling, "b"}})
+    if (!s->spansK() && s->kBlock % Config::kTileK != 0)
+      return op.emitOpError()
+             << which << "_scaling varies every " << s->kBlock
+             << " elements of K: the sm_100a GEMM promotes per 128-deep "
+                "K-block (kind::f8f6f4), or takes MXFP8 (E8M0 1x32 on both "
+                "operands, kind::mxf8f6f4)";
+  scaling = problem.aScaling.spansK() && problem.bScaling.spansK()
+                ? Tcgen05Scaling::epilogue
+                : Tcgen05Scaling::promoted;
+  return problem;
+}
+
+/// The kernel's parameters: the buffers as stored, then the two tensor maps
+/// (K-major: a box of the tile's rows x 128 K; MN-major: 128 K-rows x 128
+/// elements, one 128-byte swizzle atom wide).
+static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
+                                         const GemmProblem &problem,
+                                         const Config &config) {
+  auto ptr = b.ptrType(NVVM::NVVMMemorySpace::Generic);
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  KernelSignature signature;
+  signature.addBuffer("a", ParamRole::input, problem.aElement, aType.getShape(),
+                      ptr);
+  signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
+                      aScaleType.getShape(), ptr);
+  signature.addBuffer("b", ParamRole::input, problem.bElement, bType.getShape(),
+                      ptr);
+  signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
+                      bScaleType.getShape(), ptr);
+  signature.addBuffer("c", ParamRole::output, problem.resultElement,
+                      {problem.m, problem.n}, ptr);
+  signature.bindOperand("a", op.getAMutable());
+  signature.bindOperand("a_scale", op.getAScaleMutable());
+  signature.bindOperand("b", op.getBMutable());
+  signature.bindOperand("b_scale", op.getBScaleMutable());
+  signature.bindResult("c", op->getResult(0));
+  signature.addTensorMap("a_map", "a", {Config::kTileM, Config::kTileK},
+                         Swizzle::b128, ptr);
+  SmallVector<int64_t> bBox = {config.tileN, Config::kTileK};
+  if (problem.bMnMajor)
+    bBox = {Config::kTileK, Config::kMnAtom};
+  signature.addTensorMap("b_map", "b", bBox, Swizzle::b128, ptr);
+  return signature;
+}
+
+static void setGemmManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
+                            ScaledMatmulOp op, const GemmProblem &problem,
+                            const Config &config,
+                            const KernelSignature &signature) {
+  int64_t m = problem.m, n = problem.n, k = problem.k;
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  int64_t scaleBytes =
+      aScaleType.getNumElements() * (problem.aScaling.e8m0 ? 1 : 4) +
+      bScaleType.getNumElements() * (problem.bScaling.e8m0 ? 1 : 4);
+  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
+  auto named = [&](StringRef key, Attribute value) {
+    return b.getNamedAttr(key, value);
+  };
+  NamedAttribute matmul = named(
+      schema::kMatmul,
+      b.getDictionaryAttr(
+          {named("m", b.getI64IntegerAttr(m)),
+           named("n", b.getI64IntegerAttr(n)),
+           named("k", b.getI64IntegerAttr(k)),
+           named("contracting", b.getI64ArrayAttr(op.getContracting())),
+           named("accumulate",
+                 b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
+           named("a_scaling", manifestScaling(b, op.getAScaling())),
+           named("b_scaling", manifestScaling(b, op.getBScaling())),
+           named("a_scale_layout",
+                 b.getStringAttr(stringifyScaleLayout(op.getAScaleLayout()))),
+           named("b_scale_layout",
+                 b.getStringAttr(stringifyScaleLayout(op.getBScaleLayout()))),
+           named("out_dtype",
+                 b.getStringAttr(dtypeName(problem.resultElement))),
+           named(schema::kTile, b.getI64ArrayAttr({Config::kTileM, config.tileN,
+                                                   Config::kTileK})),
+           named("stages", b.getI64IntegerAttr(config.stages)),
+           named("accumulators", b.getI64IntegerAttr(config.accumulators)),
+           named("tmem_columns",
+                 b.getI64IntegerAttr(config.tmemAllocColumns())),
+           named("split_tiles", b.getI64IntegerAttr(0))}));
+  SmallVector<NamedAttribute> extra =
+      manifestQuantization(b, problem.aElement, op.getAScaling());
+  extra.append(
+      {named(schema::kSharedBytes, b.getI64IntegerAttr(config.sharedBytes())),
+       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
+  setManifest(b, kernel, signature, "fp8.scaled_matmul", config.gridSize,
+              config.threads(),
+              m * k + n * k + scaleBytes + m * n * resultBytes, extra);
+}
+
+/// The MMA warp allocates tensor memory (whole warp, .sync.aligned) and
+/// gives up its allocation permit; after the CTA barrier every thread reads
+/// the address it wrote to shared memory.
+static Value buildTmemAlloc(KernelBuilder &b, const Config &config,
+                            Tcgen05Pipeline &pipeline, Value warp) {
+  auto allocator = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp));
+  b.setInsertionPointToStart(&allocator.getThenRegion().front());
+  NVVM::Tcgen05AllocOp::create(b, pipeline.tmemSlot(),
+                               b.i32(config.tmemAllocColumns()),
+                               NVVM::CTAGroupKind::CTA_1);
+  NVVM::Tcgen05RelinquishAllocPermitOp::create(b, NVVM::CTAGroupKind::CTA_1);
+  b.setInsertionPointAfter(allocator);
+  NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  gpu::BarrierOp::create(b);
+  NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  return LLVM::LoadOp::create(b, b.getI32Type(), pipeline.tmemSlot());
+}
+
+static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
+                                    StringRef name, const Target &target,
+                                    const GemmProblem &problem,
+                                    const Config &config) {
+  KernelBuilder b(op.getLoc(), builder);
+  KernelSignature signature = declareParameters(b, op, problem, config);
+  gpu::GPUFuncOp kernel =
+      createKernel(b, name, target, signature, config.threads());
+  SharedMemory::declare(b, kernel);
+  setGemmManifest(b, kernel, op, problem, config, signature);
+
+  GemmArguments args;
+  args.aScale = b.castTo(NVVM::NVVMMemorySpace::Global,
+                         signature.getArgument(kernel, "a_scale"));
+  args.bScale = b.castTo(NVVM::NVVMMemorySpace::Global,
+                         signature.getArgument(kernel, "b_scale"));
+  args.c = signature.getArgument(kernel, "c");
+  args.aMap = signature.getArgument(kernel, "a_map");
+  args.bMap = signature.getArgument(kernel, "b_map");
+  Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  Value warp = b.divU(thread, kWarpSize);
+  SharedMemory smem = SharedMemory::get(b);
+  Tcgen05Pipeline pipeline(b, config, problem, args, smem);
+  pipeline.buildInit(thread);
+  Value tmemBase = buildTmemAlloc(b, config, pipeline, warp);
+  TileScheduler scheduler(b, TileShape{Config::kTileM, config.tileN}, problem.m,
+                          problem.n);
+
+  auto producerWarp = scf::IfOp::create(b, b.eq(warp, Config::kProducerWarp),
+                                        /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&producerWarp.getThenRegion().front());
+  {
+    auto leader = scf::IfOp::create(b, b.eq(thread, 0));
+    b.setInsertionPointToStart(&leader.getThenRegion().front());
+    scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
+      return pipeline.buildTileLoads(tile, counter);
+    });
+  }
+  b.setInsertionPointToStart(&producerWarp.getElseRegion().front());
+  auto mmaWarp = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp),
+                                   /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&mmaWarp.getThenRegion().front());
+  {
+    // One thread issues every MMA, by its index (not elect.sync in a warp
+    // loop).
+    auto issuer = scf::IfOp::create(b, b.eq(thread, Config::kMmaWarp * 32));
+    b.setInsertionPointToStart(&issuer.getThenRegion().front());
+    Tcgen05MainLoop mainLoop(b, config, problem, pipeline);
+    scheduler.buildTileLoop(
+        ValueRange{b.i32(0), b.i32(0)},
+        [&](TileCoord tile, ValueRange counters) {
+          Tcgen05Counters next =
+              mainLoop.buildTile(tmemBase, {counters[0], counters[1]});
+          return SmallVector<Value>{next.stage, next.accumulator};
+        });
+  }
+  b.setInsertionPointToStart(&mmaWarp.getElseRegion().front());
+  {
+    Tcgen05Epilogue epilogue(b, config, problem, args, pipeline);
+    EpilogueThread self = epilogue.buildThread(thread);
+    scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
+      return epilogue.buildTile(tmemBase, self, tile, counter);
+    });
+  }
+  b.setInsertionPointAfter(producerWarp);
+  // Every accumulator has been read (the epilogue waited for the last
+  // commit): the allocating warp frees tensor memory.
+  NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  gpu::BarrierOp::create(b);
+  auto deallocator = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp));
+  b.setInsertionPointToStart(&deallocator.getThenRegion().front());
+  NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  NVVM::Tcgen05DeallocOp::create(
+      b,
+      LLVM::IntToPtrOp::create(b, b.ptrType(NVVM::NVVMMemorySpace::Tensor),
+                               tmemBase),
+      b.i32(config.tmemAllocColumns()), NVVM::CTAGroupKind::CTA_1);
+  b.setInsertionPointAfter(deallocator);
+  gpu::ReturnOp::create(b);
+  return kernel->getParentOfType<gpu::GPUModuleOp>();
+}
+
+FailureOr<gpu::GPUModuleOp> gemm::buildTcgen05GemmKernel(OpBuilder &builder,
+                                                         ScaledMatmulOp op,
+                                                         StringRef name,
+                                                         const Target &target) {
+  Tcgen05Scaling scaling;
+  FailureOr<GemmProblem> problem = describeProblem(op, scaling);
+  if (failed(problem))
+    return failure();
+  // TMA needs 16-byte row strides: the contiguous extent of each operand.
+  auto strideCheck = [&](bool mnMajor, int64_t rows,
+                         const char *what) -> LogicalResult {
+    int64_t contiguous = mnMajor ? rows : problem->k;
+    if (contiguous % 16 == 0)
+      return success();
+    return op.emitOpError()
+           << what << " is stored with rows of " << contiguous
+           << " elements: TMA needs a multiple of 16 (16-byte row strides)";
+  };
+  if (failed(strideCheck(problem->aMnMajor, problem->m, "A")) ||
+      failed(strideCheck(problem->bMnMajor, problem->n, "B")))
+    return failure();
+  if (problem->n % 8 != 0)
+    return op.emitOpError("N = ")
+           << problem->n << " must be a multiple of 8 (16-byte stores of C)";
+  Config config = chooseTcgen05Config(target, problem->m, problem->n, scaling,
+                                      problem->bMnMajor);
+  // The budgets: no IR is built for a configuration that does not fit.
+  std::string why;
+  if (!config.fits(target, why))
+    return op.emitOpError("no sm_100a GEMM configuration fits: ") << why;
+  return buildKernel(builder, op, name, target, *problem, config);
+}
