@@ -397,70 +397,89 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
   }
 };
 
-/// y = (x * s) H / sqrt(n) per block of `size` along `dim`, with the signs s
-/// folded into a constant matrix: Hs[j][i] = s_j * (-1)^popcount(i & j).
+/// The fast Walsh-Hadamard transform of docs/Numerics.md, per block of
+/// `size` along `dim`: f32(x) times the signs s_j (exact), log2 n butterfly
+/// stages with stride 1 first (stage h: position i takes v[i] + v[i + h]
+/// where bit h of i is clear, v[i - h] - v[i] where it is set), then
+/// fl32(v_i * fl32(1/sqrt(n))) rounded to the input type.
 struct HadamardLowering : OpRewritePattern<HadamardOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(HadamardOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto type = cast<RankedTensorType>(op.getInput().getType());
     unsigned rank = type.getRank();
     unsigned dim = op.getDim();
     int64_t n = op.getSize();
     std::optional<uint64_t> seed = op.getSeed();
 
-    SmallVector<float> matrix(n * n);
-    for (int64_t j = 0; j < n; ++j) {
-      float sign = seed && (philoxRandom32(*seed, j) & 1) ? -1.0f : 1.0f;
-      for (int64_t i = 0; i < n; ++i)
-        matrix[j * n + i] =
-            llvm::popcount(static_cast<uint64_t>(i & j)) % 2 ? -sign : sign;
-    }
-    auto matrixType = RankedTensorType::get({n, n}, rewriter.getF32Type());
-    Value hadamard = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(matrixType, ArrayRef<float>(matrix)));
-
     Value x = splitDim(rewriter, loc,
                        convertToF32(rewriter, loc, op.getInput()), dim, n);
     auto splitType = cast<RankedTensorType>(x.getType());
-    // Loops: the split dims of x (block index at `dim`, output position at
-    // `dim + 1`), then the reduction position j.
-    unsigned numLoops = rank + 2;
-    SmallVector<AffineExpr> xExprs, outExprs;
-    for (unsigned i = 0; i < rank + 1; ++i) {
-      outExprs.push_back(getAffineDimExpr(i, ctx));
-      xExprs.push_back(i == dim + 1 ? getAffineDimExpr(rank + 1, ctx)
-                                    : getAffineDimExpr(i, ctx));
+    // Loops: the split dims of x, the block index at `dim` and the position
+    // in the block at `dim + 1`.
+    unsigned position = dim + 1;
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank + 1);
+    if (seed) {
+      SmallVector<float> signs(n);
+      for (int64_t j = 0; j < n; ++j)
+        signs[j] = philoxRandom32(*seed, j) & 1 ? -1.0f : 1.0f;
+      Value signVector = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({n}, rewriter.getF32Type()),
+              ArrayRef<float>(signs)));
+      AffineMap signMap =
+          AffineMap::get(rank + 1, 0, rewriter.getAffineDimExpr(position),
+                         rewriter.getContext());
+      Value init = emptyTensor(rewriter, loc, splitType.getShape(),
+                               rewriter.getF32Type());
+      x = linalg::GenericOp::create(
+              rewriter, loc, init.getType(), ValueRange{x, signVector}, init,
+              ArrayRef<AffineMap>{id, signMap, id}, parallelIterators(rank + 1),
+              [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                linalg::YieldOp::create(nb, nloc,
+                                        ValueRange{arith::MulFOp::create(
+                                            nb, nloc, args[0], args[1])});
+              })
+              .getResult(0);
     }
-    AffineMap hMap = AffineMap::get(
-        numLoops, 0,
-        {getAffineDimExpr(rank + 1, ctx), getAffineDimExpr(dim + 1, ctx)}, ctx);
-    SmallVector<utils::IteratorType> iterators = parallelIterators(numLoops);
-    iterators.back() = utils::IteratorType::reduction;
-    Value init =
-        filledTensor(rewriter, loc, splitType.getShape(), rewriter.getF32Type(),
-                     rewriter.getF32FloatAttr(0.0f));
-    Value rotated =
-        linalg::GenericOp::create(
-            rewriter, loc, init.getType(), ValueRange{x, hadamard}, init,
-            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, ctx), hMap,
-                                AffineMap::get(numLoops, 0, outExprs, ctx)},
-            iterators,
-            [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value product = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-              linalg::YieldOp::create(nb, nloc,
-                                      ValueRange{arith::AddFOp::create(
-                                          nb, nloc, args[2], product)});
-            })
-            .getResult(0);
+    for (int64_t h = 1; h < n; h *= 2) {
+      Value source = x;
+      Value init = emptyTensor(rewriter, loc, splitType.getShape(),
+                               rewriter.getF32Type());
+      x = linalg::GenericOp::create(
+              rewriter, loc, init.getType(), ValueRange{}, init,
+              ArrayRef<AffineMap>{id}, parallelIterators(rank + 1),
+              [&](OpBuilder &nb, Location nloc, ValueRange) {
+                SmallVector<Value> indices;
+                for (unsigned d = 0; d < rank + 1; ++d)
+                  indices.push_back(linalg::IndexOp::create(nb, nloc, d));
+                Value i = indices[position];
+                Value stride = arith::ConstantIndexOp::create(nb, nloc, h);
+                Value bit = arith::AndIOp::create(nb, nloc, i, stride);
+                Value upper = arith::CmpIOp::create(
+                    nb, nloc, arith::CmpIPredicate::ne, bit,
+                    arith::ConstantIndexOp::create(nb, nloc, 0));
+                SmallVector<Value> loIndices = indices, hiIndices = indices;
+                loIndices[position] = arith::SubIOp::create(nb, nloc, i, bit);
+                hiIndices[position] = arith::OrIOp::create(nb, nloc, i, stride);
+                Value lo =
+                    tensor::ExtractOp::create(nb, nloc, source, loIndices);
+                Value hi =
+                    tensor::ExtractOp::create(nb, nloc, source, hiIndices);
+                Value v = arith::SelectOp::create(
+                    nb, nloc, upper, arith::SubFOp::create(nb, nloc, lo, hi),
+                    arith::AddFOp::create(nb, nloc, lo, hi));
+                linalg::YieldOp::create(nb, nloc, ValueRange{v});
+              })
+              .getResult(0);
+    }
+    Value rotated = x;
 
     // Normalize and round to the input type.
     float norm = static_cast<float>(1.0 / std::sqrt(static_cast<double>(n)));
     Type elementType = type.getElementType();
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank + 1);
     Value outInit =
         emptyTensor(rewriter, loc, splitType.getShape(), elementType);
     Value normalized =

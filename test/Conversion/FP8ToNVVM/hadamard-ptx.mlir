@@ -1,14 +1,24 @@
-// fp8.hadamard kernels: in-order f32 sums of sign-flipped inputs (no FMA can
-// change a bit: the products are exact), then 1/sqrt(n), 16 outputs per
-// thread stored with 16-byte stores.
+// fp8.hadamard kernels: the fast Walsh-Hadamard butterfly in registers.
+// A thread holds 16 consecutive elements (two 16-byte loads of bf16); the
+// strides 1..8 are f32 adds and subtracts within the thread, stride 16 (of
+// size 32) one butterfly shuffle per element between the two lanes of a
+// block; no FMA (the sign flips are exact, and nothing is multiplied before
+// an add), then 1/sqrt(n) and two 16-byte stores.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/rotate_hadamard_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// CHECK: popc.b32
-// CHECK: add.rn.f32
+// CHECK-COUNT-2: ld.global.v4.b32
 // CHECK-NOT: fma
-// CHECK: st.global.v4.b32
+// CHECK: add.rn.f32
+// CHECK: sub.rn.f32
+// CHECK-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// CHECK-NOT: shfl
+// CHECK-NOT: fma
+// CHECK: mul.rn.f32
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK-COUNT-2: st.global.v4.b32
+// CHECK-NOT: fma
 // MANIFEST: "op": "fp8.hadamard",
 // MANIFEST: "seed": 7,
 // MANIFEST: "size": 32

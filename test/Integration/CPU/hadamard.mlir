@@ -3,8 +3,11 @@
 
 // fp8.hadamard: every block of `size` along `dim` is multiplied by
 // R = diag(s) H / sqrt(n), H[j][i] = (-1)^popcount(i & j) (Sylvester order),
-// y_i = fl32(sum_j fl32(x_j s_j H[j][i]) in order of j) * fl32(1 / sqrt(n));
-// s_j = -1 iff bit 0 of Philox(seed, j) is set (all +1 without a seed), the
+// computed as the fast Walsh-Hadamard butterfly of docs/Numerics.md: v = x s
+// (exact), log2 n stages, stride h = 1 first, of (v_i, v_i+h) ->
+// (fl32(v_i + v_i+h), fl32(v_i - v_i+h)) for i with bit h clear, then
+// y_i = fl32(v_i * fl32(1 / sqrt(n))); s_j = -1 iff bit 0 of the random word
+// of element j (docs/Numerics.md, stochastic rounding) is set (all +1 without a seed), the
 // same signs for every block. For n = 4 and 16 the factor 1/2, 1/4 is exact,
 // so on small dyadic inputs every value below is exact and the identities
 // hold bit for bit.
@@ -112,10 +115,11 @@ func.func @main() {
   call @print_f32(%hxsd) : (tensor<?x?xf32>) -> ()
 
   // Seeded signs, size 16, seed 7: from the identity, column 0 of R is
-  // s_j / 4. Philox(7, j) for j = 0..15: 0xF4607A2D, 0x682E8E9B, 0x018E23C0,
-  // 0x63E41616, 0x4A38C322, 0x56AF56BC, 0xCD7E197C, 0x45491CCC, 0x033FF61A,
-  // 0x916CF7A4, 0xC2080280, 0xCAFD59E7, 0x4FECFAA5, 0x00C1A9FB, 0x383FC0EE,
-  // 0x05C502BF: bit 0 set for j = 0, 1, 11, 12, 13, 15 -> s_j = -1 there.
+  // s_j / 4. rand32(7, j) for j = 0..15 (the four words of counters 0..3):
+  // 0xF4607A2D, 0xC009F9DC, 0x1D3ABA42, 0x15EDAC82, 0x682E8E9B, 0xCB97BC13,
+  // 0x2BFAFF6B, 0xF535EEA6, 0x018E23C0, 0x0229FBB4, 0xCEC27C6A, 0xD94320A7,
+  // 0x63E41616, 0x40086B6F, 0x25D49543, 0x2397279F: bit 0 set for j = 0, 4,
+  // 5, 6, 11, 13, 14, 15 -> s_j = -1 there.
   %i16 = arith.constant dense<[
       [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
       [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -138,13 +142,6 @@ func.func @main() {
   %rcd = tensor.cast %rc : tensor<16x1xf32> to tensor<?x?xf32>
   // CHECK: Unranked Memref
   // CHECK-NEXT: [-0.25]
-  // CHECK-NEXT: [-0.25]
-  // CHECK-NEXT: [0.25]
-  // CHECK-NEXT: [0.25]
-  // CHECK-NEXT: [0.25]
-  // CHECK-NEXT: [0.25]
-  // CHECK-NEXT: [0.25]
-  // CHECK-NEXT: [0.25]
   // CHECK-NEXT: [0.25]
   // CHECK-NEXT: [0.25]
   // CHECK-NEXT: [0.25]
@@ -152,6 +149,13 @@ func.func @main() {
   // CHECK-NEXT: [-0.25]
   // CHECK-NEXT: [-0.25]
   // CHECK-NEXT: [0.25]
+  // CHECK-NEXT: [0.25]
+  // CHECK-NEXT: [0.25]
+  // CHECK-NEXT: [0.25]
+  // CHECK-NEXT: [-0.25]
+  // CHECK-NEXT: [0.25]
+  // CHECK-NEXT: [-0.25]
+  // CHECK-NEXT: [-0.25]
   // CHECK-NEXT: [-0.25]
   call @print_f32(%rcd) : (tensor<?x?xf32>) -> ()
   // R R^T = I: the signed rotation is orthogonal.
@@ -210,7 +214,7 @@ func.func @main() {
   call @print_f32(%hbd) : (tensor<?x?xf32>) -> ()
 
   // Size 128: 1/sqrt(128) is not exact, so H H x = x (1 + e) with
-  // e = 128 fl32(1/sqrt 128)^2 - 1 plus summation rounding (bits: oracle).
+  // e = 128 fl32(1/sqrt 128)^2 - 1 plus the butterfly's rounding (bits: oracle).
   %c128 = arith.constant 128 : index
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index
@@ -224,13 +228,14 @@ func.func @main() {
   // x starts with -2.6875, -2, -1.3125, -0.625, 0.0625, 0.75 (row 0) and
   // -0.75, 0.625, 2, 3.375, 4.75, -6 (row 1); H H x is within a few ulps, e.g.
   // -2.6875 = 0xC02C0000 comes back as 0xC02BFFFF = -1070858241, 0.0625 as
-  // 0.0625002.
+  // 0.0625001 (the butterfly rounds log2 n = 7 times per element, not 127).
+  // 2 = 0x40000000 comes back exact.
   // CHECK: Unranked Memref
-  // CHECK-NEXT: [-1070858241, -1073741826, -1079508993, -1088421891, 1031798816, 1061158908]
-  // CHECK-NEXT: [-1086324740, 1059061763, 1073741822, 1079508990, 1083703297, -1061158913]
+  // CHECK-NEXT: [-1070858241, -1073741825, -1079508994, -1088421890, 1031798793, 1061158911]
+  // CHECK-NEXT: [-1086324740, 1059061765, 1073741824, 1079508991, 1083703295, -1061158913]
   call @print_f32_bits(%hhsd) : (tensor<?x?xf32>) -> ()
   // CHECK: Unranked Memref
-  // CHECK-NEXT: [-2.6875, -2, -1.3125, -0.625, 0.0625002, 0.75]
+  // CHECK-NEXT: [-2.6875, -2, -1.3125, -0.625, 0.0625001, 0.75]
   // CHECK-NEXT: [-0.75, 0.625, 2, 3.375, 4.75, -6]
   call @print_f32(%hhsd) : (tensor<?x?xf32>) -> ()
   return

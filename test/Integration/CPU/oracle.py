@@ -409,29 +409,37 @@ def scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, contracting, accumulate="promo
     return C
 
 
-def hadamard_matrix(n, seed=None):
-    """Hs[j][i] = s_j * (-1)^popcount(i & j); s_j = -1 iff bit 0 of
-    rand32(seed, j) is set."""
-    out = []
-    for j in range(n):
-        s = -1.0 if seed is not None and rand32(seed, j) & 1 else 1.0
-        out.append([(-s if bin(i & j).count("1") % 2 else s) for i in range(n)])
-    return out
+def hadamard_signs(n, seed=None):
+    """s_j = -1 iff bit 0 of rand32(seed, j) is set; all +1 without a seed."""
+    return [-1.0 if seed is not None and rand32(seed, j) & 1 else 1.0
+            for j in range(n)]
+
+
+def fwht(v):
+    """The butterfly of docs/Numerics.md on a list of f32 values (a power of
+    two long), stride 1 first: (a, b) -> (fl32(a + b), fl32(a - b))."""
+    v = list(v)
+    h = 1
+    while h < len(v):
+        for i in range(len(v)):
+            if not i & h:
+                a, b = v[i], v[i + h]
+                v[i], v[i + h] = fadd(a, b), fadd(a, -b)
+        h *= 2
+    return v
 
 
 def hadamard_rows(x, n, seed=None):
-    """Rotation along dim 1 (columns) in blocks of n."""
-    H = hadamard_matrix(n, seed)
+    """Rotation along dim 1 (columns) in blocks of n: signs (exact), the
+    butterfly, then fl32(v * fl32(1/sqrt(n)))."""
+    s = hadamard_signs(n, seed)
     norm = f32(1.0 / math.sqrt(n))
     out = []
     for r in x:
         row = []
         for blk in range(0, len(r), n):
-            for i in range(n):
-                acc = 0.0
-                for j in range(n):
-                    acc = fadd(acc, fmul(r[blk + j], H[j][i]))
-                row.append(fmul(acc, norm))
+            v = fwht([fmul(r[blk + j], s[j]) for j in range(n)])
+            row.extend(fmul(a, norm) for a in v)
         out.append(row)
     return out
 
