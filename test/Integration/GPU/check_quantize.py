@@ -47,7 +47,8 @@ Stochastic rounding: the entry's "rounding" is "stochastic" ("nearest" when
 absent) and the kernel has one i64 input of one element, the seed; element
 (row, col) of an output draws oracle.rand32(seed, row * cols + col), the
 row-major index over that output (for an untransposed output, over the
-input). Any other combination of "rounding" and i64 inputs is bad input.
+input): word i % 4 of the Philox4x32-10 call at counter i // 4, four
+consecutive elements per call. Any other combination of "rounding" and i64 inputs is bad input.
 
 Dequantization ("op": "fp8.dequantize"): inputs q (f8e4m3/f8e5m2, [R, C])
 and scale (f32, or e8m0 when the scaling's scale is e8m0, one per tile of
@@ -76,15 +77,16 @@ exactly, NaN payloads included. (a) is oracle.transpose on sampled tiles of q
 Hadamard ("op": "fp8.hadamard"): one bf16/f16/f32 input x [R, C] and one
 output of its dtype and shape; the entry's "dim" (must be 1, the last),
 "size" n (a power of two dividing C) and "seed" (an integer, or absent for
-no signs). In every block of n consecutive elements of a row,
-y_i = fl32(fl32(sum_{j = 0 .. n-1, in order, from +0} x_j * Hs[j][i]) *
-fl32(1/sqrt(n))), then RNE to the dtype; Hs[j][i] = s_j * (-1)^popcount(i & j),
-s_j = -1 iff bit 0 of rand32(seed, j) is set (j within the block; +1 without
-a seed), so the products are exact. (a) is oracle.hadamard_rows on sampled
-blocks (n * n multiply-adds each, up to 8 * --oracle-elements in all), (b)
-is PyTorch: the signed matrix from torch_rand32 and popcount parities, and
-n vectorized f32 adds in order j = 0 .. n-1 (not a matmul, whose order
-differs), times fl32(1/sqrt(n)), then .to(dtype). NaN matches any NaN.
+no signs). Every block of n consecutive elements of a row is rotated by the
+fast Walsh-Hadamard butterfly of docs/Numerics.md: v_j = x_j * s_j (exact;
+s_j = -1 iff bit 0 of rand32(seed, j) is set, j within the block; +1
+without a seed), then for h = 1, 2, .. n/2 (stride 1 first) every pair
+(v_i, v_i+h) with bit h of i clear becomes (fl32(v_i + v_i+h),
+fl32(v_i - v_i+h)), then y_i = fl32(v_i * fl32(1/sqrt(n))), RNE to the
+dtype. (a) is oracle.hadamard_rows on sampled blocks (n log2 n adds each,
+up to 8 * --oracle-elements n * n in all), (b) is PyTorch: the same stages
+as vectorized f32 adds and subtracts on every block, times
+fl32(1/sqrt(n)), then .to(dtype). NaN matches any NaN.
 
 Scale alignment ("op": "fp8.tma_align_scales"): one input scale (f32 or
 e8m0, [R, C]) and one output of its dtype, [C, R'] with R' = R rounded up
@@ -888,10 +890,12 @@ def _mulhilo(m, c):
 
 
 def torch_rand32(seed, index):
-    """oracle.rand32 on an int64 tensor of element indices."""
+    """oracle.rand32 on an int64 tensor of element indices (>= 0): word
+    index % 4 of the Philox call at counter index // 4."""
     seed &= (1 << 64) - 1
     k0, k1 = seed & U32, seed >> 32
-    c0, c1 = index & U32, index >> 32
+    counter = index >> 2
+    c0, c1 = counter & U32, counter >> 32
     c2 = torch.zeros_like(index)
     c3 = torch.zeros_like(index)
     for r in range(10):
@@ -900,7 +904,9 @@ def torch_rand32(seed, index):
         hi0, lo0 = _mulhilo(oracle.M0, c0)
         hi1, lo1 = _mulhilo(oracle.M1, c2)
         c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
-    return c0
+    word = index & 3
+    return torch.where(word == 0, c0, torch.where(
+        word == 1, c1, torch.where(word == 2, c2, c3)))
 
 
 def torch_cast_stochastic(v, r, fmt):
@@ -1039,40 +1045,40 @@ def torch_dequantize(q, scale, fmt, scaling, out_dtype, chunk_rows=2048):
     return out
 
 
-def torch_hadamard_matrix(n, seed, device):
-    """Hs[j, i] = s_j * (-1)^popcount(i & j) as an f32 tensor, s_j = -1
-    where bit 0 of rand32(seed, j) is set (torch_rand32, not the oracle's)."""
+def torch_hadamard_signs(n, seed, device):
+    """s_j as an f32 tensor: -1 where bit 0 of rand32(seed, j) is set
+    (torch_rand32, not the oracle's), +1 elsewhere and without a seed."""
+    if seed is None:
+        return torch.ones(n, dtype=torch.float32, device=device)
     idx = torch.arange(n, dtype=torch.int64, device=device)
-    both = idx[:, None] & idx[None, :]
-    parity = torch.zeros_like(both)
-    for b in range(max(n.bit_length(), 1)):
-        parity ^= (both >> b) & 1
-    h = (1 - 2 * parity).to(torch.float32)
-    if seed is not None:
-        s = torch.where(torch_rand32(seed, idx) & 1 == 1, -1.0, 1.0)
-        h = h * s.to(torch.float32)[:, None]
-    return h
+    return torch.where(torch_rand32(seed, idx) & 1 == 1, -1.0, 1.0).to(
+        torch.float32)
 
 
 def torch_hadamard(x, n, seed, out_dtype, chunk_rows=2048):
-    """The rotation of a 2-D f32 tensor x in blocks of n along its rows:
-    f32 sums in order j = 0 .. n-1 from +0 (one vectorized add per j, not a
-    matmul, whose order differs), times fl32(1/sqrt(n)), then .to(out_dtype)
-    (RNE)."""
+    """The rotation of a 2-D f32 tensor x in blocks of n along its rows, the
+    butterfly of docs/Numerics.md: x * s (exact), then for h = 1, 2, ..
+    n/2 the pairs (i, i + h) with bit h of i clear become (a + b, a - b)
+    (one vectorized f32 add and subtract per stage), times fl32(1/sqrt(n)),
+    then .to(out_dtype) (RNE)."""
     R, C = x.shape
-    h = torch_hadamard_matrix(n, seed, x.device)
+    s = torch_hadamard_signs(n, seed, x.device)
     norm = (1.0 / torch.tensor(float(n), dtype=torch.float64).sqrt()).to(
         torch.float32).item()
     dtype = getattr(torch, TORCH_REAL[out_dtype])
     out = torch.empty((R, C), dtype=dtype, device=x.device)
     for r0 in range(0, R, chunk_rows):
         r1 = min(R, r0 + chunk_rows)
-        xb = x[r0:r1].reshape(r1 - r0, C // n, n)
-        acc = torch.zeros_like(xb)
-        for j in range(n):
-            acc = acc + xb[:, :, j:j + 1] * h[j]  # x_j * +-1 is exact
-        acc = acc * torch.full_like(acc, norm)
-        out[r0:r1] = acc.reshape(r1 - r0, C).to(dtype)
+        blocks = (r1 - r0) * (C // n)
+        v = x[r0:r1].reshape(blocks, n) * s
+        h = 1
+        while h < n:
+            pairs = v.reshape(blocks, n // (2 * h), 2, h)
+            a, b = pairs[:, :, 0, :], pairs[:, :, 1, :]
+            v = torch.stack((a + b, a - b), dim=2).reshape(blocks, n)
+            h *= 2
+        v = v * torch.full_like(v, norm)
+        out[r0:r1] = v.reshape(r1 - r0, C).to(dtype)
     return out
 
 

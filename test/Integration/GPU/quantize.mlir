@@ -133,6 +133,33 @@ func.func @h64_256_f16(%x: tensor<64x512xf16>) -> tensor<64x512xf16> {
   %h = fp8.hadamard %x {dim = 1 : i64, size = 256 : i64, seed = 123456789 : i64} : tensor<64x512xf16>
   return %h : tensor<64x512xf16>
 }
+func.func @h8192_16_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 16 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h8192_32_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 32 : i64, seed = 11 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h8192_64_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 64 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h8192_256_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 256 : i64, seed = -3 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+// 20 threads of 16 elements in blocks of 4 lanes: the rest of the warp joins
+// the shuffles on clamped indices and stores nothing.
+func.func @h5x64_64_f32(%x: tensor<5x64xf32>) -> tensor<5x64xf32> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 64 : i64, seed = 3 : i64} : tensor<5x64xf32>
+  return %h : tensor<5x64xf32>
+}
+// 9 threads, one per block of 16.
+func.func @h3x48_16_bf16(%x: tensor<3x48xbf16>) -> tensor<3x48xbf16> {
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 16 : i64, seed = 5 : i64} : tensor<3x48xbf16>
+  return %h : tensor<3x48xbf16>
+}
 func.func @q8192_rowwise(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
       : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>
