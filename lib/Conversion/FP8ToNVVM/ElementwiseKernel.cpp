@@ -217,9 +217,17 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
     entry.element = getElementTypeOrSelf(entry.result.getType());
     outputs.push_back(entry);
   }
+  // A body that only forwards its arguments (a transpose of E8M0 scales
+  // before fp8.tcgen05_scales) moves bytes, which 8-bit floats travel as.
+  bool movesOnly =
+      llvm::hasSingleElement(*body) &&
+      llvm::all_of(body->getTerminator()->getOperands(), [&](Value value) {
+        auto argument = dyn_cast<BlockArgument>(value);
+        return argument && argument.getOwner() == body;
+      });
   for (const Operand &entry : llvm::concat<const Operand>(inputs, outputs))
     if (isa<FloatType>(entry.element) &&
-        cast<FloatType>(entry.element).getWidth() == 8)
+        cast<FloatType>(entry.element).getWidth() == 8 && !movesOnly)
       return op->emitOpError("convert-fp8-to-nvvm: 8-bit float tensors in a "
                              "linalg op have no kernel (use fp8 ops)");
 
@@ -296,7 +304,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
   }
 
   // Load each input's V elements, run the body V times, store the results.
-  auto typeOf = [&](const Operand &entry) { return entry.element; };
+  auto typeOf = [&](const Operand &entry) {
+    return storageType(entry.element);
+  };
   SmallVector<SmallVector<Value>> loaded;
   for (auto [index, entry] : llvm::enumerate(inputs)) {
     SmallVector<Value> elements;
