@@ -2,7 +2,10 @@
 # bf16 -> e4m3 quantization on the GPU machine: every kernel of a manifest
 # timed by fp8-run beside a device-to-device copy of the same byte count and
 # beside torch.compile's kernels for the same jobs, in one run, as a markdown
-# table (device, date, shapes) for bench/results/.
+# table (device, date, shapes) for bench/results/. Among them the standalone
+# Hadamard rotations (n = 16, 32, 64, 128, 256 on 8192x8192 bf16) and the
+# stochastic-rounding quantization; the table ends with issue 15's targets
+# for those (at least 85% of the copy's GB/s), each MET or NOT MET.
 #
 #   bench/quantize.sh [KERNEL_DIR [OUT_DIR]]
 #

@@ -12,7 +12,11 @@ current CUDA device:
     quantized 1x128 along its rows (the Wgrad operand), from one input;
 and, for every kernel of the manifest, torch.compile of the same job (same
 shape, element type, tile, scale type and rounding; both outputs for a fused
-quantize+transpose kernel). The quantization is docs/Design.md section 4, written
+quantize+transpose kernel). A stochastic-rounding kernel's job draws its
+random bits with torch.randint inside the compiled graph (Inductor's own
+Philox: what a PyTorch user would write, not the reference's bits); an
+fp8.hadamard kernel's job is the butterfly of docs/Numerics.md on bf16 rows
+(f32 adds and subtracts per stage, bit-identical to the kernel). The quantization is docs/Design.md section 4, written
 with the scale rules of test/Integration/GPU/check_quantize.py (which checks
 them bit for bit against oracle.py).
 
@@ -43,8 +47,9 @@ FORMATS = {"f8e4m3": (cq.oracle.E4M3, torch.float8_e4m3fn),
 ROWWISE_1x128 = {"tile": [1, 128], "scale": "f32", "round": "exact"}
 
 
-def make_quantize(fmt_name, scaling):
-    """x [R, C] bf16 -> (q [R, C], stored scales), tiles dividing the shape."""
+def make_quantize(fmt_name, scaling, stochastic=False):
+    """x [R, C] bf16 -> (q [R, C], stored scales), tiles dividing the shape;
+    stochastic: rounded with 31 random bits per element from torch.randint."""
     fmt, dtype = FORMATS[fmt_name]
 
     def quantize(x):
@@ -55,14 +60,43 @@ def make_quantize(fmt_name, scaling):
         qscale, dequant, code = cq.torch_tile_scales(amax, fmt,
                                                      scaling["round"], 0)
         stored = code.to(torch.uint8) if scaling["scale"] == "e8m0" else dequant
+        if stochastic:
+            v = (xb * qscale).reshape(R, C)
+            r = torch.randint(0, 1 << 31, (R, C), device=x.device,
+                              dtype=torch.int64)
+            return cq.torch_cast_stochastic(v, r, fmt), stored.reshape(
+                R // tr, C // tc)
         q = (xb * qscale).clamp(-fmt.fmax, fmt.fmax).to(dtype)
         return q.reshape(R, C), stored.reshape(R // tr, C // tc)
 
     return quantize
 
 
-def make_job(fmt_name, scaling, fused):
-    quantize = make_quantize(fmt_name, scaling)
+def make_hadamard(n, seed):
+    """x [R, C] bf16 -> x rotated in blocks of n along its rows, bf16: the
+    butterfly (check_quantize.torch_hadamard without its row chunks)."""
+
+    def hadamard(x):
+        R, C = x.shape
+        v = x.float().reshape(-1, n) * signs
+        h = 1
+        while h < n:
+            pairs = v.reshape(v.shape[0], n // (2 * h), 2, h)
+            a, b = pairs[:, :, 0, :], pairs[:, :, 1, :]
+            v = torch.stack((a + b, a - b), dim=2).reshape(-1, n)
+            h *= 2
+        return (v * torch.full_like(v, norm)).reshape(R, C).to(torch.bfloat16)
+
+    signs = cq.torch_hadamard_signs(n, seed, "cuda")
+    norm = (1.0 / torch.tensor(float(n), dtype=torch.float64).sqrt()).to(
+        torch.float32).item()
+    return hadamard
+
+
+def make_job(fmt_name, scaling, fused, stochastic=False):
+    if fmt_name == "hadamard":
+        return make_hadamard(*scaling)
+    quantize = make_quantize(fmt_name, scaling, stochastic)
     if not fused:
         return quantize
 
@@ -109,12 +143,21 @@ def scaling_text(sc):
 
 
 def describe(entry):
-    """(shape, element type, scaling, fused) of a manifest kernel torch can
-    redo, or None."""
+    """(shape, element type, scaling, fused, stochastic) of a manifest kernel
+    torch can redo, or None; for a bf16 fp8.hadamard kernel (shape,
+    "hadamard", (n, seed), False, False)."""
     params = entry["params"]
     reals = [p for p in params if p["role"] == "input" and p["dtype"] == "bf16"]
+    if entry.get("op") == "fp8.hadamard":
+        if len(reals) != 1 or entry.get("dim") != 1:
+            return None
+        return (tuple(reals[0]["shape"]), "hadamard",
+                (entry["size"], entry.get("seed")), False, False)
     qs = [p for p in params if p["role"] == "output" and p["dtype"] in FORMATS]
     other = [p for p in params if p["role"] == "input" and p not in reals]
+    stochastic = entry.get("rounding") == "stochastic"
+    if stochastic and len(other) == 1 and other[0]["dtype"] == "i64":
+        other = []
     if len(reals) != 1 or not qs or other or "scaling" not in entry:
         return None
     R, C = reals[0]["shape"]
@@ -123,7 +166,17 @@ def describe(entry):
     ttr, ttc = cq._resolve_tile(entry["scaling"]["tile"], C, R)
     if R % tr or C % tc or len(qs) > 2 or (fused and (C % ttr or R % ttc)):
         return None
-    return (R, C), qs[0]["dtype"], entry["scaling"], fused
+    return (R, C), qs[0]["dtype"], entry["scaling"], fused, stochastic
+
+
+def issue15_target(entry):
+    """Whether a manifest kernel is one issue 15 sets a copy-speed target
+    for here: a Hadamard rotation or a stochastic rounding of at least 2^26
+    elements."""
+    big = max((p["shape"][0] * p["shape"][1] for p in entry["params"]
+               if p["role"] == "input" and len(p["shape"]) == 2), default=0)
+    return big >= 1 << 26 and (entry["op"] == "fp8.hadamard" or
+                               entry.get("rounding") == "stochastic")
 
 
 def main():
@@ -161,10 +214,11 @@ def main():
               for s in shapes}
     compiled = {}
 
-    def torch_time(shape, fmt_name, scaling, fused):
-        key = (shape, fmt_name, json.dumps(scaling, sort_keys=True), fused)
+    def torch_time(shape, fmt_name, scaling, fused, stochastic=False):
+        key = (shape, fmt_name, json.dumps(scaling, sort_keys=True), fused,
+               stochastic)
         if key not in compiled:
-            fn = torch.compile(make_job(fmt_name, scaling, fused))
+            fn = torch.compile(make_job(fmt_name, scaling, fused, stochastic))
             compiled[key] = time_calls(fn, inputs[shape], args.iters,
                                        args.warmup)
         return compiled[key]
@@ -194,8 +248,17 @@ def main():
                              if p["role"] == "input"), None)
             if in_shape != shape:
                 continue
+            if "scaling" in k:
+                text = scaling_text(k["scaling"])
+                if k.get("rounding") == "stochastic":
+                    text += " stochastic"
+            elif k["op"] == "fp8.hadamard":
+                text = "n = %d%s" % (k["size"], ", seed %d" % k["seed"]
+                                     if "seed" in k else "")
+            else:
+                text = ""
             row = dict(shape=shape, what="fp8-run: %s (%s)" % (k["name"], k["op"]),
-                       scaling=scaling_text(k["scaling"]) if "scaling" in k else "",
+                       scaling=text, target=issue15_target(k),
                        bytes=k["bytes_moved"], fp8=r.get("time"),
                        copy=r.get("copy"))
             if d:
@@ -241,6 +304,19 @@ def main():
         else:
             cells += ["n/a" if fp8 else "", "", ""]
         lines.append("| " + " | ".join(cells) + " |")
+    # Issue 15's targets: the Hadamard and stochastic-rounding kernels at
+    # 85% of a copy of their bytes (8192x8192 and up).
+    targets = [row for row in rows if row.get("target") and row.get("fp8")
+               and row.get("copy")]
+    if targets:
+        lines.append("")
+        lines.append("Issue 15 targets (kernel GB/s at least 85% of the copy's):")
+        lines.append("")
+        for row in targets:
+            ratio = row["fp8"]["gbps_median"] / row["copy"]["gbps_median"]
+            lines.append("- %s %s %s: %.0f%% of copy, %s" % (
+                "%dx%d" % row["shape"], row["what"], row["scaling"],
+                100 * ratio, "MET" if ratio >= 0.85 else "NOT MET"))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.output:
