@@ -67,7 +67,11 @@ for r in $MONITOR; do
 done
 if [ "$PROFILE_STEPS" -gt 0 ]; then
   for r in $RECIPES; do
-    run "large-$r" --size large --recipe "$r" --steps "$PROFILE_STEPS" --profile
+    # Speed as each recipe runs fastest: PyTorch's deterministic kernels
+    # cost bf16 about 40% of its tokens/s (bench/results/
+    # 2026-11-25-h100-train-gpt-monitor.md).
+    run "large-$r" --size large --recipe "$r" --steps "$PROFILE_STEPS" \
+      --profile --no-deterministic
   done
 fi
 if $PYTHON -c "import matplotlib" 2>/dev/null; then
