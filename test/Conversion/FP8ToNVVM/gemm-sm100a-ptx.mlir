@@ -1,0 +1,136 @@
+// The sm_100a (tcgen05) GEMM's PTX, FileChecked without ptxas (and
+// assembled where ptxas exists): the instruction chain of each scaling
+// (MXFP8 block-scaled, blockwise promoted, tensorwise), either operand
+// major, and a partial last tile.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit="dir=%t chip=sm_100a" -o /dev/null
+// RUN: FileCheck %s --check-prefix=MX < %t/mx_fprop_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=MXMN < %t/mx_wgrad_gemm_1.ptx
+// RUN: FileCheck %s --check-prefix=BLOCK < %t/blockwise_dgrad_gemm_2.ptx
+// RUN: FileCheck %s --check-prefix=TENSOR < %t/tensorwise_odd_m_gemm_3.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
+// PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: error
+// One thread issues the MMAs by its index: no elect.sync anywhere.
+// RUN: not grep -l elect.sync %t/mx_fprop_gemm_0.ptx %t/mx_wgrad_gemm_1.ptx %t/blockwise_dgrad_gemm_2.ptx %t/tensorwise_odd_m_gemm_3.ptx
+
+// MXFP8, both K-major, 256 x 1024 x 512, bf16: one warp allocates 512
+// tensor-memory columns (the manifest's tmem_columns) (256 accumulator + 4 stages x 12 scale columns,
+// rounded up); TMA loads A and B and bulk copies bring three 512-byte scale
+// chunks per stage (A's, and B's two for 256 columns); tcgen05.cp moves them
+// to tensor memory; four block32 MMAs per K-block (K = 32 each), issued by
+// one thread (no elect.sync), then commits to the stage's empty barrier and
+// the accumulator's; the epilogue reads 32 columns at a time, 8 loads of a
+// 256-wide row.
+// MX: .version 8.8
+// MX: .target sm_100a
+// MX: .maxntid 192, 1, 1
+// MX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{.*}}], %r{{[0-9]+}};
+// MX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// MX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// MX: mov.b32 [[CHUNK:%r[0-9]+]], 512;
+// MX-COUNT-3: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}}, [[CHUNK]],
+// MX-COUNT-3: tcgen05.cp.cta_group::1.32x128b.warpx4
+// MX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32
+// MX-NOT: tcgen05.mma
+// MX-COUNT-2: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// MX-NOT: tcgen05.mma
+// MX-COUNT-8: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// MX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
+func.func @mx_fprop(%x: tensor<256x512xf8E4M3FN>, %sx: tensor<8x512xf8E8M0FNU>,
+                    %w: tensor<1024x512xf8E4M3FN>, %sw: tensor<32x512xf8E8M0FNU>) -> tensor<256x1024xbf16> {
+  %y = fp8.scaled_matmul %x, %sx, %w, %sw {
+         a_scale_layout = #fp8.scale_layout<tcgen05>,
+         a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         b_scale_layout = #fp8.scale_layout<tcgen05>,
+         b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+         contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E4M3FN>, tensor<8x512xf8E8M0FNU>, tensor<1024x512xf8E4M3FN>, tensor<32x512xf8E8M0FNU>) -> tensor<256x1024xbf16>
+  return %y : tensor<256x1024xbf16>
+}
+
+// MXFP8 Wgrad, both MN-major (contracting their rows, no transposes), f32:
+// B's 256 columns come as two 128-wide TMA boxes per stage, and the MMAs
+// step 4096 bytes (32 K-rows of 128 bytes) along K.
+// MXMN: .target sm_100a
+// MXMN-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// MXMN: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32
+// MXMN: add.s32 {{.*}}, 4096;
+// MXMN: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32
+// MXMN: st.global.v2.b64
+func.func @mx_wgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<16x512xf8E8M0FNU>,
+                    %x: tensor<256x512xf8E4M3FN>, %sx: tensor<8x512xf8E8M0FNU>) -> tensor<1024x512xf32> {
+  %dw = fp8.scaled_matmul %dy, %sdy, %x, %sx {
+          a_scale_layout = #fp8.scale_layout<tcgen05>,
+          a_scaling = #fp8.scaling<tile = [32, 1], scale = f8E8M0FNU, round = pow2_ceil>,
+          b_scale_layout = #fp8.scale_layout<tcgen05>,
+          b_scaling = #fp8.scaling<tile = [32, 1], scale = f8E8M0FNU, round = pow2_ceil>,
+          contracting = array<i64: 0, 0>}
+      : (tensor<256x1024xf8E4M3FN>, tensor<16x512xf8E8M0FNU>, tensor<256x512xf8E4M3FN>, tensor<8x512xf8E8M0FNU>) -> tensor<1024x512xf32>
+  return %dw : tensor<1024x512xf32>
+}
+
+// Blockwise Dgrad (B MN-major): kind::f8f6f4, a partial sum per K-block
+// (the first MMA of every block overwrites: predicate false), promoted by
+// the eight epilogue warps (320 threads) with FMAs, 64 sums per thread.
+// BLOCK: .maxntid 320, 1, 1
+// BLOCK-NOT: block_scale
+// BLOCK-NOT: tcgen05.cp
+// BLOCK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// BLOCK-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4
+// BLOCK: tcgen05.commit
+// BLOCK: tcgen05.commit
+// BLOCK: .pragma "nounroll";
+// BLOCK: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// BLOCK: tcgen05.wait::ld.sync.aligned;
+// BLOCK-COUNT-32: fma.rn.f32
+// BLOCK: tcgen05.ld.sync.aligned.32x32b.x32.b32
+func.func @blockwise_dgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<256x8xf32>,
+                           %w: tensor<1024x512xf8E4M3FN>, %sw: tensor<8x4xf32>) -> tensor<256x512xbf16> {
+  %dx = fp8.scaled_matmul %dy, %sdy, %w, %sw {
+          a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+          b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+          contracting = array<i64: 1, 0>}
+      : (tensor<256x1024xf8E4M3FN>, tensor<256x8xf32>, tensor<1024x512xf8E4M3FN>, tensor<8x4xf32>) -> tensor<256x512xbf16>
+  return %dx : tensor<256x512xbf16>
+}
+
+// Tensorwise, M = 200 (a partial second tile), N = 64, f32: one
+// accumulator over all of K with kind::f8f6f4, the scales multiplied in the
+// epilogue (sa * sb, then times the sum, two columns per mul.rn.f32x2),
+// rows past M not stored.
+// TENSOR: .maxntid 192, 1, 1
+// TENSOR-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4
+// TENSOR: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// TENSOR: mul.rn.f32
+// TENSOR: setp.lt.u32 {{.*}}, 200;
+// TENSOR: mul.rn.f32x2
+// TENSOR: st.global.v2.b64
+func.func @tensorwise_odd_m(%a: tensor<200x256xf8E4M3FN>, %sa: tensor<1x1xf32>,
+                            %b: tensor<64x256xf8E5M2>, %sb: tensor<1x1xf32>) -> tensor<200x64xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+         a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+         b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+         contracting = array<i64: 1, 1>}
+      : (tensor<200x256xf8E4M3FN>, tensor<1x1xf32>, tensor<64x256xf8E5M2>, tensor<1x1xf32>) -> tensor<200x64xf32>
+  return %c : tensor<200x64xf32>
+}
+
+// The manifest names the tcgen05 tiles and budgets.
+// MANIFEST: "accumulators": 1,
+// MANIFEST: "contracting": [
+// MANIFEST-NEXT: 1,
+// MANIFEST-NEXT: 1
+// MANIFEST: "tile": [
+// MANIFEST-NEXT: 128,
+// MANIFEST-NEXT: 256,
+// MANIFEST-NEXT: 128
+// MANIFEST: "tmem_columns": 512
+// MANIFEST: "name": "mx_fprop_gemm_0"
+// MANIFEST: "contracting": [
+// MANIFEST-NEXT: 0,
+// MANIFEST-NEXT: 0
+// MANIFEST: "name": "mx_wgrad_gemm_1"
+// MANIFEST: "accumulators": 2,
+// MANIFEST: "tmem_columns": 256
+// MANIFEST: "name": "blockwise_dgrad_gemm_2"
