@@ -49,12 +49,24 @@ func.func @scaled_matmul(%a: tensor<8x256xf8E4M3FN>, %sa: tensor<8x2xf32>,
 
 // -----
 
-// transpose moves data and scales; hadamard multiplies by a constant signed
-// Hadamard matrix and normalizes.
+// transpose moves data and scales; hadamard multiplies by the seed's signs
+// (bit 0 of rand32(3, j): 1, 0, 0, 1), runs one butterfly stage per bit of
+// n (two for n = 4: partners by tensor.extract, a + b or a - b), then
+// normalizes.
 // CHECK-LABEL: func.func @moves
 // CHECK-COUNT-2: linalg.transpose
-// CHECK: arith.constant dense<{{.*}}> : tensor<4x4xf32>
-// CHECK: linalg.generic
+// CHECK: arith.constant dense<[-1.000000e+00, 1.000000e+00, 1.000000e+00, -1.000000e+00]> : tensor<4xf32>
+// CHECK: arith.mulf
+// CHECK-COUNT-2: tensor.extract
+// CHECK: arith.addf
+// CHECK: arith.subf
+// CHECK: arith.select
+// CHECK-COUNT-2: tensor.extract
+// CHECK: arith.addf
+// CHECK: arith.subf
+// CHECK: arith.select
+// CHECK-NOT: tensor.extract
+// CHECK: arith.mulf
 // CHECK: tensor.collapse_shape
 func.func @moves(%q: tensor<128x128xf8E4M3FN>, %s: tensor<1x1xf32>, %x: tensor<2x4xf32>)
     -> (tensor<128x128xf8E4M3FN>, tensor<1x1xf32>, tensor<2x4xf32>) {
