@@ -14,13 +14,16 @@ disassembled with `cuobjdump -sass`. For every kernel:
 and for every kernel with tensor-core MMAs (a tcgen05 GEMM):
   - UTCQMMA (tcgen05.mma) count, and per 128-deep K-block: the main loop
     body must hold a multiple of 4 (K = 32 each);
-  - UTCCP (tcgen05.cp of the scale factors), UTCBAR (tcgen05.commit),
-    LDTM (tcgen05.ld) present;
-  - no ELECT ... BRA loop around UTCQMMA: the MMA issuer elects its one
-    thread once, outside the K loop, so a backward branch whose body holds
-    both ELECT and UTCQMMA means ptxas serialized an MMA that was not
-    provably issued by one thread.
-Exit status 1 if any check fails; a table of counts goes to stdout.
+  - UTCBAR (tcgen05.commit) and LDTM (tcgen05.ld) present, and UTCCP
+    (tcgen05.cp of the scale factors) where the PTX has block-scaled MMAs
+    (MXFP8; blockwise and tensorwise apply their scales in the epilogue);
+  - no ELECT ... BRA loop around UTCQMMA: the MMA issuer is one thread
+    (the GEMM guards it by its thread index), so a backward branch whose
+    body holds both ELECT and UTCQMMA means ptxas serialized an MMA that
+    was not provably issued by one thread.
+and for every kernel: registers x threads (the PTX's .maxntid) within the
+65536-register file. Exit status 1 if any check fails; a table of counts
+goes to stdout.
 """
 
 import os
@@ -85,8 +88,13 @@ def check(ptx, tmp):
         errors.append("local memory (stack frame or spills): " + str(frames))
     if count["LDL"] or count["STL"]:
         errors.append(f"{count['LDL']} LDL / {count['STL']} STL")
+    with open(ptx) as f:
+        text = f.read()
     if count["UTCQMMA"]:
-        for op in ("UTCCP", "UTCBAR", "LDTM"):
+        needed = ["UTCBAR", "LDTM"]
+        if "block_scale" in text:
+            needed.append("UTCCP")
+        for op in needed:
             if not count[op]:
                 errors.append(f"a tcgen05 GEMM without {op}")
         if count["UTCQMMA"] % 4:
@@ -97,6 +105,10 @@ def check(ptx, tmp):
             errors.append("ELECT ... BRA loop around UTCQMMA at " +
                           ", ".join(loops))
     regs = re.findall(r"Used (\d+) registers", info)
+    threads = re.search(r"\.(?:maxntid|reqntid) (\d+)", text)
+    if threads and any(int(r) * int(threads.group(1)) > 65536 for r in regs):
+        errors.append(f"{','.join(regs)} registers x {threads.group(1)} "
+                      "threads exceed the 65536-register file")
     return count, regs, errors
 
 
