@@ -324,11 +324,11 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                           "for a GEMM kernel");
   // TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
   // indices are signed 32-bit: a larger extent or tile count would wrap.
+  int64_t aK = op.getContracting()[0], bK = op.getContracting()[1];
   for (auto [extent, what] :
-       {std::pair<int64_t, const char *>{aType.getDimSize(0), "A's dim 0"},
-        {aType.getDimSize(1), "A's dim 1"},
-        {bType.getDimSize(0), "B's dim 0"},
-        {bType.getDimSize(1), "B's dim 1"}})
+       {std::pair<int64_t, const char *>{aType.getDimSize(1 - aK), "M"},
+        {bType.getDimSize(1 - bK), "N"},
+        {aType.getDimSize(aK), "K"}})
     if (extent > std::numeric_limits<int32_t>::max())
       return op.emitOpError()
              << what << " = " << extent
