@@ -99,6 +99,44 @@ struct AbsFToBits : OpRewritePattern<math::AbsFOp> {
     return success();
   }
 };
+/// math.floor of an f32 (which the exp approximation emits) in arith ops:
+/// as __nv_floorf it needs libdevice, which gpu-module-to-binary links only
+/// where it finds CUDA at compile time. Exact like floorf: |x| >= 2^23 (and
+/// inf, NaN) is integral already; below, truncation through i32 minus one
+/// where it rounded up; ±0 stays itself.
+struct FloorToArith : OpRewritePattern<math::FloorOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FloorOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "only scalar f32");
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Type f32 = rewriter.getF32Type();
+    auto constant = [&](double value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getF32FloatAttr(value));
+    };
+    Value truncated = arith::SIToFPOp::create(
+        rewriter, loc, f32,
+        arith::FPToSIOp::create(rewriter, loc, rewriter.getI32Type(), x));
+    Value roundedUp = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT, truncated, x);
+    Value floor = arith::SelectOp::create(
+        rewriter, loc, roundedUp,
+        arith::SubFOp::create(rewriter, loc, truncated, constant(1.0)),
+        truncated);
+    // Not small (or NaN), or zero: x itself.
+    Value small = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OLT,
+        math::AbsFOp::create(rewriter, loc, x), constant(8388608.0));
+    Value nonzero = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::ONE, x, constant(0.0));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, arith::AndIOp::create(rewriter, loc, small, nonzero), floor, x);
+    return success();
+  }
+};
 struct FmaToIntrinsic : OpRewritePattern<math::FmaOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::FmaOp op,
@@ -138,7 +176,7 @@ LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {
   // libdevice); so do the absf and fma that the approximations leave.
   RewritePatternSet patterns(func.getContext());
   populateMathPolynomialApproximationPatterns(patterns);
-  patterns.add<AbsFToBits, FmaToIntrinsic>(func.getContext());
+  patterns.add<AbsFToBits, FloorToArith, FmaToIntrinsic>(func.getContext());
   return applyPatternsGreedily(func, std::move(patterns));
 }
 

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8FUSEQUANTIZATION
@@ -185,12 +186,16 @@ struct BodyBuilder {
 
   SmallVector<Value> inputs;
   SmallVector<Attribute> maps;
-  /// Inlined producers other than the root, outermost first.
+  /// The producers inlined, the root first, then outermost first.
   SmallVector<Operation *> inlined;
+  /// The constants from outside that the body took (splat tensors, the
+  /// scalars a generic's body used), erased once nothing reads them.
+  llvm::SetVector<Operation *> constants;
 
 private:
   /// The scalar of `value` read through `map`: an inlined producer's
-  /// result, or a block argument (one per distinct tensor and map).
+  /// result, a splat constant's value, or a block argument (one per
+  /// distinct tensor and map).
   Value read(Value value, AffineMap map);
 
   Block *block;
@@ -204,6 +209,14 @@ Value BodyBuilder::read(Value value, AffineMap map) {
       producer->getBlock() == inlined.front()->getBlock()) {
     inlined.push_back(producer);
     return emit(producer);
+  }
+  // A splat constant (a scaling factor, a zero) is a scalar constant of the
+  // body, not a buffer to read.
+  DenseElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)) && dense.isSplat()) {
+    constants.insert(value.getDefiningOp());
+    return arith::ConstantOp::create(b, value.getLoc(),
+                                     dense.getSplatValue<TypedAttr>());
   }
   Attribute mapAttr = AffineMapAttr::get(map);
   for (auto [index, pair] : llvm::enumerate(llvm::zip(inputs, maps)))
@@ -228,8 +241,10 @@ Value BodyBuilder::emit(Operation *producer) {
       // Constants from outside the body are cloned into it: the fused op
       // is isolated from above.
       for (Value operand : inner.getOperands())
-        if (operand.getParentBlock() != body && !mapping.contains(operand))
+        if (operand.getParentBlock() != body && !mapping.contains(operand)) {
+          constants.insert(operand.getDefiningOp());
           mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
+        }
       b.clone(inner, mapping);
     }
     return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
@@ -284,6 +299,9 @@ static void fuseProducer(Operation *quantize, Operation *producer,
           empty && empty->use_empty())
         empty.erase();
   }
+  for (Operation *constant : body.constants)
+    if (constant->use_empty())
+      constant->erase();
 }
 
 /// Fuses the producer of `quantize`'s input into it where it can; returns
