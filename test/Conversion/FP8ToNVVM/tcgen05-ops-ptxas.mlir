@@ -1,5 +1,5 @@
-// The tcgen05 instruction chain that the sm_100a MXFP8 GEMM is to emit
-// (docs/GPU.md, "sm_100a"), written in the NVVM dialect and lowered by
+// The tcgen05 instruction chain of the sm_100a MXFP8 GEMM (docs/GPU.md,
+// "sm_100a"), written in the NVVM dialect and lowered by
 // MLIR 22 / LLVM 22 to PTX that ptxas 13 assembles for sm_100a: one warp
 // allocates tensor memory, tcgen05.cp copies a 512-byte scale chunk
 // (32x128b, multicast to the four lane quarters), four block32 MMAs of
@@ -9,8 +9,9 @@
 // descriptor constants are those of unittests/Gemm/Tcgen05DescriptorsTest:
 // 0x08A00000 (kind::mxf8f6f4, e4m3 x e4m3, M = N = 128, E8M0) | scale ids
 // (k << 29 | k << 4), and the 128B-swizzle K-major smem descriptor's high
-// word 0x40004040. The GEMM builder does not exist yet; this pins the
-// toolchain facts it relies on. It is an instruction sequence, not a correct
+// word 0x40004040. Written before the GEMM builder (Gemm/Tcgen05*.cpp,
+// whose own PTX gemm-sm100a-ptx.mlir checks), it pins the toolchain facts
+// the builder relies on. It is an instruction sequence, not a correct
 // program (the load does not wait for the commit's mbarrier). The same PTX is input for
 // utils/check-sm100a-sass.py on a machine with cuobjdump (4 UTCQMMA, 1 UTCCP,
 // 1 UTCBAR, 1 LDTM, no ELECT loop).

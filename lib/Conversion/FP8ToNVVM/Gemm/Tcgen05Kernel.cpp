@@ -39,6 +39,8 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
@@ -347,6 +349,12 @@ FailureOr<gpu::GPUModuleOp> gemm::buildTcgen05GemmKernel(OpBuilder &builder,
            << problem->n << " must be a multiple of 8 (16-byte stores of C)";
   Config config = chooseTcgen05Config(target, problem->m, problem->n, scaling,
                                       problem->bMnMajor);
+  int64_t tiles = llvm::divideCeil(problem->m, Config::kTileM) *
+                  llvm::divideCeil(problem->n, config.tileN);
+  if (tiles > std::numeric_limits<int32_t>::max())
+    return op.emitOpError("M x N = ")
+           << problem->m << " x " << problem->n << " makes " << tiles
+           << " tiles, more than the kernel's 32-bit tile index counts";
   // The budgets: no IR is built for a configuration that does not fit.
   std::string why;
   if (!config.fits(target, why))
