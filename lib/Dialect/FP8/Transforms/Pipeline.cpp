@@ -46,7 +46,8 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
     pm.addPass(createFP8MonitorQuantization());
 
   // Last, on the deduplicated quantizations: one quantization of X and one
-  // of Xᵀ become one fused op.
+  // of Xᵀ become one fused op, and elementwise producers (GELU, SiLU·mul,
+  // bias adds, casts) join the quantizations that read them.
   pm.addPass(createFP8FuseQuantization());
 }
 
