@@ -47,6 +47,7 @@
 #include "Gemm/Epilogue.h"
 #include "Gemm/Fragment.h"
 #include "Gemm/GemmConfig.h"
+#include "Gemm/GemmManifest.h"
 #include "Gemm/GemmProblem.h"
 #include "Gemm/HopperMainLoop.h"
 #include "Gemm/ProducerPipeline.h"
@@ -55,7 +56,6 @@
 #include "KernelBuilder.h"
 #include "KernelSignature.h"
 #include "KernelUtils.h"
-#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -66,7 +66,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
-namespace schema = mlir::fp8::manifest;
 
 static GemmProblem describeProblem(ScaledMatmulOp op, const Target &target) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
@@ -100,23 +99,7 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
                                          const GemmProblem &problem,
                                          const GemmConfig &config) {
   auto ptr = b.ptrType(NVVM::NVVMMemorySpace::Generic);
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  int64_t m = problem.m, n = problem.n, k = problem.k;
-  KernelSignature signature;
-  signature.addBuffer("a", ParamRole::input, problem.aElement, {m, k}, ptr);
-  signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
-                      aScaleType.getShape(), ptr);
-  signature.addBuffer("b", ParamRole::input, problem.bElement, {n, k}, ptr);
-  signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
-                      bScaleType.getShape(), ptr);
-  signature.addBuffer("c", ParamRole::output, problem.resultElement, {m, n},
-                      ptr);
-  signature.bindOperand("a", op.getAMutable());
-  signature.bindOperand("a_scale", op.getAScaleMutable());
-  signature.bindOperand("b", op.getBMutable());
-  signature.bindOperand("b_scale", op.getBScaleMutable());
-  signature.bindResult("c", op->getResult(0));
+  KernelSignature signature = declareGemmBuffers(op, problem, ptr);
   signature.addTensorMap("a_map", "a", {config.tileM, kTileK}, Swizzle::b128,
                          ptr);
   signature.addTensorMap("b_map", "b", {config.tileN, kTileK}, Swizzle::b128,
@@ -141,50 +124,19 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
 }
 
 /// The manifest: the launch, the parameters, and the `matmul` object that
-/// check_gemm.py checks against.
-static void setGemmManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
-                            ScaledMatmulOp op, const GemmProblem &problem,
-                            const GemmConfig &config,
-                            const KernelSignature &signature) {
-  int64_t m = problem.m, n = problem.n, k = problem.k;
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  int64_t scaleBytes =
-      aScaleType.getNumElements() * (problem.aScaling.e8m0 ? 1 : 4) +
-      bScaleType.getNumElements() * (problem.bScaling.e8m0 ? 1 : 4);
-  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
-  auto named = [&](StringRef key, Attribute value) {
-    return b.getNamedAttr(key, value);
-  };
-  NamedAttribute matmul = named(
-      schema::kMatmul,
-      b.getDictionaryAttr(
-          {named("m", b.getI64IntegerAttr(m)),
-           named("n", b.getI64IntegerAttr(n)),
-           named("k", b.getI64IntegerAttr(k)),
-           named("contracting", b.getI64ArrayAttr({1, 1})),
-           named("accumulate",
-                 b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
-           named("a_scaling", manifestScaling(b, op.getAScaling())),
-           named("b_scaling", manifestScaling(b, op.getBScaling())),
-           named("a_scale_layout",
-                 b.getStringAttr(stringifyScaleLayout(op.getAScaleLayout()))),
-           named("b_scale_layout",
-                 b.getStringAttr(stringifyScaleLayout(op.getBScaleLayout()))),
-           named("out_dtype",
-                 b.getStringAttr(dtypeName(problem.resultElement))),
-           named(schema::kTile,
-                 b.getI64ArrayAttr({config.tileM, config.tileN, kTileK})),
-           named("stages", b.getI64IntegerAttr(config.stages)),
-           named("split_tiles", b.getI64IntegerAttr(config.splitTiles))}));
-  SmallVector<NamedAttribute> extra =
-      manifestQuantization(b, problem.aElement, op.getAScaling());
-  extra.append(
-      {named(schema::kSharedBytes, b.getI64IntegerAttr(config.sharedBytes())),
-       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
-  setManifest(b, kernel, signature, "fp8.scaled_matmul", config.gridSize,
-              config.threads(),
-              m * k + n * k + scaleBytes + m * n * resultBytes, extra);
+/// check_gemm.py checks against, with sm_90a's pipeline.
+static void setHopperManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
+                              ScaledMatmulOp op, const GemmProblem &problem,
+                              const GemmConfig &config,
+                              const KernelSignature &signature) {
+  GemmLaunch launch{
+      config.gridSize,
+      config.threads(),
+      config.sharedBytes(),
+      {config.tileM, config.tileN, kTileK},
+      {b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
+       b.getNamedAttr("split_tiles", b.getI64IntegerAttr(config.splitTiles))}};
+  setGemmManifest(b, kernel, op, problem, signature, launch);
 }
 
 /// The arguments the body uses, by the names the signature gave them (A and
@@ -275,7 +227,7 @@ buildKernel(OpBuilder &builder, ScaledMatmulOp op, StringRef name,
   // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
   kernel->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(config.entryRegisters()));
   SharedMemory::declare(b, kernel);
-  setGemmManifest(b, kernel, op, problem, config, signature);
+  setHopperManifest(b, kernel, op, problem, config, signature);
 
   GemmArguments args = getArguments(b, kernel, signature);
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));

@@ -29,6 +29,7 @@
 #include "../KernelBuilder.h"
 #include "../KernelSignature.h"
 #include "../KernelUtils.h"
+#include "GemmManifest.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"
 #include "Tcgen05Epilogue.h"
@@ -36,7 +37,6 @@
 #include "Tcgen05MainLoop.h"
 #include "Tcgen05Pipeline.h"
 #include "TileScheduler.h"
-#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -45,7 +45,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
-namespace schema = mlir::fp8::manifest;
 
 using Config = Tcgen05GemmConfig;
 
@@ -146,26 +145,7 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
                                          const GemmProblem &problem,
                                          const Config &config) {
   auto ptr = b.ptrType(NVVM::NVVMMemorySpace::Generic);
-  auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  KernelSignature signature;
-  signature.addBuffer("a", ParamRole::input, problem.aElement, aType.getShape(),
-                      ptr);
-  signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
-                      aScaleType.getShape(), ptr);
-  signature.addBuffer("b", ParamRole::input, problem.bElement, bType.getShape(),
-                      ptr);
-  signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
-                      bScaleType.getShape(), ptr);
-  signature.addBuffer("c", ParamRole::output, problem.resultElement,
-                      {problem.m, problem.n}, ptr);
-  signature.bindOperand("a", op.getAMutable());
-  signature.bindOperand("a_scale", op.getAScaleMutable());
-  signature.bindOperand("b", op.getBMutable());
-  signature.bindOperand("b_scale", op.getBScaleMutable());
-  signature.bindResult("c", op->getResult(0));
+  KernelSignature signature = declareGemmBuffers(op, problem, ptr);
   signature.addTensorMap("a_map", "a", {Config::kTileM, Config::kTileK},
                          Swizzle::b128, ptr);
   SmallVector<int64_t> bBox = {config.tileN, Config::kTileK};
@@ -175,52 +155,24 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
   return signature;
 }
 
-static void setGemmManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
-                            ScaledMatmulOp op, const GemmProblem &problem,
-                            const Config &config,
-                            const KernelSignature &signature) {
-  int64_t m = problem.m, n = problem.n, k = problem.k;
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  int64_t scaleBytes =
-      aScaleType.getNumElements() * (problem.aScaling.e8m0 ? 1 : 4) +
-      bScaleType.getNumElements() * (problem.bScaling.e8m0 ? 1 : 4);
-  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
-  auto named = [&](StringRef key, Attribute value) {
-    return b.getNamedAttr(key, value);
+/// The manifest, with sm_100a's pipeline: stages, accumulators and the
+/// tensor memory allocated.
+static void setTcgen05Manifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
+                               ScaledMatmulOp op, const GemmProblem &problem,
+                               const Config &config,
+                               const KernelSignature &signature) {
+  auto entry = [&](StringRef key, int64_t value) {
+    return b.getNamedAttr(key, b.getI64IntegerAttr(value));
   };
-  NamedAttribute matmul = named(
-      schema::kMatmul,
-      b.getDictionaryAttr(
-          {named("m", b.getI64IntegerAttr(m)),
-           named("n", b.getI64IntegerAttr(n)),
-           named("k", b.getI64IntegerAttr(k)),
-           named("contracting", b.getI64ArrayAttr(op.getContracting())),
-           named("accumulate",
-                 b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
-           named("a_scaling", manifestScaling(b, op.getAScaling())),
-           named("b_scaling", manifestScaling(b, op.getBScaling())),
-           named("a_scale_layout",
-                 b.getStringAttr(stringifyScaleLayout(op.getAScaleLayout()))),
-           named("b_scale_layout",
-                 b.getStringAttr(stringifyScaleLayout(op.getBScaleLayout()))),
-           named("out_dtype",
-                 b.getStringAttr(dtypeName(problem.resultElement))),
-           named(schema::kTile, b.getI64ArrayAttr({Config::kTileM, config.tileN,
-                                                   Config::kTileK})),
-           named("stages", b.getI64IntegerAttr(config.stages)),
-           named("accumulators", b.getI64IntegerAttr(config.accumulators)),
-           named("tmem_columns",
-                 b.getI64IntegerAttr(config.tmemAllocColumns())),
-           named("split_tiles", b.getI64IntegerAttr(0))}));
-  SmallVector<NamedAttribute> extra =
-      manifestQuantization(b, problem.aElement, op.getAScaling());
-  extra.append(
-      {named(schema::kSharedBytes, b.getI64IntegerAttr(config.sharedBytes())),
-       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
-  setManifest(b, kernel, signature, "fp8.scaled_matmul", config.gridSize,
-              config.threads(),
-              m * k + n * k + scaleBytes + m * n * resultBytes, extra);
+  GemmLaunch launch{config.gridSize,
+                    config.threads(),
+                    config.sharedBytes(),
+                    {Config::kTileM, config.tileN, Config::kTileK},
+                    {entry("stages", config.stages),
+                     entry("accumulators", config.accumulators),
+                     entry("tmem_columns", config.tmemAllocColumns()),
+                     entry("split_tiles", 0)}};
+  setGemmManifest(b, kernel, op, problem, signature, launch);
 }
 
 /// The MMA warp allocates tensor memory (whole warp, .sync.aligned) and
@@ -250,7 +202,7 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   gpu::GPUFuncOp kernel =
       createKernel(b, name, target, signature, config.threads());
   SharedMemory::declare(b, kernel);
-  setGemmManifest(b, kernel, op, problem, config, signature);
+  setTcgen05Manifest(b, kernel, op, problem, config, signature);
 
   GemmArguments args;
   args.aScale = b.castTo(NVVM::NVVMMemorySpace::Global,

@@ -1,0 +1,79 @@
+//===- GemmManifest.cpp - a GEMM kernel's parameters and manifest ---------===//
+
+#include "GemmManifest.h"
+
+#include "../KernelUtils.h"
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+namespace schema = mlir::fp8::manifest;
+
+KernelSignature gemm::declareGemmBuffers(ScaledMatmulOp op,
+                                         const GemmProblem &problem,
+                                         Type pointerType) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  KernelSignature signature;
+  signature.addBuffer("a", ParamRole::input, problem.aElement, aType.getShape(),
+                      pointerType);
+  signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
+                      aScaleType.getShape(), pointerType);
+  signature.addBuffer("b", ParamRole::input, problem.bElement, bType.getShape(),
+                      pointerType);
+  signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
+                      bScaleType.getShape(), pointerType);
+  signature.addBuffer("c", ParamRole::output, problem.resultElement,
+                      {problem.m, problem.n}, pointerType);
+  signature.bindOperand("a", op.getAMutable());
+  signature.bindOperand("a_scale", op.getAScaleMutable());
+  signature.bindOperand("b", op.getBMutable());
+  signature.bindOperand("b_scale", op.getBScaleMutable());
+  signature.bindResult("c", op->getResult(0));
+  return signature;
+}
+
+void gemm::setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                           ScaledMatmulOp op, const GemmProblem &problem,
+                           const KernelSignature &signature,
+                           const GemmLaunch &launch) {
+  int64_t m = problem.m, n = problem.n, k = problem.k;
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  int64_t scaleBytes =
+      aScaleType.getNumElements() * (problem.aScaling.e8m0 ? 1 : 4) +
+      bScaleType.getNumElements() * (problem.bScaling.e8m0 ? 1 : 4);
+  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
+  auto named = [&](StringRef key, Attribute value) {
+    return b.getNamedAttr(key, value);
+  };
+  SmallVector<NamedAttribute> entries = {
+      named("m", b.getI64IntegerAttr(m)),
+      named("n", b.getI64IntegerAttr(n)),
+      named("k", b.getI64IntegerAttr(k)),
+      named("contracting", b.getI64ArrayAttr(op.getContracting())),
+      named("accumulate",
+            b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
+      named("a_scaling", manifestScaling(b, op.getAScaling())),
+      named("b_scaling", manifestScaling(b, op.getBScaling())),
+      named("a_scale_layout",
+            b.getStringAttr(stringifyScaleLayout(op.getAScaleLayout()))),
+      named("b_scale_layout",
+            b.getStringAttr(stringifyScaleLayout(op.getBScaleLayout()))),
+      named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
+      named(schema::kTile, b.getI64ArrayAttr(launch.tile))};
+  entries.append(launch.pipeline.begin(), launch.pipeline.end());
+  NamedAttribute matmul = named(schema::kMatmul, b.getDictionaryAttr(entries));
+  SmallVector<NamedAttribute> extra =
+      manifestQuantization(b, problem.aElement, op.getAScaling());
+  extra.append(
+      {named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
+       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
+  setManifest(b, kernel, signature, "fp8.scaled_matmul", launch.gridSize,
+              launch.threads, m * k + n * k + scaleBytes + m * n * resultBytes,
+              extra);
+}

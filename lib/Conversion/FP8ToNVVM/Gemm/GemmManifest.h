@@ -1,0 +1,46 @@
+//===- GemmManifest.h - a GEMM kernel's parameters and manifest -*- C++ -*-===//
+//
+// What a GEMM kernel on either target declares to the host: its buffers
+// (A, B and their scales as stored, C), and the manifest's `matmul`
+// object that check_gemm.py checks against (sizes, scalings, layouts, tile),
+// its shared memory and FLOPs, and the bytes it moves. Each target adds
+// the entries of its own pipeline (stages, split tiles, accumulators).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
+
+#include "../KernelSignature.h"
+#include "GemmProblem.h"
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::fp8::kernels::gemm {
+
+/// The launch and pipeline facts a target reports.
+struct GemmLaunch {
+  int64_t gridSize, threads, sharedBytes;
+  /// {tile M, tile N, tile K}.
+  SmallVector<int64_t, 3> tile;
+  /// The target's own entries of the `matmul` object.
+  SmallVector<NamedAttribute> pipeline;
+};
+
+/// The signature's buffers, in this order: a, a_scale, b, b_scale (each as
+/// the op stores it) and c (m x n), bound to the op's operands and result;
+/// each a pointer of `pointerType`. The target adds its tensor maps.
+KernelSignature declareGemmBuffers(ScaledMatmulOp op,
+                                   const GemmProblem &problem,
+                                   Type pointerType);
+
+/// Sets the `fp8.manifest` of the GEMM kernel `kernel` of `op`.
+void setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel, ScaledMatmulOp op,
+                     const GemmProblem &problem,
+                     const KernelSignature &signature,
+                     const GemmLaunch &launch);
+
+} // namespace mlir::fp8::kernels::gemm
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
