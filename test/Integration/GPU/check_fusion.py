@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""GPU check of fp8-fuse-quantization's producer fusion: every fused kernel
+(fp8.quantize_elementwise) gives, bit for bit, the results of the unfused
+program it replaces (the producer's elementwise kernel, then the
+quantization's kernel) on the same inputs.
+
+    check_fusion.py --emit DIR [--shape MxN] [--fp8-opt PATH]
+        where fp8-opt is (no GPU, no torch): writes DIR/fusion.mlir, the
+        fused program DIR/fused (fp8-fuse-quantization) and the unfused one
+        DIR/unfused (fp8-fuse-quantization{producers=false}), each a
+        manifest with its PTX and launch plans
+    check_fusion.py DIR [--fp8-run PATH] [--seeds 1,2] [--keep]
+        on the GPU machine (no LLVM, no torch): runs every function of
+        both programs with fp8-run --function on the same inputs (generated
+        from a seed, plainly and with special values: NaN, infinities,
+        zeros) and compares every result file byte for byte
+    check_fusion.py --self-test
+        the program text and the comparison, without fp8-opt or a GPU
+
+The functions are the fusions of the MLP and SwiGLU blocks: GELU (tanh
+form) quantized 1x128 with its transpose, with and without its bf16
+result; GELU' times dA the same way (MLP backward); SiLU(h1) h3 quantized
+1x128 (SwiGLU forward) and with the transpose and its bf16 result; a bias
+row added then GELU, tensorwise; a residual add, a scaling and a cast to
+bf16, 128x128 tiles in e5m2; a per-row scaling with column tiles [128, 1].
+Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
+any difference is a bug: no tolerance. Exit status 0 when every result of
+every function matches, 1 on a mismatch, 2 on bad input or a failed run.
+"""
+
+import argparse
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
+MAPS = """#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+#col = affine_map<(i, j) -> (i)>
+"""
+
+# Bodies on f32 %a0, %a1, ... (the inputs extended) giving f32 %r.
+GELU = """%c0 = arith.constant 0.7978846 : f32
+%c1 = arith.constant 0.044715 : f32
+%half = arith.constant 0.5 : f32
+%one = arith.constant 1.0 : f32
+%x2 = arith.mulf {x}, {x} : f32
+%x3 = arith.mulf %x2, {x} : f32
+%t0 = arith.mulf %c1, %x3 : f32
+%t1 = arith.addf {x}, %t0 : f32
+%u = arith.mulf %c0, %t1 : f32
+%th = math.tanh %u : f32
+%p = arith.addf %one, %th : f32
+"""
+GELU_R = GELU.format(x="%a0") + """%hx = arith.mulf %half, %a0 : f32
+%r = arith.mulf %hx, %p : f32
+"""
+# dA * gelu'(h): a0 = dA, a1 = h.
+DGELU_R = GELU.format(x="%a1") + """%d0 = arith.mulf %half, %p : f32
+%t2 = arith.mulf %th, %th : f32
+%omt = arith.subf %one, %t2 : f32
+%three = arith.constant 3.0 : f32
+%c13 = arith.mulf %three, %c1 : f32
+%q0 = arith.mulf %c13, %x2 : f32
+%q1 = arith.addf %one, %q0 : f32
+%q2 = arith.mulf %c0, %q1 : f32
+%hv = arith.mulf %half, %a1 : f32
+%q3 = arith.mulf %hv, %omt : f32
+%q4 = arith.mulf %q3, %q2 : f32
+%dg = arith.addf %d0, %q4 : f32
+%r = arith.mulf %a0, %dg : f32
+"""
+SWIGLU_R = """%neg = arith.negf %a0 : f32
+%ex = math.exp %neg : f32
+%one = arith.constant 1.0 : f32
+%den = arith.addf %one, %ex : f32
+%sig = arith.divf %one, %den : f32
+%s0 = arith.mulf %a0, %sig : f32
+%r = arith.mulf %s0, %a1 : f32
+"""
+BIAS_R = "%r = arith.addf %a0, %a1 : f32\n"
+ROWSCALE_R = "%r = arith.mulf %a0, %a1 : f32\n"
+
+
+def _t(shape, dtype):
+    return "tensor<%s>" % "x".join([str(d) for d in shape] + [dtype])
+
+
+def _scale_shape(m, n, tile):
+    return [(m + tile[0] - 1) // tile[0] if tile[0] else 1,
+            (n + tile[1] - 1) // tile[1] if tile[1] else 1]
+
+
+def _tile_text(tile):
+    return ", ".join(str(t) if t else "*" for t in tile)
+
+
+class _Function:
+    """One function: a producer (a linalg.generic) and its quantizations."""
+
+    def __init__(self, name, m, n):
+        self.name, self.m, self.n = name, m, n
+        self.args, self.lines, self.results = [], [], []
+        self.count = 0
+
+    def arg(self, shape, dtype="bf16"):
+        name = "%%arg%d" % len(self.args)
+        self.args.append((name, _t(shape, dtype)))
+        return name
+
+    def generic(self, inputs, body, out="bf16"):
+        """inputs: [(value, type, map)]; body on f32 %a0.. gives %r."""
+        m, n = self.m, self.n
+        self.count += 1
+        e, v = "%%e%d" % self.count, "%%v%d" % self.count
+        self.lines.append("%s = tensor.empty() : %s" % (e, _t((m, n), out)))
+        maps = ", ".join(mp for _, _, mp in inputs) + ", #id"
+        ins = ", ".join(x for x, _, _ in inputs)
+        tys = ", ".join(t for _, t, _ in inputs)
+        dtypes = [t.split("x")[-1].rstrip(">") for _, t, _ in inputs]
+        # f32 elements are the body's %aN themselves; others are extended.
+        bargs = ", ".join("%%%s%d: %s" % ("a" if d == "f32" else "b", i, d)
+                          for i, d in enumerate(dtypes))
+        self.lines.append(
+            "%s = linalg.generic {indexing_maps = [%s], iterator_types = "
+            "[\"parallel\", \"parallel\"]} ins(%s : %s) outs(%s : %s) {" %
+            (v, maps, ins, tys, e, _t((m, n), out)))
+        self.lines.append("^bb0(%s, %%o: %s):" % (bargs, out))
+        for i, dtype in enumerate(dtypes):
+            if dtype != "f32":
+                self.lines.append("  %%a%d = arith.extf %%b%d : %s to f32" %
+                                  (i, i, dtype))
+        self.lines.extend("  " + l for l in body.strip().splitlines())
+        if out == "f32":
+            self.lines.append("  linalg.yield %r : f32")
+        else:
+            self.lines.append("  %%y = arith.truncf %%r : f32 to %s" % out)
+            self.lines.append("  linalg.yield %%y : %s" % out)
+        self.lines.append("} -> %s" % _t((m, n), out))
+        return v
+
+    def quantize(self, value, tile, fp8="f8E4M3FN", transpose=False):
+        m, n = self.m, self.n
+        self.count += 1
+        k = self.count
+        sc = "#fp8.scaling<tile = [%s], scale = f32>" % _tile_text(tile)
+        s = _scale_shape(m, n, tile)
+        self.lines.append(
+            "%%q%d, %%s%d = fp8.quantize %s {scaling = %s} : %s -> %s, %s" %
+            (k, k, value, sc, _t((m, n), "bf16"), _t((m, n), fp8),
+             _t(s, "f32")))
+        self.results += [("%%q%d" % k, _t((m, n), fp8)),
+                         ("%%s%d" % k, _t(s, "f32"))]
+        if transpose:
+            st = _scale_shape(n, m, tile)
+            self.lines.append("%%et%d = tensor.empty() : %s" %
+                              (k, _t((n, m), "bf16")))
+            self.lines.append(
+                "%%vt%d = linalg.transpose ins(%s : %s) outs(%%et%d : %s) "
+                "permutation = [1, 0]" % (k, value, _t((m, n), "bf16"), k,
+                                          _t((n, m), "bf16")))
+            self.lines.append(
+                "%%qt%d, %%st%d = fp8.quantize %%vt%d {scaling = %s} : %s -> "
+                "%s, %s" % (k, k, k, sc, _t((n, m), "bf16"), _t((n, m), fp8),
+                            _t(st, "f32")))
+            self.results += [("%%qt%d" % k, _t((n, m), fp8)),
+                             ("%%st%d" % k, _t(st, "f32"))]
+
+    def keep(self, value):
+        self.results.insert(0, (value, _t((self.m, self.n), "bf16")))
+
+    def text(self):
+        sig = ", ".join("%s: %s" % a for a in self.args)
+        out = ", ".join(t for _, t in self.results)
+        body = "\n".join("  " + l for l in self.lines)
+        return "func.func @%s(%s) -> (%s) {\n%s\n  return %s : %s\n}\n" % (
+            self.name, sig, out, body, ", ".join(v for v, _ in self.results),
+            out)
+
+
+def program(m, n):
+    """The MLIR of every fusion checked (and benchmarked), on [m, n]."""
+    assert m % 128 == 0 and n % 128 == 0, "the cast-transpose's tiles"
+    fns = []
+    bf = lambda f: (f.arg((m, n)), _t((m, n), "bf16"), "#id")  # noqa: E731
+
+    for kept in (False, True):
+        f = _Function("gelu_ct" + ("_kept" if kept else ""), m, n)
+        a = f.generic([bf(f)], GELU_R)
+        f.quantize(a, (1, 128), transpose=True)
+        if kept:
+            f.keep(a)
+        fns.append(f)
+    f = _Function("dgelu_ct", m, n)
+    f.quantize(f.generic([bf(f), bf(f)], DGELU_R), (1, 128), transpose=True)
+    fns.append(f)
+    f = _Function("swiglu_1x128", m, n)
+    f.quantize(f.generic([bf(f), bf(f)], SWIGLU_R), (1, 128))
+    fns.append(f)
+    f = _Function("swiglu_ct_kept", m, n)
+    a = f.generic([bf(f), bf(f)], SWIGLU_R)
+    f.quantize(a, (1, 128), transpose=True)
+    f.keep(a)
+    fns.append(f)
+    f = _Function("bias_gelu_tensorwise", m, n)
+    y = f.arg((m, n), "f32")
+    b = f.arg((n,), "f32")
+    z = f.generic([(y, _t((m, n), "f32"), "#id"), (b, _t((n,), "f32"),
+                                                     "#row")], BIAS_R)
+    f.quantize(f.generic([(z, _t((m, n), "bf16"), "#id")], GELU_R), (0, 0))
+    fns.append(f)
+    f = _Function("residual_128x128_e5m2", m, n)
+    x = f.arg((m, n), "f32")
+    r = f.arg((m, n), "f32")
+    f.quantize(f.generic([(x, _t((m, n), "f32"), "#id"),
+                          (r, _t((m, n), "f32"), "#id")],
+                         "%sum = arith.addf %a0, %a1 : f32\n"
+                         "%c = arith.constant 0.25 : f32\n"
+                         "%r = arith.mulf %sum, %c : f32\n"), (128, 128),
+               fp8="f8E5M2")
+    fns.append(f)
+    f = _Function("rowscale_columns", m, n)
+    x = f.arg((m, n))
+    c = f.arg((m,), "f32")
+    f.quantize(f.generic([(x, _t((m, n), "bf16"), "#id"),
+                          (c, _t((m,), "f32"), "#col")], ROWSCALE_R),
+               (128, 1))
+    fns.append(f)
+    return MAPS + "\n".join(fn.text() for fn in fns)
+
+
+def emit(out, shape, fp8_opt):
+    m, n = (int(v) for v in shape.split("x"))
+    os.makedirs(out, exist_ok=True)
+    source = os.path.join(out, "fusion.mlir")
+    with open(source, "w") as f:
+        f.write(program(m, n))
+    for name, producers in (("fused", "true"), ("unfused", "false")):
+        target = os.path.join(out, name)
+        shutil.rmtree(target, ignore_errors=True)
+        subprocess.run(
+            [fp8_opt, source,
+             "--fp8-fuse-quantization=producers=%s" % producers,
+             "--fp8-emit=dir=%s" % target, "-o", os.devnull], check=True)
+    with open(os.path.join(out, "fused", "manifest.json")) as f:
+        ops = [k["op"] for k in json.load(f)["kernels"]]
+    fused = sum(1 for op in ops if op.startswith("fp8.quantize_elementwise"))
+    print("check_fusion: %s/{fused,unfused} for %dx%d, %d fused kernels" %
+          (out, m, n, fused))
+    return 0
+
+
+def functions(manifest):
+    with open(manifest) as f:
+        return [fn["name"] for fn in json.load(f)["functions"]]
+
+
+def compare_dumps(fused, unfused):
+    """[(file, equal)] for every result file of two dumps of a function."""
+    out = []
+    for name in sorted(os.listdir(unfused)):
+        if not name.startswith("result"):
+            continue
+        other = os.path.join(fused, name)
+        out.append((name, os.path.exists(other) and filecmp.cmp(
+            other, os.path.join(unfused, name), shallow=False)))
+    return out
+
+
+def check(directory, fp8_run, seeds, keep):
+    fused_manifest = os.path.join(directory, "fused", "manifest.json")
+    unfused_manifest = os.path.join(directory, "unfused", "manifest.json")
+    for path in (fused_manifest, unfused_manifest):
+        if not os.path.exists(path):
+            print("check_fusion: no %s (run --emit where fp8-opt is)" % path,
+                  file=sys.stderr)
+            return 2
+    names = functions(fused_manifest)
+    if names != functions(unfused_manifest):
+        print("check_fusion: the programs have different functions",
+              file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="check_fusion.")
+    bad = 0
+    try:
+        for seed in seeds:
+            for specials in (False, True):
+                for fn in names:
+                    tag = "%s seed %d%s" % (fn, seed,
+                                            " specials" if specials else "")
+                    dumps = {}
+                    for which, manifest in (("fused", fused_manifest),
+                                            ("unfused", unfused_manifest)):
+                        dump = os.path.join(work, "%d%s" % (seed, specials),
+                                            which)
+                        cmd = [fp8_run, manifest, "--function", fn, "--seed",
+                               str(seed), "--dump", dump, "--iters", "0"]
+                        if specials:
+                            cmd.append("--specials")
+                        if which == "unfused":
+                            # The very inputs the fused run read.
+                            cmd += ["--inputs-from", dumps["fused"]]
+                        run = subprocess.run(cmd, capture_output=True,
+                                             text=True)
+                        if run.returncode != 0:
+                            print("FAIL %s: fp8-run (%s) exited %d:\n%s" %
+                                  (tag, which, run.returncode, run.stderr))
+                            return 2
+                        dumps[which] = dump
+                    results = compare_dumps(os.path.join(dumps["fused"], fn),
+                                            os.path.join(dumps["unfused"], fn))
+                    if not results:
+                        print("FAIL %s: no results dumped" % tag)
+                        bad += 1
+                        continue
+                    wrong = [name for name, equal in results if not equal]
+                    bad += bool(wrong)
+                    print("%s %s: %d results%s" % (
+                        "FAIL" if wrong else "ok  ", tag, len(results),
+                        ", differ: " + ", ".join(wrong) if wrong else
+                        ", bit for bit"))
+    finally:
+        if keep:
+            print("check_fusion: dumps kept in %s" % work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print("check_fusion: %s" % ("passed" if not bad else
+                                "%d mismatching runs" % bad))
+    return 1 if bad else 0
+
+
+def self_test():
+    text = program(256, 384)
+    assert text.count("func.func") == 8, text
+    assert text.count("fp8.quantize ") == 12, text.count("fp8.quantize ")
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a"), os.path.join(d, "b")
+        os.makedirs(a)
+        os.makedirs(b)
+        for name, data in (("result0.bin", b"\x01\x02"),
+                           ("result1.bin", b"\x03")):
+            open(os.path.join(a, name), "wb").write(data)
+            open(os.path.join(b, name), "wb").write(data)
+        open(os.path.join(a, "arg0.bin"), "wb").write(b"x")
+        assert compare_dumps(a, b) == [("result0.bin", True),
+                                       ("result1.bin", True)]
+        open(os.path.join(a, "result1.bin"), "wb").write(b"\x04")
+        assert compare_dumps(a, b)[1] == ("result1.bin", False)
+    print("check_fusion: self-test passed")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("dir", nargs="?")
+    parser.add_argument("--emit", metavar="DIR")
+    parser.add_argument("--shape", default="1024x2048")
+    parser.add_argument("--fp8-opt",
+                        default=os.path.join(REPO, "build", "bin", "fp8-opt"))
+    parser.add_argument("--fp8-run", default=os.path.join(
+        REPO, "build-run", "bin", "fp8-run"))
+    parser.add_argument("--seeds", default="1,2")
+    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--self-test", action="store_true")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if args.emit:
+        return emit(args.emit, args.shape, args.fp8_opt)
+    if not args.dir:
+        parser.error("give DIR (or --emit DIR, --self-test)")
+    seeds = [int(s) for s in args.seeds.split(",")]
+    return check(args.dir, args.fp8_run, seeds, args.keep)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
