@@ -295,10 +295,11 @@ def check(directory, fp8_run, seeds, keep):
                     tag = "%s seed %d%s" % (fn, seed,
                                             " specials" if specials else "")
                     dumps = {}
+                    run_dir = os.path.join(work, "%s.%d%s" % (
+                        fn, seed, ".specials" if specials else ""))
                     for which, manifest in (("fused", fused_manifest),
                                             ("unfused", unfused_manifest)):
-                        dump = os.path.join(work, "%d%s" % (seed, specials),
-                                            which)
+                        dump = os.path.join(run_dir, which)
                         cmd = [fp8_run, manifest, "--function", fn, "--seed",
                                str(seed), "--dump", dump, "--iters", "0"]
                         if specials:
@@ -319,6 +320,8 @@ def check(directory, fp8_run, seeds, keep):
                         print("FAIL %s: no results dumped" % tag)
                         bad += 1
                         continue
+                    if not keep:
+                        shutil.rmtree(run_dir, ignore_errors=True)
                     wrong = [name for name, equal in results if not equal]
                     bad += bool(wrong)
                     print("%s %s: %d results%s" % (
