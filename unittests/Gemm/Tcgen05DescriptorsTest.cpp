@@ -31,6 +31,22 @@ TEST(Tcgen05SmemDescriptor, KMajor128BSwizzle) {
   EXPECT_EQ(desc.encodeHigh(), 0x40004040u);
 }
 
+// The GEMM's three tiles, start address 0:
+// - K-major: the tile above without its address, 0x4000404000010000;
+// - MN-major, atoms 16384 bytes apart: LBO 16384 >> 4 = 0x400 -> 0x400 << 16
+//   = 0x04000000, SBO 1024 -> 0x40 << 32, version, 128B swizzle:
+//   0x4000404004000000;
+// - a scale chunk: no swizzle, LBO 0, SBO 128 >> 4 = 8 -> 8 << 32, version:
+//   0x0000400800000000.
+TEST(Tcgen05SmemDescriptor, GemmTiles) {
+  EXPECT_EQ(Tcgen05SmemDescriptor::kMajorTile().encode(),
+            0x4000404000010000ull);
+  EXPECT_EQ(Tcgen05SmemDescriptor::mnMajorTile(16384).encode(),
+            0x4000404004000000ull);
+  EXPECT_EQ(Tcgen05SmemDescriptor::scaleChunk().encode(),
+            0x0000400800000000ull);
+}
+
 // The start address keeps bits 4-17 of the byte address: 0x3FFF0 -> 0x3FFF
 // (the whole 14-bit field), and 0x40010 wraps to 0x1 (bit 18 is dropped).
 TEST(Tcgen05SmemDescriptor, StartAddressField) {

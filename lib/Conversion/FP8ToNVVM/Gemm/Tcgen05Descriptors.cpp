@@ -9,6 +9,24 @@
 
 using namespace mlir::fp8::kernels::gemm;
 
+Tcgen05SmemDescriptor Tcgen05SmemDescriptor::kMajorTile() {
+  return Tcgen05SmemDescriptor();
+}
+
+Tcgen05SmemDescriptor Tcgen05SmemDescriptor::mnMajorTile(uint32_t atomBytes) {
+  Tcgen05SmemDescriptor desc;
+  desc.leadingByteOffset = atomBytes;
+  return desc;
+}
+
+Tcgen05SmemDescriptor Tcgen05SmemDescriptor::scaleChunk() {
+  Tcgen05SmemDescriptor desc;
+  desc.swizzle = Swizzle::none;
+  desc.leadingByteOffset = 0;
+  desc.strideByteOffset = 128;
+  return desc;
+}
+
 uint64_t Tcgen05SmemDescriptor::encode() const {
   uint64_t desc = 0;
   desc |= static_cast<uint64_t>(encodeAddress(startAddress) & 0x3FFF);

@@ -58,6 +58,19 @@ struct Tcgen05SmemDescriptor {
   /// (nvvm.tcgen05.mma_smem_desc sets it too).
   static constexpr uint64_t kVersion = 1;
 
+  /// The three kinds of tile the sm_100a GEMM describes (start address 0;
+  /// the kernel ORs in the address):
+  /// - a K-major FP8 tile of rows x 128 bytes, 128B swizzle: one atom along
+  ///   K, 8-row groups 1024 bytes apart;
+  static Tcgen05SmemDescriptor kMajorTile();
+  /// - an MN-major FP8 tile of K-rows x 128-element atoms, 128B swizzle:
+  ///   8-K-row groups 1024 bytes apart (SBO), atoms along M or N
+  ///   `atomBytes` apart (LBO: 128 K-rows x 128 bytes in the GEMM);
+  static Tcgen05SmemDescriptor mnMajorTile(uint32_t atomBytes);
+  /// - a 512-byte scale chunk for tcgen05.cp.32x128b: no swizzle, core
+  ///   matrices of 8 rows x 16 bytes, 128 bytes apart.
+  static Tcgen05SmemDescriptor scaleChunk();
+
   /// The 64-bit descriptor.
   uint64_t encode() const;
   /// Bits 32-63 alone, the part that does not depend on the address: the

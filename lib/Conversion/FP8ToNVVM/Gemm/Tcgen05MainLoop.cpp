@@ -40,10 +40,10 @@ Value Tcgen05MainLoop::operandDescriptor(Value address, bool mnMajor,
                                          int64_t step) {
   constexpr int64_t kTileK = Tcgen05GemmConfig::kTileK;
   constexpr int64_t kMmaK = Tcgen05GemmConfig::kMmaK;
-  Tcgen05SmemDescriptor descriptor;
-  descriptor.strideByteOffset = 1024;
-  descriptor.leadingByteOffset =
-      mnMajor ? Tcgen05GemmConfig::kMnAtom * kTileK : 16;
+  Tcgen05SmemDescriptor descriptor =
+      mnMajor ? Tcgen05SmemDescriptor::mnMajorTile(Tcgen05GemmConfig::kMnAtom *
+                                                   kTileK)
+              : Tcgen05SmemDescriptor::kMajorTile();
   int64_t stepBytes = mnMajor ? step * kMmaK * 128 : step * kMmaK;
   // The constant fields with a zero address, then the start address field:
   // (address + step) >> 4 stays below 2^14 in the 227 KiB window.
@@ -77,11 +77,7 @@ void Tcgen05MainLoop::issueStage(Value tmemBase, Value stage, Value accColumn,
     Value sfaAddress = b.add(tmemBase, column);
     Value sfbAddress =
         b.add(sfaAddress, Tcgen05GemmConfig::kScaleColumnsPer128Rows);
-    Tcgen05SmemDescriptor chunk;
-    chunk.swizzle = Tcgen05SmemDescriptor::Swizzle::none;
-    chunk.leadingByteOffset = 0;
-    chunk.strideByteOffset = 128;
-    uint64_t chunkConstant = chunk.encode();
+    uint64_t chunkConstant = Tcgen05SmemDescriptor::scaleChunk().encode();
     auto copy = [&](Value tmemAddress, Value smemAddress) {
       Value start = b.shrU(b.andI(smemAddress, 0x3FFFF), 4);
       Value desc = b.orI(b.extUI64(start), static_cast<int64_t>(chunkConstant));
