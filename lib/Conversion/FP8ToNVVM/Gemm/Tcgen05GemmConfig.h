@@ -1,5 +1,4 @@
-//===- Tcgen05GemmConfig.h - tile and budgets of the sm_100a GEMM -*- C++
-//-*-===//
+//===- Tcgen05GemmConfig.h - sm_100a GEMM tile, budgets ---------*- C++ -*-===//
 //
 // The configuration of the sm_100a (tcgen05) GEMM and the budget its builder
 // asserts before emitting anything: tensor memory (the f32 accumulators plus,
@@ -12,8 +11,9 @@
 //
 // The structure it describes (docs/GPU.md, "sm_100a"): persistent CTAs of
 // 128 x N tiles (cta_group::1, M = 128), a TMA producer warp, a
-// single-thread MMA issuer, four epilogue warps reading the accumulators
-// with tcgen05.ld, 128-deep K-blocks of A and B with 128-byte swizzle.
+// single-thread MMA issuer, four (promoted: eight) epilogue warps reading
+// the accumulators with tcgen05.ld, 128-deep K-blocks of A and B with
+// 128-byte swizzle.
 //
 //===----------------------------------------------------------------------===//
 

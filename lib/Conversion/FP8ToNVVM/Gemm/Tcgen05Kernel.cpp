@@ -2,8 +2,8 @@
 //
 // The Blackwell (sm_100a) GEMM, C = A * B^T contracting each operand's
 // K-major or MN-major dim (tcgen05 reads e4m3/e5m2 either way, so no
-// operand is transposed). Persistent CTAs of six warps walk 128 x N tiles
-// of C (the sm_90a kernel's tile scheduler):
+// operand is transposed). Persistent CTAs of six warps (ten where promoted)
+// walk 128 x N tiles of C (the sm_90a kernel's tile scheduler):
 //
 //  - warp 0: one thread loads each 128-deep K-block of A and B by TMA
 //    (128-byte swizzle), and MXFP8's scale chunks by bulk copy, into a ring
@@ -12,8 +12,9 @@
 //    per-stage scale columns), then one thread issues the MMAs
 //    (Tcgen05MainLoop): the guard is the thread index, so no ELECT loop
 //    wraps the MMA in SASS;
-//  - warps 2-5: read the accumulators with tcgen05.ld, promote or scale,
-//    and store C (Tcgen05Epilogue).
+//  - warps 2-5 (2-9 where promoted, two per lane quarter): read the
+//    accumulators with tcgen05.ld, promote or scale, and store C
+//    (Tcgen05Epilogue).
 //
 // The accumulator ring (one or two accumulators in tensor memory) lets the
 // MMAs of the next tile (promoted: of the next K-block) run while the

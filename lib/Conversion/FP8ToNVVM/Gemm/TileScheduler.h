@@ -1,5 +1,4 @@
-//===- TileScheduler.h - which tiles of C a persistent CTA takes -*- C++
-//-*-===//
+//===- TileScheduler.h - the tiles a persistent CTA takes -------*- C++ -*-===//
 //
 // The GEMM's persistent CTAs walk the tiles of C in a grouped raster order,
 // then the sub-tiles of a split last round (GemmConfig::splitTiles). The
