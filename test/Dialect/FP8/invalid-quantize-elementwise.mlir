@@ -233,3 +233,17 @@ func.func @from_outside(%x: tensor<128x128xbf16>, %c: bf16) {
   }
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// An empty body (no terminator).
+func.func @empty_body(%x: tensor<128x128xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op body must end with fp8.yield}}
+  %q, %s = "fp8.quantize_elementwise"(%x) ({
+  ^bb0(%a: bf16):
+  }) {indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : (tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<128x1xf32>)
+  return
+}

@@ -283,7 +283,10 @@ TypedValue<RankedTensorType> QuantizeElementwiseOp::getKept() {
 }
 
 YieldOp QuantizeElementwiseOp::getYield() {
-  return dyn_cast<YieldOp>(getBody().front().getTerminator());
+  // Null for an empty body or another terminator: the verifier runs before
+  // the blocks' own checks.
+  Block &body = getBody().front();
+  return body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
 }
 
 RankedTensorType QuantizeElementwiseOp::getProducedType() {
