@@ -1,14 +1,18 @@
 //===- HadamardKernel.cpp - fp8.hadamard as a GPU kernel ------------------===//
 //
-// The block Hadamard rotation along the last dim as the fast Walsh-Hadamard
-// butterfly of docs/Numerics.md, bit-identical to the CPU reference: signs,
-// then log2 n stages of f32 adds and subtracts, stride 1 first, then the
-// scale. A thread holds 16 consecutive elements of a block in registers
-// (one or more 16-byte loads); the strides 1..8 pair registers of one
-// thread, the strides 16..n/2 pair the same register of two lanes of a warp
-// (one shuffle per element and stage). Every element is read and written
-// once, so the kernel runs at copy speed, where the former one (n loads and
-// n adds per output) reached 12% of it.
+// The block Hadamard rotation of a matrix along either dim as the fast
+// Walsh-Hadamard butterfly of docs/Numerics.md, bit-identical to the CPU
+// reference: signs, then log2 n stages of f32 adds and subtracts, stride 1
+// first, then the scale. A thread holds 16 consecutive elements of a block
+// in registers; the strides 1..8 pair registers of one thread, the strides
+// 16..n/2 pair the same register of two lanes of a warp (one shuffle per
+// element and stage). Along the last dim the 16 elements are one or more
+// 16-byte loads. Along dim 0 they are a column's, so a CTA moves a tile of
+// whole row blocks through shared memory: rows in and out with 16-byte
+// accesses, a 16-row column piece per thread in between (a swizzle keeps
+// both sides free of bank conflicts). Every element is read and written
+// once, so the kernels run at copy speed, where the former one (n loads
+// and n adds per output) reached 12% of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -106,44 +111,53 @@ void kernels::rotateInRegisters(KernelBuilder &b,
     value = b.mulF(value, norm);
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &builder,
-                                                     HadamardOp op,
-                                                     StringRef name,
-                                                     const Target &target) {
+/// The kernel's buffers, the same for both dims: `input` and `out`, the
+/// matrix flattened.
+static KernelSignature hadamardSignature(HadamardOp op) {
   auto type = cast<RankedTensorType>(op.getInput().getType());
-  int64_t n = op.getSize();
-  if (!type.hasStaticShape() || type.getRank() != 2 || op.getDim() != 1 ||
-      n < kChunk || n > kMaxSize)
-    return op.emitOpError("convert-fp8-to-nvvm rotates the last dim of a "
-                          "static matrix in blocks of 16 to 256 so far, got ")
-           << type << " dim " << op.getDim() << " size " << n;
-  KernelBuilder b(op.getLoc(), builder);
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   Type element = type.getElementType();
-  int64_t numElements = rows * cols;
-  int64_t numThreads = numElements / kChunk;
   KernelSignature signature;
-  signature.addBuffer("input", ParamRole::input, element, {rows, cols},
-                      MemRefType::get({numElements}, element));
-  signature.addBuffer("out", ParamRole::output, element, {rows, cols},
-                      MemRefType::get({numElements}, element));
+  signature.addBuffer("input", ParamRole::input, element, type.getShape(),
+                      MemRefType::get({type.getNumElements()}, element));
+  signature.addBuffer("out", ParamRole::output, element, type.getShape(),
+                      MemRefType::get({type.getNumElements()}, element));
   signature.bindOperand("input", op->getOpOperand(0));
   signature.bindResult("out", op->getResult(0));
+  return signature;
+}
+
+/// The manifest entries that say which rotation a kernel computes.
+static SmallVector<NamedAttribute> rotationEntries(OpBuilder &b,
+                                                   HadamardOp op) {
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr(schema::kDim, b.getI64IntegerAttr(op.getDim())),
+      b.getNamedAttr(schema::kSize, b.getI64IntegerAttr(op.getSize()))};
+  if (std::optional<uint64_t> seed = op.getSeed())
+    entries.push_back(
+        b.getNamedAttr(schema::kSeed, b.getI64IntegerAttr(*seed)));
+  return entries;
+}
+
+/// Along the last dim: a thread's 16 elements are consecutive in memory.
+static FailureOr<gpu::GPUModuleOp> buildRowKernel(OpBuilder &builder,
+                                                  HadamardOp op, StringRef name,
+                                                  const Target &target) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  KernelBuilder b(op.getLoc(), builder);
+  Type element = type.getElementType();
+  int64_t numElements = type.getNumElements();
+  int64_t numThreads = numElements / kChunk;
+  KernelSignature signature = hadamardSignature(op);
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
-  SmallVector<NamedAttribute> extra = {
-      b.getNamedAttr(schema::kDim, b.getI64IntegerAttr(1)),
-      b.getNamedAttr(schema::kSize, b.getI64IntegerAttr(n))};
-  std::optional<uint64_t> seed = op.getSeed();
-  if (seed)
-    extra.push_back(b.getNamedAttr(schema::kSeed, b.getI64IntegerAttr(*seed)));
   setManifest(b, func, signature, "fp8.hadamard",
               llvm::divideCeil(numThreads, kThreadsPerBlock), kThreadsPerBlock,
-              2 * numElements * element.getIntOrFloatBitWidth() / 8, extra);
+              2 * numElements * element.getIntOrFloatBitWidth() / 8,
+              rotationEntries(b, op));
   Value input = signature.getArgument(func, "input");
   Value out = signature.getArgument(func, "out");
 
-  HadamardRotation rotation = HadamardRotation::get(n, seed);
+  HadamardRotation rotation = HadamardRotation::get(op.getSize(), op.getSeed());
   // Threads past the end join the shuffles on a clamped index (a thread of
   // the first block with the same segment) and store nothing. Blocks are
   // n / 16 <= 16 consecutive threads, so they never straddle a warp.
@@ -173,4 +187,251 @@ FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &builder,
                           /*nontemporal=*/false, llvm::Align(16));
   b.setInsertionPointAfter(ifActive);
   return finishKernel(b, func);
+}
+
+namespace {
+/// How a CTA rotates along dim 0 (plain C++). It owns a tile of whole
+/// blocks of rows and a band of columns, kept in shared memory as rows of
+/// 16-byte chunks. Global memory is read and written row by row (a warp
+/// covers whole 128-byte lines); in between, thread (segment, chunk)
+/// reads the 16 rows x 16 bytes at rows 16 segment .. 16 segment + 15 of
+/// its block, so that rotateInRegisters sees, for each column of the
+/// chunk, the 16 consecutive elements it expects, and the n / 16 threads
+/// of a block are consecutive lanes.
+struct ColumnTiling {
+  static constexpr int64_t kThreads = 128;
+  /// Shared memory: 16 chunks of 16 bytes per thread, 32 KiB.
+  static constexpr int64_t kTileChunks = kChunk * kThreads;
+
+  int64_t rows, cols;
+  /// The block size n.
+  int64_t size;
+  /// Elements of a 16-byte chunk: 8 (bf16, f16) or 4 (f32).
+  int64_t chunkElements;
+  /// Elements of one global load or store: a chunk where the rows are
+  /// 16-byte aligned, else the largest power of two dividing `cols`.
+  int64_t pieceElements;
+  /// Rows of a tile: whole blocks, 128 where the row count allows (n = 256:
+  /// one block), so that no tile runs past the last row.
+  int64_t tileRows;
+  /// 16-byte chunks of a tile row, 8 to 128: the tile is always 32 KiB.
+  int64_t chunksPerRow;
+
+  static ColumnTiling get(int64_t rows, int64_t cols, int64_t size,
+                          int64_t elementBytes) {
+    ColumnTiling tiling;
+    tiling.rows = rows;
+    tiling.cols = cols;
+    tiling.size = size;
+    tiling.chunkElements = 16 / elementBytes;
+    tiling.pieceElements = tiling.chunkElements;
+    while (cols % tiling.pieceElements)
+      tiling.pieceElements /= 2;
+    int64_t blocks = std::max<int64_t>(1, 128 / size);
+    while ((rows / size) % blocks)
+      blocks /= 2;
+    tiling.tileRows = blocks * size;
+    tiling.chunksPerRow = kTileChunks / tiling.tileRows;
+    return tiling;
+  }
+  int64_t segments() const { return size / kChunk; }
+  int64_t tileColumns() const { return chunksPerRow * chunkElements; }
+  int64_t columnTiles() const { return llvm::divideCeil(cols, tileColumns()); }
+  int64_t numBlocks() const { return rows / tileRows * columnTiles(); }
+  int64_t piecesPerRow() const { return tileColumns() / pieceElements; }
+  /// Global loads (and stores) per thread.
+  int64_t steps() const { return tileRows * piecesPerRow() / kThreads; }
+  /// Piece thread + step * kThreads is at tile row threadRow + stepRow(step)
+  /// and column threadCol + stepCol(step), where threadRow = thread /
+  /// piecesPerRow and threadCol = thread % piecesPerRow (in pieces) do not
+  /// depend on the step (all are powers of two).
+  int64_t stepRow(int64_t step) const {
+    return step * kThreads / piecesPerRow();
+  }
+  int64_t stepCol(int64_t step) const {
+    return step * kThreads % piecesPerRow() * pieceElements;
+  }
+  int64_t sharedElements() const { return tileRows * tileColumns(); }
+  /// Chunk c of tile row r lives at chunk c ^ swizzle(r) of that row. A
+  /// quarter warp's 16-byte accesses are free of bank conflicts when their
+  /// chunks differ modulo 8: along a row (the global side) any XOR keeps
+  /// them so; down the rows (the rotation side) the 8 lanes are (segment,
+  /// chunk) pairs whose rows are 16 apart, and the swizzle spreads their
+  /// segments over the 8 bank groups. It depends on row / 16 alone: one
+  /// value for a thread's 16 rows of a block, and a constant for each step
+  /// of the global side (at most 16 rows a step, from a multiple of their
+  /// count).
+  int64_t swizzle(int64_t row) const {
+    return (row / kChunk * swizzleMultiplier()) & 7;
+  }
+  int64_t swizzleMultiplier() const {
+    return std::max<int64_t>(1, 8 / segments());
+  }
+};
+} // namespace
+
+/// Along dim 0: load a tile by rows, rotate its columns in registers,
+/// store it by rows.
+static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
+                                                     HadamardOp op,
+                                                     StringRef name,
+                                                     const Target &target) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  KernelBuilder b(op.getLoc(), builder);
+  Type element = type.getElementType();
+  Type f32 = b.getF32Type();
+  Type i32 = b.getI32Type();
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  ColumnTiling tiling = ColumnTiling::get(
+      type.getDimSize(0), type.getDimSize(1), op.getSize(), elementBytes);
+  KernelSignature signature = hadamardSignature(op);
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, ColumnTiling::kThreads,
+                   {b.workgroupMemRef({tiling.sharedElements()}, element)});
+  setManifest(b, func, signature, "fp8.hadamard", tiling.numBlocks(),
+              ColumnTiling::kThreads, 2 * type.getNumElements() * elementBytes,
+              rotationEntries(b, op));
+  Value input = signature.getArgument(func, "input");
+  Value out = signature.getArgument(func, "out");
+  Value tile = func.getWorkgroupAttributions()[0];
+
+  Value block = b.blockIdX();
+  Value rowBase = b.mul(b.divU(block, tiling.columnTiles()), tiling.tileRows);
+  Value colBase =
+      b.mul(b.remU(block, tiling.columnTiles()), tiling.tileColumns());
+  Value thread = b.threadIdX();
+  auto pieceType = VectorType::get({tiling.pieceElements}, element);
+  llvm::Align pieceAlign(tiling.pieceElements * elementBytes);
+
+  // The pieces of the tile this thread moves, row-major: a warp's accesses
+  // are consecutive along a row. Every address is a per-thread base plus a
+  // constant of the step, so that the stores find them again from a few
+  // registers instead of keeping one per piece through the rotation. Past
+  // the last column a thread reads the last piece of the row (so every
+  // lane rotates real values) and stores nothing.
+  Value threadRow = b.divU(thread, tiling.piecesPerRow());
+  Value threadCol =
+      b.mul(b.remU(thread, tiling.piecesPerRow()), tiling.pieceElements);
+  Value threadChunk = b.divU(threadCol, tiling.chunkElements);
+  Value sharedBase = b.add(b.mul(threadRow, tiling.tileColumns()),
+                           b.remU(threadCol, tiling.chunkElements));
+  Value globalRowBase = b.mul(b.add(rowBase, threadRow), tiling.cols);
+  Value globalCol = b.add(colBase, threadCol);
+  struct Piece {
+    Value sharedOffset, globalOffset, valid;
+  };
+  auto piece = [&](int64_t step) {
+    int64_t stepRow = tiling.stepRow(step), stepCol = tiling.stepCol(step);
+    Value chunk = b.xorI(threadChunk, tiling.swizzle(stepRow));
+    Value shared = b.add(b.add(sharedBase, b.mul(chunk, tiling.chunkElements)),
+                         stepRow * tiling.tileColumns() + stepCol);
+    Value col = b.add(globalCol, stepCol);
+    Value valid = b.ult(col, tiling.cols);
+    Value safeCol = b.minU(col, b.index(tiling.cols - tiling.pieceElements));
+    Value global = b.add(b.add(globalRowBase, stepRow * tiling.cols), safeCol);
+    return Piece{shared, global, valid};
+  };
+
+  for (int64_t step = 0; step < tiling.steps(); ++step) {
+    Piece p = piece(step);
+    Value loaded = vector::LoadOp::create(b, pieceType, input, p.globalOffset,
+                                          /*nontemporal=*/false, pieceAlign);
+    vector::StoreOp::create(b, loaded, tile, p.sharedOffset,
+                            /*nontemporal=*/false, pieceAlign);
+  }
+  gpu::BarrierOp::create(b);
+
+  // Thread (segment, chunk, block of the tile): segments vary fastest, so
+  // the n / 16 threads of a block are consecutive lanes of one warp. The
+  // thread keeps its 16 chunks (64 registers) as 32-bit words and rotates
+  // the columns of one word at a time, writing each word's results over it
+  // as soon as they are rounded: rounded later (the NVPTX backend pairs
+  // bf16 conversions where they are used), every f32 result of the chunk
+  // stayed live, and 255 registers were not enough.
+  HadamardRotation rotation = HadamardRotation::get(tiling.size, op.getSeed());
+  Value segment = b.remU(thread, tiling.segments());
+  Value rest = b.divU(thread, tiling.segments());
+  Value firstRow = b.add(b.mul(b.divU(rest, tiling.chunksPerRow), tiling.size),
+                         b.mul(segment, kChunk));
+  Value swizzle = b.andI(b.mul(b.shrU(firstRow, 4), tiling.swizzleMultiplier()),
+                         int64_t(7));
+  Value columnBase =
+      b.add(b.mul(firstRow, tiling.tileColumns()),
+            b.mul(b.xorI(b.remU(rest, tiling.chunksPerRow), swizzle),
+                  tiling.chunkElements));
+  int64_t perWord = 4 / elementBytes;
+  auto chunkType = VectorType::get({tiling.chunkElements}, element);
+  auto wordsType = VectorType::get({4}, i32);
+  auto oneWordType = VectorType::get({1}, i32);
+  auto wordType = VectorType::get({perWord}, element);
+  auto wordF32 = VectorType::get({perWord}, f32);
+  SmallVector<Value> offsets, chunks;
+  for (int64_t k = 0; k < kChunk; ++k) {
+    offsets.push_back(b.add(columnBase, k * tiling.tileColumns()));
+    Value loaded =
+        vector::LoadOp::create(b, chunkType, tile, offsets.back(),
+                               /*nontemporal=*/false, llvm::Align(16));
+    chunks.push_back(vector::BitCastOp::create(b, wordsType, loaded));
+  }
+  for (int64_t word = 0; word < 4; ++word) {
+    SmallVector<Value> packed;
+    for (Value chunk : chunks) {
+      Value bits = vector::BroadcastOp::create(
+          b, oneWordType, vector::ExtractOp::create(b, chunk, word));
+      packed.push_back(vector::BitCastOp::create(b, wordType, bits));
+    }
+    SmallVector<SmallVector<Value>> rotated(kChunk);
+    for (int64_t e = 0; e < perWord; ++e) {
+      SmallVector<Value> values;
+      for (Value pair : packed) {
+        Value value = vector::ExtractOp::create(b, pair, e);
+        values.push_back(
+            element.isF32() ? value : arith::ExtFOp::create(b, f32, value));
+      }
+      rotateInRegisters(b, rotation, segment, values);
+      for (int64_t k = 0; k < kChunk; ++k)
+        rotated[k].push_back(values[k]);
+    }
+    for (int64_t k = 0; k < kChunk; ++k) {
+      Value result = vector::FromElementsOp::create(b, wordF32, rotated[k]);
+      if (!element.isF32())
+        result = arith::TruncFOp::create(b, wordType, result);
+      Value bits = vector::ExtractOp::create(
+          b, vector::BitCastOp::create(b, oneWordType, result), 0);
+      chunks[k] = vector::InsertOp::create(b, bits, chunks[k], word);
+    }
+  }
+  for (int64_t k = 0; k < kChunk; ++k)
+    vector::StoreOp::create(
+        b, vector::BitCastOp::create(b, chunkType, chunks[k]), tile, offsets[k],
+        /*nontemporal=*/false, llvm::Align(16));
+  gpu::BarrierOp::create(b);
+
+  for (int64_t step = 0; step < tiling.steps(); ++step) {
+    Piece p = piece(step);
+    Value rotated = vector::LoadOp::create(b, pieceType, tile, p.sharedOffset,
+                                           /*nontemporal=*/false, pieceAlign);
+    auto ifValid = scf::IfOp::create(b, p.valid, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    vector::StoreOp::create(b, rotated, out, p.globalOffset,
+                            /*nontemporal=*/false, pieceAlign);
+    b.setInsertionPointAfter(ifValid);
+  }
+  return finishKernel(b, func);
+}
+
+FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &builder,
+                                                     HadamardOp op,
+                                                     StringRef name,
+                                                     const Target &target) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  int64_t n = op.getSize();
+  if (!type.hasStaticShape() || type.getRank() != 2 || n < kChunk ||
+      n > kMaxSize)
+    return op.emitOpError("convert-fp8-to-nvvm rotates a static matrix in "
+                          "blocks of 16 to 256 so far, got ")
+           << type << " dim " << op.getDim() << " size " << n;
+  if (op.getDim() == 0)
+    return buildColumnKernel(builder, op, name, target);
+  return buildRowKernel(builder, op, name, target);
 }
