@@ -1,0 +1,77 @@
+// fp8.hadamard along dim 0: a CTA of 128 threads moves a tile of whole row
+// blocks through 32 KiB of shared memory. Rows come in with 16-byte loads
+// (16 a thread), each thread then takes 16 rows x 16 bytes (a column's 16
+// consecutive elements for each of its 8 bf16 columns) and runs the same
+// register butterfly as the dim-1 kernel: the strides 1..8 as f32 adds and
+// subtracts, 16..64 as shuffles with lane masks 1, 2, 4 (n = 128: 8 lanes a
+// block), no FMA; then the rows go out with 16-byte stores.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
+// RUN: FileCheck %s < %t/rotate_hadamard_0.ptx
+// RUN: grep -c shfl.sync.bfly.b32 %t/rotate_hadamard_0.ptx | FileCheck %s --check-prefix=SHUFFLES
+// RUN: FileCheck %s --check-prefix=WIDE < %t/rotate256_hadamard_1.ptx
+// RUN: FileCheck %s --check-prefix=NARROW < %t/narrow_hadamard_2.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate256_hadamard_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/narrow_hadamard_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// CHECK: .maxntid 128, 1, 1
+// CHECK-COUNT-32: {{ld.global.v4.b32|st.shared.v4.b32}}
+// CHECK-NOT: {{ld.global|st.shared}}
+// CHECK: bar.sync
+// CHECK-COUNT-16: ld.shared.v4.b32
+// CHECK-NOT: fma
+// CHECK: add.rn.f32
+// CHECK: sub.rn.f32
+// CHECK-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// CHECK-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// CHECK-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK-NOT: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// CHECK: mul.rn.f32
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK-NOT: fma
+// CHECK-COUNT-16: st.shared.v4.b32
+// CHECK: bar.sync
+// CHECK-NOT: shfl
+// CHECK-COUNT-32: {{ld.shared.v4.b32|st.global.v4.b32}}
+// CHECK-NOT: {{ld.shared|st.global}}
+// Eight columns, 16 elements each, three shuffle stages.
+// SHUFFLES: 384
+// Size 256 in f32: a tile of one block (256 rows x 32 columns), four
+// columns a thread, stages with lane masks 1..8, and the same 16-byte
+// traffic.
+// WIDE-COUNT-16: ld.global.v4.b32
+// WIDE-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// WIDE-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// WIDE-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// WIDE-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// WIDE-NOT: cvt.rn
+// WIDE-COUNT-16: st.global.v4.b32
+// Rows of 300 bf16 (600 bytes) are not 16-byte aligned: 8-byte global
+// accesses, still 16-byte ones for the rotation; n = 16 needs no shuffle.
+// NARROW-COUNT-32: ld.global.v2.b32
+// NARROW-NOT: shfl
+// NARROW: ld.shared.v4.b32
+// NARROW-NOT: shfl
+// NARROW: st.global.v2.b32
+// The manifest says which dim, and the launch: 128 threads, one CTA a tile.
+// RUN: %python -c "import json, sys; [print(k['name'], k['dim'], k['size'], k.get('seed'), k['grid'], k['block']) for k in json.load(sys.stdin)['kernels']]" < %t/manifest.json | FileCheck %s --check-prefix=MANIFEST
+// MANIFEST: rotate_hadamard_0 0 128 7 [32, 1, 1] [128, 1, 1]
+// MANIFEST-NEXT: rotate256_hadamard_1 0 256 None [14, 1, 1] [128, 1, 1]
+// MANIFEST-NEXT: narrow_hadamard_2 0 16 None [3, 1, 1] [128, 1, 1]
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: 32768 bytes smem
+
+// 4 row tiles x 8 column tiles of 128 columns, the last with 104.
+func.func @rotate(%x: tensor<512x1000xbf16>) -> tensor<512x1000xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 128 : i64, seed = 7 : i64} : tensor<512x1000xbf16>
+  return %h : tensor<512x1000xbf16>
+}
+// 2 row tiles x 7 column tiles of 32 columns, the last with 8.
+func.func @rotate256(%x: tensor<512x200xf32>) -> tensor<512x200xf32> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 256 : i64} : tensor<512x200xf32>
+  return %h : tensor<512x200xf32>
+}
+// 48 rows: tiles of one block of 16 rows x 1024 columns, 300 used.
+func.func @narrow(%x: tensor<48x300xbf16>) -> tensor<48x300xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 16 : i64} : tensor<48x300xbf16>
+  return %h : tensor<48x300xbf16>
+}

@@ -1,0 +1,40 @@
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics --convert-fp8-to-nvvm
+
+// What convert-fp8-to-nvvm still refuses of fp8.hadamard: a rank other
+// than 2, a dynamic shape, and blocks outside 16..256 (a thread holds 16
+// elements of a block, and a block's threads share one warp). Both dims of
+// a static matrix lower (hadamard-ptx.mlir, hadamard-dim0-ptx.mlir).
+
+// A batch of matrices: rank 3.
+func.func @rank3(%x: tensor<4x64x32xbf16>) -> tensor<4x64x32xbf16> {
+  // expected-error @+1 {{convert-fp8-to-nvvm rotates a static matrix in blocks of 16 to 256 so far, got 'tensor<4x64x32xbf16>' dim 1 size 64}}
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 64 : i64} : tensor<4x64x32xbf16>
+  return %h : tensor<4x64x32xbf16>
+}
+
+// -----
+
+// A dynamic row count, along dim 0.
+func.func @dynamic(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{convert-fp8-to-nvvm rotates a static matrix in blocks of 16 to 256 so far, got 'tensor<?x64xbf16>' dim 0 size 32}}
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 32 : i64} : tensor<?x64xbf16>
+  return %h : tensor<?x64xbf16>
+}
+
+// -----
+
+// Blocks smaller than a thread's 16 elements.
+func.func @small(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-fp8-to-nvvm rotates a static matrix in blocks of 16 to 256 so far, got 'tensor<64x64xf32>' dim 0 size 8}}
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 8 : i64} : tensor<64x64xf32>
+  return %h : tensor<64x64xf32>
+}
+
+// -----
+
+// Blocks larger than 256.
+func.func @large(%x: tensor<8x512xbf16>) -> tensor<8x512xbf16> {
+  // expected-error @+1 {{convert-fp8-to-nvvm rotates a static matrix in blocks of 16 to 256 so far, got 'tensor<8x512xbf16>' dim 1 size 512}}
+  %h = fp8.hadamard %x {dim = 1 : i64, size = 512 : i64} : tensor<8x512xbf16>
+  return %h : tensor<8x512xbf16>
+}
