@@ -42,13 +42,15 @@ fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
   return kernels::buildCastTransposeKernel(
       builder, op, cast<RankedTensorType>(op.getInput().getType()),
       op.getResult().getType().getElementType(), op.getScaling(),
-      op.getMargin(), name, target, /*producer=*/nullptr);
+      op.getMargin(), {op.getScaleLayout(), op.getScaleTLayout()}, name, target,
+      /*producer=*/nullptr);
 }
 
 FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
     OpBuilder &builder, Operation *op, RankedTensorType inputType,
-    Type elementType, ScalingAttr scaling, int64_t margin, StringRef name,
-    const Target &target, FusedProducer *producer) {
+    Type elementType, ScalingAttr scaling, int64_t margin,
+    std::array<ScaleLayout, 2> layouts, StringRef name, const Target &target,
+    FusedProducer *producer) {
   int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
   Type inputElement = inputType.getElementType();
   if (!Target::fitsCastTranspose(inputType, scaling))
@@ -75,13 +77,19 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
                         MemRefType::get({rows * cols}, inputElement));
   signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
                       MemRefType::get({rows * cols}, b.getI8Type()));
+  // col_major_tma scales are the row-major ones transposed; the dims are
+  // multiples of 128, so their rows need no padding.
+  bool tmaScales = layouts[0] == ScaleLayout::col_major_tma;
+  bool tmaScalesT = layouts[1] == ScaleLayout::col_major_tma;
   signature.addBuffer("scale", ParamRole::output, scaleElement,
-                      {rows, tileCols},
+                      tmaScales ? SmallVector<int64_t>{tileCols, rows}
+                                : SmallVector<int64_t>{rows, tileCols},
                       MemRefType::get({rows * tileCols}, scaleStorage));
   signature.addBuffer("qt", ParamRole::output, elementType, {cols, rows},
                       MemRefType::get({rows * cols}, b.getI8Type()));
   signature.addBuffer("scale_t", ParamRole::output, scaleElement,
-                      {cols, tileRows},
+                      tmaScalesT ? SmallVector<int64_t>{tileRows, cols}
+                                 : SmallVector<int64_t>{cols, tileRows},
                       MemRefType::get({cols * tileRows}, scaleStorage));
   if (!producer)
     signature.bindOperand("input", op->getOpOperand(0));
@@ -163,7 +171,8 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
     auto ifFirst = scf::IfOp::create(b, first, false);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    Value scaleIndex = b.add(b.mul(globalRow, tileCols), tileCol);
+    Value scaleIndex = tmaScales ? b.add(b.mul(tileCol, rows), globalRow)
+                                 : b.add(b.mul(globalRow, tileCols), tileCol);
     memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), scale,
                             scaleIndex);
   }
@@ -204,7 +213,8 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
   Value isFirstHalf = b.eq(half, 0);
   auto ifFirstHalf = scf::IfOp::create(b, isFirstHalf, false);
   b.setInsertionPointToStart(ifFirstHalf.thenBlock());
-  Value scaleIndex = b.add(b.mul(globalCol, tileRows), tileRow);
+  Value scaleIndex = tmaScalesT ? b.add(b.mul(tileRow, cols), globalCol)
+                                : b.add(b.mul(globalCol, tileRows), tileRow);
   memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), scaleT,
                           scaleIndex);
   return finishKernel(b, func);

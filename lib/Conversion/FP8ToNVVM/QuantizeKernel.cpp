@@ -74,6 +74,7 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
     scaling = fused.getScaling();
     scaleElement = scaling.getScale();
     margin = fused.getMargin();
+    scaleLayout = fused.getScaleLayout();
     producer.emplace(fused);
   }
 }
@@ -81,6 +82,12 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
 SmallVector<int64_t> QuantizeKernelBuilder::scaleShape() const {
   return {int64_t(llvm::divideCeil(rows, tileRows)),
           int64_t(llvm::divideCeil(cols, tileCols))};
+}
+
+SmallVector<int64_t> QuantizeKernelBuilder::storedScaleShape() const {
+  if (scaleLayout == ScaleLayout::row_major)
+    return scaleShape();
+  return getTmaAlignedScaleShape(scaleShape(), scaleElement);
 }
 
 int64_t QuantizeKernelBuilder::numScales() const {
@@ -111,8 +118,10 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
                           scaleBuffer(f32));
     signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
                         MemRefType::get({numElements}, b.getI8Type()));
-    signature.addBuffer("scale", ParamRole::output, scaleElement, scaleShape(),
-                        scaleBuffer(scaleElement));
+    SmallVector<int64_t> stored = storedScaleShape();
+    signature.addBuffer(
+        "scale", ParamRole::output, scaleElement, stored,
+        MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
     if (monitor) {
       signature.addBuffer("tile_amax", ParamRole::output, f32, scaleShape(),
                           scaleBuffer(f32));
@@ -166,8 +175,9 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
                 {b.getNamedAttr(schema::kTile, b.getI64ArrayAttr(tile))});
     return;
   }
+  SmallVector<int64_t> stored = storedScaleShape();
   int64_t scaleBytes =
-      numScales() * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
+      stored[0] * stored[1] * (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
   SmallVector<NamedAttribute> extra =
       manifestQuantization(b, elementType, scaling);
   if (stochastic)
@@ -438,10 +448,32 @@ void QuantizeKernelBuilder::storeTile(Value amax, const TileScales &result,
     memref::StoreOp::create(b, amax, amaxOut, index);
     return;
   }
-  memref::StoreOp::create(b, toScaleStorage(b, result.storedScale), scales,
-                          index);
+  storeScale(toScaleStorage(b, result.storedScale), index);
   if (monitor)
     memref::StoreOp::create(b, dataAmax, tileAmaxOut, index);
+}
+
+void QuantizeKernelBuilder::storeScale(Value stored, Value index) {
+  if (scaleLayout == ScaleLayout::row_major) {
+    memref::StoreOp::create(b, stored, scales, index);
+    return;
+  }
+  // col_major_tma: scale [r][c] at [c][r] of rows padded to `padded`, the
+  // padding zero (written by the last row's tiles), as
+  // fp8.tma_align_scales stores it.
+  SmallVector<int64_t> shape = scaleShape();
+  int64_t padded = storedScaleShape()[1];
+  Value row = b.divU(index, shape[1]);
+  Value base = b.mul(b.remU(index, shape[1]), padded);
+  memref::StoreOp::create(b, stored, scales, b.add(base, row));
+  if (padded == shape[0])
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  auto ifLast = scf::IfOp::create(b, b.eq(row, shape[0] - 1), false);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(stored.getType()));
+  for (int64_t pad = shape[0]; pad < padded; ++pad)
+    memref::StoreOp::create(b, zero, scales, b.add(base, pad));
 }
 
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
@@ -522,7 +554,8 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
   if (op.getTranspose()) {
     module = buildCastTransposeKernel(
         builder, op, producedType, op.getQuantized().getType().getElementType(),
-        op.getScaling(), op.getMargin(), name, target, &producer);
+        op.getScaling(), op.getMargin(),
+        {op.getScaleLayout(), op.getScaleTLayout()}, name, target, &producer);
   } else {
     KernelBuilder b(op.getLoc(), builder);
     QuantizeKernelBuilder k(b, producedType, op.getScaling().getTile(), op);

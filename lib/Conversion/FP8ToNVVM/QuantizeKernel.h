@@ -79,6 +79,9 @@ struct QuantizeKernelBuilder {
   Value givenAmax;
   // The fp8.amax op of an amax kernel (whose values it binds).
   Operation *amaxSource = nullptr;
+  // How the scales are stored (an fp8.quantize's or
+  // fp8.quantize_elementwise's scale_layout).
+  ScaleLayout scaleLayout = ScaleLayout::row_major;
   // An fp8.quantize_elementwise's producer: load() computes it.
   std::optional<FusedProducer> producer;
 
@@ -90,6 +93,8 @@ struct QuantizeKernelBuilder {
   /// Tiles per column and per row; edge tiles may be partial.
   SmallVector<int64_t> scaleShape() const;
   int64_t numScales() const;
+  /// The scale buffer's shape: scaleShape(), or its col_major_tma form.
+  SmallVector<int64_t> storedScaleShape() const;
 
   /// The kernel, its manifest and its bound buffers. A quantize kernel's
   /// parameters are input, [seed], [amax], q and scale; an amax kernel's
@@ -127,6 +132,9 @@ struct QuantizeKernelBuilder {
   /// The amax the scales of tile `index` derive from: the given one under
   /// delayed scaling, else `computed`.
   Value tileAmax(Value computed, Value index);
+  /// Stores the scale (storage type) of tile `index` (row-major) where its
+  /// layout puts it.
+  void storeScale(Value stored, Value index);
   /// Stores a tile's result: its amax, or its scale (and, monitored, the
   /// amax of its data, `dataAmax`).
   void storeTile(Value amax, const TileScales &result, Value index,
@@ -168,10 +176,12 @@ buildQuantizeElementwiseKernel(OpBuilder &builder, QuantizeElementwiseOp op,
 /// The cast-transpose kernel of a matrix of `inputType` quantized with
 /// `scaling` to `elementType`, reading `op`'s operand 0, or computing the
 /// matrix with `producer` (CastTransposeKernel.cpp).
+/// `layouts` are those of the scales and of the transpose's scales.
 FailureOr<gpu::GPUModuleOp>
 buildCastTransposeKernel(OpBuilder &builder, Operation *op,
                          RankedTensorType inputType, Type elementType,
-                         ScalingAttr scaling, int64_t margin, StringRef name,
+                         ScalingAttr scaling, int64_t margin,
+                         std::array<ScaleLayout, 2> layouts, StringRef name,
                          const Target &target, FusedProducer *producer);
 
 } // namespace mlir::fp8::kernels

@@ -305,6 +305,23 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
 
 namespace {
 
+/// `scale`, row-major, stored in `layout`: col_major_tma is, by
+/// definition, fp8.tma_align_scales of the row-major scales (the re-layout
+/// that fp8-fuse-quantization fused into the quantization).
+static Value storeScales(OpBuilder &b, Location loc, Value scale,
+                         ScaleLayout layout) {
+  if (layout == ScaleLayout::row_major)
+    return scale;
+  return TmaAlignScalesOp::create(b, loc, scale);
+}
+
+/// The row-major scales of a quantization of `input` with `scaling`.
+static RankedTensorType getRowMajorScaleType(Value input, ScalingAttr scaling) {
+  auto type = cast<RankedTensorType>(input.getType());
+  return RankedTensorType::get(
+      getTiledShape(type.getShape(), scaling.getTile()), scaling.getScale());
+}
+
 struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(QuantizeOp op,
@@ -354,9 +371,10 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto rows = QuantizeOp::create(
-        rewriter, loc, op.getResult().getType(), op.getScale().getType(),
-        op.getInput(), /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
-        Rounding::nearest, op.getMargin());
+        rewriter, loc, op.getResult().getType(),
+        getRowMajorScaleType(op.getInput(), op.getScaling()), op.getInput(),
+        /*amax=*/Value(), /*seed=*/Value(), op.getScaling(), Rounding::nearest,
+        op.getMargin());
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     Value init = tensor::EmptyOp::create(
         rewriter, loc,
@@ -367,11 +385,16 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
                                     ArrayRef<int64_t>{1, 0})
             ->getResult(0);
     auto columns = QuantizeOp::create(
-        rewriter, loc, op.getResultT().getType(), op.getScaleT().getType(),
-        transposed, /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
-        Rounding::nearest, op.getMargin());
-    rewriter.replaceOp(op, {rows.getResult(), rows.getScale(),
-                            columns.getResult(), columns.getScale()});
+        rewriter, loc, op.getResultT().getType(),
+        getRowMajorScaleType(transposed, op.getScaling()), transposed,
+        /*amax=*/Value(), /*seed=*/Value(), op.getScaling(), Rounding::nearest,
+        op.getMargin());
+    rewriter.replaceOp(
+        op,
+        {rows.getResult(),
+         storeScales(rewriter, loc, rows.getScale(), op.getScaleLayout()),
+         columns.getResult(),
+         storeScales(rewriter, loc, columns.getScale(), op.getScaleTLayout())});
     return success();
   }
 };
@@ -412,14 +435,18 @@ struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
       auto fused = QuantizeTransposeOp::create(
           rewriter, loc, op.getQuantized().getType(), op.getScale().getType(),
           op.getQuantizedT().getType(), op.getScaleT().getType(), produced,
-          op.getScaling(), op.getMargin());
+          op.getScaling(), op.getMargin(), op.getScaleLayout(),
+          op.getScaleTLayout());
       results.append(fused->result_begin(), fused->result_end());
     } else {
       auto quantize = QuantizeOp::create(
-          rewriter, loc, op.getQuantized().getType(), op.getScale().getType(),
-          produced, /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
+          rewriter, loc, op.getQuantized().getType(),
+          getRowMajorScaleType(produced, op.getScaling()), produced,
+          /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
           Rounding::nearest, op.getMargin());
-      results.append(quantize->result_begin(), quantize->result_end());
+      results.push_back(quantize.getResult());
+      results.push_back(
+          storeScales(rewriter, loc, quantize.getScale(), op.getScaleLayout()));
     }
     if (op.getKept())
       results.push_back(produced);

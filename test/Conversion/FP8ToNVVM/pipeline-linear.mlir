@@ -6,7 +6,7 @@
 // load with TMA) and three GEMMs, all of which assemble.
 // RUN: rm -rf %t && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling \
-// RUN:   --fp8-legalize --canonicalize --fp8-fuse-quantization \
+// RUN:   --fp8-legalize --canonicalize --fp8-fuse-quantization=scales=false \
 // RUN:   --fp8-emit=dir=%t -o /dev/null
 // RUN: ls %t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json

@@ -1,9 +1,12 @@
 // The launch plan of the linear layer (examples/linear_fwd_bwd.mlir: Fprop,
 // Dgrad, Wgrad) under every recipe preset, through --fp8-pipeline and
 // --fp8-emit: the kernels in the order they run, each parameter bound to
-// the buffer of its value, and the function's results.
+// the buffer of its value, and the function's results. Blockwise with the
+// scale re-layouts as kernels of their own (fp8-pipeline's passes with
+// fp8-fuse-quantization{scales=false}; plan-mlp-fused.mlir has them fused).
 // RUN: rm -rf %t.blockwise && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
-// RUN:   --fp8-pipeline='recipe=blockwise chip=sm_90a' --fp8-emit=dir=%t.blockwise -o /dev/null
+// RUN:   --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling --fp8-legalize=chip=sm_90a \
+// RUN:   --canonicalize --cse --fp8-fuse-quantization=scales=false --fp8-emit=dir=%t.blockwise -o /dev/null
 // RUN: FileCheck %s --check-prefix=BW --match-full-lines < %t.blockwise/manifest.json
 // RUN: rm -rf %t.tensorwise && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=tensorwise chip=sm_90a' --fp8-emit=dir=%t.tensorwise -o /dev/null

@@ -1,24 +1,24 @@
 // The launch plan of the MLP block (examples/mlp_block.mlir) without
-// producer fusion (fp8-pipeline's passes, with
-// fp8-fuse-quantization{producers=false}; plan-mlp-fused.mlir has the
+// producer or scale re-layout fusion (fp8-pipeline's passes, with
+// fp8-fuse-quantization{producers=false scales=false}; plan-mlp-fused.mlir has the
 // pipeline's own plan): the GELU and GELU' linalg.generics become
 // elementwise launches between the right GEMMs, and every op of the
 // function is accounted for (a launch, or absorbed: the fills under the
 // matmuls, tensor.empty, constants).
 // RUN: rm -rf %t.blockwise && fp8-opt %S/../../../examples/mlp_block.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=blockwise --fp8-derive-scaling \
-// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse --fp8-fuse-quantization=producers=false \
+// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse '--fp8-fuse-quantization=producers=false scales=false' \
 // RUN:   --fp8-emit=dir=%t.blockwise -o /dev/null
 // RUN: FileCheck %s --check-prefix=BW < %t.blockwise/manifest.json
 // RUN: FileCheck %s --check-prefix=FLOW --match-full-lines < %t.blockwise/manifest.json
 // RUN: rm -rf %t.rowwise && fp8-opt %S/../../../examples/mlp_block.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=rowwise --fp8-derive-scaling \
-// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse --fp8-fuse-quantization=producers=false \
+// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse '--fp8-fuse-quantization=producers=false scales=false' \
 // RUN:   --fp8-emit=dir=%t.rowwise -o /dev/null
 // RUN: FileCheck %s --check-prefixes=RWMX,RW < %t.rowwise/manifest.json
 // RUN: rm -rf %t.mxfp8 && fp8-opt %S/../../../examples/mlp_block.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling \
-// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse --fp8-fuse-quantization=producers=false \
+// RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse '--fp8-fuse-quantization=producers=false scales=false' \
 // RUN:   --fp8-emit=dir=%t.mxfp8 -o /dev/null
 // RUN: FileCheck %s --check-prefixes=RWMX,MX < %t.mxfp8/manifest.json
 

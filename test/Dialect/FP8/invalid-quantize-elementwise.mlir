@@ -247,3 +247,58 @@ func.func @empty_body(%x: tensor<128x128xbf16>) {
       : (tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<128x1xf32>)
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// TMA-laid scales have the transposed, padded shape.
+func.func @tma_shape(%x: tensor<98x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op expects scale of shape 2x100 for data 98x256, tile [1, 128] and scale_layout col_major_tma (the row-major 98x2 scales transposed, rows padded to 16 bytes), got 98x2}}
+  %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<col_major_tma>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<98x256xbf16> -> tensor<98x256xf8E4M3FN>, tensor<98x2xf32> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A quantization does not store the tcgen05 chunks.
+func.func @tcgen05_layout(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_layout tcgen05 is made by fp8.tcgen05_scales, not stored by a quantization (row_major or col_major_tma)}}
+  %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<tcgen05>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The transpose's scale layout without the transpose.
+func.func @scale_t_layout(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_t_layout needs the transpose}}
+  %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_t_layout = #fp8.scale_layout<col_major_tma>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+// The cast-transpose's transposed scales, TMA-laid.
+func.func @quantize_transpose_tma(%x: tensor<256x384xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_transpose' op expects scale_t of shape 2x384 for data 384x256, tile [1, 128] and scale_t_layout col_major_tma (the row-major 384x2 scales transposed, rows padded to 16 bytes), got 384x2}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scale_t_layout = #fp8.scale_layout<col_major_tma>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>
+  return
+}

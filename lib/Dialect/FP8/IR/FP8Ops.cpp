@@ -117,6 +117,21 @@ static LogicalResult verifyOperandScales(Operation *op, StringRef what,
   return success();
 }
 
+/// Checks the scales a quantization stores in `layout` (`what`_layout):
+/// row_major, or col_major_tma as fp8.tma_align_scales makes it; the
+/// tcgen05 chunks are fp8.tcgen05_scales's alone.
+static LogicalResult verifyStoredScales(Operation *op, StringRef what,
+                                        ShapedType data, ShapedType scale,
+                                        ScalingAttr scaling,
+                                        ScaleLayout layout) {
+  if (layout == ScaleLayout::tcgen05)
+    return op->emitOpError()
+           << what << "_layout tcgen05 is made by fp8.tcgen05_scales, not "
+           << "stored by a quantization (row_major or col_major_tma)";
+  return verifyOperandScales(op, what, data, scale, scaling, layout,
+                             /*contractingDim=*/1);
+}
+
 static LogicalResult verifySameShape(Operation *op, StringRef what,
                                      ShapedType expected, ShapedType actual) {
   if (failed(verifyCompatibleShape(expected, actual)))
@@ -228,11 +243,11 @@ LogicalResult QuantizeTransposeOp::verify() {
     return emitOpError("expects result and result_t of one element type, got ")
            << getResult().getType().getElementType() << " and "
            << getResultT().getType().getElementType();
-  if (failed(verifyScales(*this, "scale", input, getScale().getType(),
-                          getScaling())))
+  if (failed(verifyStoredScales(*this, "scale", input, getScale().getType(),
+                                getScaling(), getScaleLayout())))
     return failure();
-  return verifyScales(*this, "scale_t", transposed, getScaleT().getType(),
-                      getScaling());
+  return verifyStoredScales(*this, "scale_t", transposed, getScaleT().getType(),
+                            getScaling(), getScaleTLayout());
 }
 
 //===----------------------------------------------------------------------===//
@@ -379,9 +394,11 @@ LogicalResult QuantizeElementwiseOp::verify() {
              << " through its indexing map " << AffineMapAttr::get(map)
              << ", got " << formatShape(type.getShape());
   }
-  if (failed(verifyScales(*this, "scale", data, getScale().getType(),
-                          getScaling())))
+  if (failed(verifyStoredScales(*this, "scale", data, getScale().getType(),
+                                getScaling(), getScaleLayout())))
     return failure();
+  if (!getTranspose() && getScaleTLayout() != ScaleLayout::row_major)
+    return emitOpError("scale_t_layout needs the transpose");
   if (getTranspose()) {
     auto transposed = data.clone({shape[1], shape[0]});
     if (failed(verifySameShape(*this, "result_t", transposed,
@@ -392,8 +409,9 @@ LogicalResult QuantizeElementwiseOp::verify() {
                          "type, got ")
              << data.getElementType() << " and "
              << getQuantizedT().getType().getElementType();
-    if (failed(verifyScales(*this, "scale_t", transposed, getScaleT().getType(),
-                            getScaling())))
+    if (failed(verifyStoredScales(*this, "scale_t", transposed,
+                                  getScaleT().getType(), getScaling(),
+                                  getScaleTLayout())))
       return failure();
   }
   if (TypedValue<RankedTensorType> kept = getKept())

@@ -109,7 +109,9 @@ static bool isScalarArithOrMath(Operation &op) {
 
 static bool isStaticMatrixOfLoadable(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
+  // Not empty: the ops the kernels would refuse keep their own diagnostics.
   return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getNumElements() > 0 &&
          isLoadableElement(tensor.getElementType());
 }
 
@@ -327,6 +329,80 @@ static bool fuseProducerOf(Operation *quantize) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Scale re-layout
+//===----------------------------------------------------------------------===//
+
+/// The attribute that says how scale result `scale` of a fused
+/// quantization is stored, or none where it has no such attribute.
+static std::optional<StringRef> getLayoutAttrName(OpResult scale) {
+  Operation *op = scale.getOwner();
+  unsigned index = scale.getResultNumber();
+  auto fused = dyn_cast<QuantizeElementwiseOp>(op);
+  if (!isa<QuantizeTransposeOp>(op) && !fused)
+    return std::nullopt;
+  if (index == 1)
+    return StringRef("scale_layout");
+  if (index == 3 && (!fused || fused.getTranspose()))
+    return StringRef("scale_t_layout");
+  return std::nullopt;
+}
+
+/// A plain round-to-nearest quantization of a static matrix as the
+/// fp8.quantize_elementwise of the identity, the one quantize op whose
+/// scale layout is an attribute; null where it is not one.
+static QuantizeElementwiseOp asElementwise(QuantizeOp q) {
+  if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed() ||
+      !isStaticMatrixOfLoadable(q.getInput().getType()))
+    return {};
+  OpBuilder b(q);
+  auto fused = QuantizeElementwiseOp::create(
+      b, q.getLoc(), q->getResultTypes(), ValueRange{q.getInput()},
+      b.getAffineMapArrayAttr({b.getMultiDimIdentityMap(2)}), q.getScaling(),
+      q.getMargin(), /*transpose=*/false);
+  Block *body = new Block();
+  fused.getBody().push_back(body);
+  Value element = body->addArgument(
+      getElementTypeOrSelf(q.getInput().getType()), q.getLoc());
+  b.setInsertionPointToEnd(body);
+  YieldOp::create(b, q.getLoc(), element);
+  if (Attribute role = q->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  q->replaceAllUsesWith(fused->getResults());
+  q.erase();
+  return fused;
+}
+
+/// Makes the quantization that produced the scales of `align` store them
+/// in its col_major_tma layout, where nothing else reads them row-major
+/// and it is in the same block; returns whether it did.
+static bool fuseScaleLayout(TmaAlignScalesOp align) {
+  auto scale = dyn_cast<OpResult>(align.getScale());
+  if (!scale || !scale.hasOneUse() ||
+      scale.getOwner()->getBlock() != align->getBlock() ||
+      scale.getOwner()->hasAttr(kKernelAttrName))
+    return false;
+  if (auto q = dyn_cast<QuantizeOp>(scale.getOwner())) {
+    QuantizeElementwiseOp fused = asElementwise(q);
+    if (!fused)
+      return false;
+    scale = cast<OpResult>(fused.getScale());
+  }
+  std::optional<StringRef> name = getLayoutAttrName(scale);
+  if (!name)
+    return false;
+  Operation *quantize = scale.getOwner();
+  auto layout = quantize->getAttrOfType<ScaleLayoutAttr>(*name);
+  if (layout && layout.getValue() != ScaleLayout::row_major)
+    return false;
+  quantize->setAttr(*name, ScaleLayoutAttr::get(quantize->getContext(),
+                                                ScaleLayout::col_major_tma));
+  scale.setType(align.getResult().getType());
+  align.getResult().replaceAllUsesWith(scale);
+  align.erase();
+  return true;
+}
+
 namespace {
 struct FP8FuseQuantizationPass
     : fp8::impl::FP8FuseQuantizationBase<FP8FuseQuantizationPass> {
@@ -347,7 +423,7 @@ struct FP8FuseQuantizationPass
       transposed = nullptr;
     }
     if (!producers)
-      return;
+      return fuseScales();
     // Then each quantization (plain or fused with its transpose) takes its
     // producer; a producer that several quantizations read fuses into the
     // first, whose kept result the others read.
@@ -358,6 +434,17 @@ struct FP8FuseQuantizationPass
     });
     for (Operation *quantize : candidates)
       fuseProducerOf(quantize);
+    fuseScales();
+  }
+
+  /// Last, the scale re-layouts into the quantizations' scale stores.
+  void fuseScales() {
+    if (!scales)
+      return;
+    SmallVector<TmaAlignScalesOp> aligns;
+    getOperation().walk([&](TmaAlignScalesOp op) { aligns.push_back(op); });
+    for (TmaAlignScalesOp align : aligns)
+      fuseScaleLayout(align);
   }
 };
 } // namespace

@@ -144,7 +144,9 @@ def FP8_QuantizeTransposeOp : FP8_Op<"quantize_transpose", [Pure, DeclareOpInter
     along its rows and along the rows of Xᵀ. `result` and `scale` are those
     of `input`; `result_t` and `scale_t` those of its transpose, stored
     transposed. Both quantizations use `scaling` and `margin`, with
-    round-to-nearest and their own amax.
+    round-to-nearest and their own amax. `scale_layout` and
+    `scale_t_layout` store either scale matrix `col_major_tma` instead of
+    `row_major` (as `fp8.tma_align_scales` would).
 
     ```mlir
     %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
@@ -155,7 +157,9 @@ def FP8_QuantizeTransposeOp : FP8_Op<"quantize_transpose", [Pure, DeclareOpInter
   let arguments = (ins
     TensorRankOf<[F32, BF16, F16], [2]>:$input,
     FP8_ScalingAttr:$scaling,
-    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_layout,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_t_layout
   );
   let results = (outs
     TensorRankOf<[F8E4M3FN, F8E5M2], [2]>:$result,
@@ -195,6 +199,7 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     results are the FP8 data and scales of `%v` (round-to-nearest, its own
     amax), then with `transpose` those of `%v`'s transpose, then, where
     another op still reads it, `%v` itself (the `kept` result).
+    `scale_layout` and `scale_t_layout` as for `fp8.quantize_transpose`.
 
     ```mlir
     %q, %s, %qt, %st, %a = fp8.quantize_elementwise %h {
@@ -215,7 +220,9 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     AffineMapArrayAttr:$indexing_maps,
     FP8_ScalingAttr:$scaling,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin,
-    UnitAttr:$transpose
+    UnitAttr:$transpose,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_layout,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_t_layout
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);

@@ -189,6 +189,11 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       reads it. GELU, its derivative times the gradient, SiLU·mul (SwiGLU),
       bias and residual adds, casts and scalings are such producers.
 
+    - Scale re-layout (`scales=true`, the default): `fp8.tma_align_scales`
+      of a quantization's scales (plain, cast-transpose or elementwise)
+      that nothing else reads goes; the quantization stores them in the
+      `col_major_tma` layout itself (`scale_layout`, `scale_t_layout`).
+
     Runs on legalized IR (after `fp8-legalize`): `fp8-pipeline` runs it
     last.
   }];
@@ -197,6 +202,9 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
     Option<"producers", "producers", "bool", /*default=*/"true",
            "fuse elementwise producers into the quantizations that read "
            "them (false: the cast-transpose only)">,
+    Option<"scales", "scales", "bool", /*default=*/"true",
+           "store scales in the TMA layout from the quantization instead "
+           "of a separate fp8.tma_align_scales">,
   ];
 }
 
