@@ -7,8 +7,9 @@ before and after fp8-fuse-quantization's producer fusion (issue 15, item 5).
 
 Compiles python/fp8_mlir/graphs.py's `mlp` (activation gelu and swiglu,
 forward and backward) for sm_90a twice: "before" with fp8-pipeline's
-passes and fp8-fuse-quantization{producers=false} (the cast-transpose
-only), "after" with fp8-pipeline itself. From each launch plan it counts
+passes and fp8-fuse-quantization{producers=false scales=false} (the
+cast-transpose only), "after" with fp8-pipeline itself (producers and the
+TMA scale re-layouts fused too). From each launch plan it counts
 the launches of @mlp_fwd and @mlp_bwd, and sums the launches' bytes_moved
 (what each kernel must read and write: docs/Manifest.md), all of them and
 those of the non-GEMM kernels (the memory-bound part fusion acts on). No
@@ -31,7 +32,7 @@ from fp8_mlir import graphs  # noqa: E402
 
 BEFORE = ("--fp8-quantize-matmuls=recipe={recipe}", "--fp8-derive-scaling",
           "--fp8-legalize=chip=sm_90a", "--canonicalize", "--cse",
-          "--fp8-fuse-quantization=producers=false")
+          "--fp8-fuse-quantization=producers=false scales=false")
 AFTER = ("--fp8-pipeline=recipe={recipe} chip=sm_90a",)
 
 
@@ -75,7 +76,8 @@ def main():
         (datetime.date.today().isoformat(), args.tokens, args.dim,
          args.hidden),
         "Before: the cast-transpose only (`fp8-fuse-quantization{producers="
-        "false}`); after: `fp8-pipeline` (producer fusion). Bytes are the "
+        "false scales=false}`); after: `fp8-pipeline` (producers and TMA "
+        "scale re-layouts fused). Bytes are the "
         "sum of the launches' `bytes_moved` (GiB); \"other\" excludes the "
         "GEMMs.",
         "",

@@ -74,6 +74,19 @@ def jobs(m, n):
         a = bf16(silu_mul(h1.float(), h3.float()))
         return (a,) + both(a)
 
+    def tma(scale):
+        """fp8.tma_align_scales: transposed, rows padded to 4 f32."""
+        pad = -scale.shape[0] % 4
+        return torch.nn.functional.pad(scale.t(), (0, pad)).contiguous()
+
+    def gelu_tma(h):
+        q, s, qt, st = both(bf16(gelu(h.float())[0]))
+        return q, tma(s), qt, tma(st)
+
+    def quantize_tma(x):
+        q, s = rows(x)
+        return q, tma(s)
+
     return {
         "gelu_ct": (lambda: (bf(),),
                     lambda h: both(bf16(gelu(h.float())[0]))),
@@ -90,6 +103,10 @@ def jobs(m, n):
         "residual_128x128_e5m2": (
             lambda: (f32(m, n), f32(m, n)),
             lambda x, r: blocks(bf16((x + r) * 0.25))),
+        "gelu_ct_tma": (lambda: (bf(),), gelu_tma),
+        "quantize_tma_pad": (
+            lambda: (torch.randn(m - 2, n, device="cuda").bfloat16(),),
+            quantize_tma),
         "rowscale_columns": (
             lambda: (bf(), f32(m)),
             lambda x, c: columns(bf16(x.float() * c[:, None]))),
@@ -110,9 +127,11 @@ def main():
         fused = json.load(f)
     by_function = {}
     for k in fused["kernels"]:
-        # Kernel names are FUNCTION_quantize_elementwise[_t]_N.
+        # Kernel names are FUNCTION_<kind>_N, one kernel per function.
         for fn in jobs(m, n):
-            if k["name"].startswith(fn + "_quantize_elementwise"):
+            if k["name"].startswith(fn + "_") and \
+                    k["name"][len(fn) + 1:].split("_")[0] in ("quantize",
+                                                               "cast"):
                 by_function[fn] = k
     lines = [
         "# Fused producer + quantization kernels (issue 15, item 5)", "",

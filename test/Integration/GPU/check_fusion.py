@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """GPU check of fp8-fuse-quantization's producer fusion: every fused kernel
-(fp8.quantize_elementwise) gives, bit for bit, the results of the unfused
-program it replaces (the producer's elementwise kernel, then the
-quantization's kernel) on the same inputs.
+(fp8.quantize_elementwise, and quantizations storing TMA-laid scales)
+gives, bit for bit, the results of the unfused program it replaces (the
+producer's elementwise kernel, the quantization's kernel, the re-layout
+kernel) on the same inputs.
 
     check_fusion.py --emit DIR [--shape MxN] [--fp8-opt PATH]
         where fp8-opt is (no GPU, no torch): writes DIR/fusion.mlir, the
         fused program DIR/fused (fp8-fuse-quantization) and the unfused one
-        DIR/unfused (fp8-fuse-quantization{producers=false}), each a
+        DIR/unfused (fp8-fuse-quantization{producers=false scales=false}),
+        each a
         manifest with its PTX and launch plans
     check_fusion.py DIR [--fp8-run PATH] [--seeds 1,2] [--keep]
         on the GPU machine (no LLVM, no torch): runs every function of
@@ -22,7 +24,10 @@ form) quantized 1x128 with its transpose, with and without its bf16
 result; GELU' times dA the same way (MLP backward); SiLU(h1) h3 quantized
 1x128 (SwiGLU forward) and with the transpose and its bf16 result; a bias
 row added then GELU, tensorwise; a residual add, a scaling and a cast to
-bf16, 128x128 tiles in e5m2; a per-row scaling with column tiles [128, 1].
+bf16, 128x128 tiles in e5m2; a per-row scaling with column tiles [128, 1];
+and the scale re-layout for TMA (fp8.tma_align_scales) stored by the
+quantization itself: GELU's cast-transpose, and a plain 1x128
+quantization of m - 2 rows (the re-laid rows padded with zeros).
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -145,7 +150,18 @@ class _Function:
         self.lines.append("} -> %s" % _t((m, n), out))
         return v
 
-    def quantize(self, value, tile, fp8="f8E4M3FN", transpose=False):
+    def align(self, scale, shape):
+        """fp8.tma_align_scales of f32 `scale` [R, C]: [C, R rounded up to
+        4]."""
+        aligned = "%%a%s" % scale[1:]
+        tma = [shape[1], (shape[0] + 3) // 4 * 4]
+        self.lines.append("%s = fp8.tma_align_scales %s : %s -> %s" % (
+            aligned, scale, _t(shape, "f32"), _t(tma, "f32")))
+        return aligned, _t(tma, "f32")
+
+    def quantize(self, value, tile, fp8="f8E4M3FN", transpose=False,
+                 tma=False):
+        """Quantizes `value`; with `tma` its scales are re-laid for TMA."""
         m, n = self.m, self.n
         self.count += 1
         k = self.count
@@ -155,8 +171,10 @@ class _Function:
             "%%q%d, %%s%d = fp8.quantize %s {scaling = %s} : %s -> %s, %s" %
             (k, k, value, sc, _t((m, n), "bf16"), _t((m, n), fp8),
              _t(s, "f32")))
-        self.results += [("%%q%d" % k, _t((m, n), fp8)),
-                         ("%%s%d" % k, _t(s, "f32"))]
+        scale = ("%%s%d" % k, _t(s, "f32"))
+        if tma:
+            scale = self.align(scale[0], s)
+        self.results += [("%%q%d" % k, _t((m, n), fp8)), scale]
         if transpose:
             st = _scale_shape(n, m, tile)
             self.lines.append("%%et%d = tensor.empty() : %s" %
@@ -169,8 +187,10 @@ class _Function:
                 "%%qt%d, %%st%d = fp8.quantize %%vt%d {scaling = %s} : %s -> "
                 "%s, %s" % (k, k, k, sc, _t((n, m), "bf16"), _t((n, m), fp8),
                             _t(st, "f32")))
-            self.results += [("%%qt%d" % k, _t((n, m), fp8)),
-                             ("%%st%d" % k, _t(st, "f32"))]
+            scale = ("%%st%d" % k, _t(st, "f32"))
+            if tma:
+                scale = self.align(scale[0], st)
+            self.results += [("%%qt%d" % k, _t((n, m), fp8)), scale]
 
     def keep(self, value):
         self.results.insert(0, (value, _t((self.m, self.n), "bf16")))
@@ -225,6 +245,16 @@ def program(m, n):
                          "%r = arith.mulf %sum, %c : f32\n"), (128, 128),
                fp8="f8E5M2")
     fns.append(f)
+    # The scale re-layout for TMA (fp8.tma_align_scales) into the
+    # quantization: the cast-transpose of GELU, and a plain 1x128
+    # quantization of m - 2 rows (re-laid rows padded by 2).
+    f = _Function("gelu_ct_tma", m, n)
+    f.quantize(f.generic([bf(f)], GELU_R), (1, 128), transpose=True,
+               tma=True)
+    fns.append(f)
+    f = _Function("quantize_tma_pad", m - 2, n)
+    f.quantize(f.arg((m - 2, n)), (1, 128), tma=True)
+    fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
     c = f.arg((m,), "f32")
@@ -241,12 +271,12 @@ def emit(out, shape, fp8_opt):
     source = os.path.join(out, "fusion.mlir")
     with open(source, "w") as f:
         f.write(program(m, n))
-    for name, producers in (("fused", "true"), ("unfused", "false")):
+    for name, fuse in (("fused", "true"), ("unfused", "false")):
         target = os.path.join(out, name)
         shutil.rmtree(target, ignore_errors=True)
         subprocess.run(
             [fp8_opt, source,
-             "--fp8-fuse-quantization=producers=%s" % producers,
+             "--fp8-fuse-quantization=producers=%s scales=%s" % (fuse, fuse),
              "--fp8-emit=dir=%s" % target, "-o", os.devnull], check=True)
     with open(os.path.join(out, "fused", "manifest.json")) as f:
         ops = [k["op"] for k in json.load(f)["kernels"]]
@@ -340,8 +370,9 @@ def check(directory, fp8_run, seeds, keep):
 
 def self_test():
     text = program(256, 384)
-    assert text.count("func.func") == 8, text
-    assert text.count("fp8.quantize ") == 12, text.count("fp8.quantize ")
+    assert text.count("func.func") == 10, text
+    assert text.count("fp8.quantize ") == 15, text.count("fp8.quantize ")
+    assert text.count("fp8.tma_align_scales") == 3, text
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
         os.makedirs(a)
