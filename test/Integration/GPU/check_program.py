@@ -20,8 +20,9 @@ the GPU:
       check_quantize.py or check_gemm.py (the models those scripts check
       single kernels with): fp8.quantize and the fused
       fp8.quantize+transpose (bit-exact, docs/Numerics.md), fp8.dequantize,
-      fp8.amax, fp8.transpose, fp8.tma_align_scales, fp8.hadamard (bit-exact)
-      and fp8.scaled_matmul (float64 reference and bound). Buffers are kept
+      fp8.amax, fp8.transpose, fp8.tma_align_scales, fp8.hadamard (along
+      either dim; bit-exact) and fp8.scaled_matmul (float64 reference and
+      bound). Buffers are kept
       per id, views as reshapes of their base; workspace offsets are not
       modelled (a plan whose intermediates overlap while live would show
       as a wrong result). A launch that writes a result is compared with
@@ -258,7 +259,7 @@ def model_described(info, outs, read):
                                                   o.out.shape[1]), Exact()))
         elif kind == "hadamard":
             want = cq.torch_hadamard(read(o.x).float(), o.n, o.seed,
-                                     o.out.dtype)
+                                     o.out.dtype, dim=o.dim)
             res.append((o.out, want, Exact(nan_any=True)))
         else:
             raise BadInput("no model for %s" % kind)

@@ -75,18 +75,20 @@ exactly, NaN payloads included. (a) is oracle.transpose on sampled tiles of q
 (blocks of 32 x 32 of scale), (b) is PyTorch's .t() on every element.
 
 Hadamard ("op": "fp8.hadamard"): one bf16/f16/f32 input x [R, C] and one
-output of its dtype and shape; the entry's "dim" (must be 1, the last),
-"size" n (a power of two dividing C) and "seed" (an integer, or absent for
-no signs). Every block of n consecutive elements of a row is rotated by the
-fast Walsh-Hadamard butterfly of docs/Numerics.md: v_j = x_j * s_j (exact;
+output of its dtype and shape; the entry's "dim" (1: along the rows, 0:
+along the columns), "size" n (a power of two dividing C, or R for dim 0)
+and "seed" (an integer, or absent for no signs). Every block of n
+consecutive elements of a row (dim 1) or of a column (dim 0) is rotated by
+the fast Walsh-Hadamard butterfly of docs/Numerics.md: v_j = x_j * s_j (exact;
 s_j = -1 iff bit 0 of rand32(seed, j) is set, j within the block; +1
 without a seed), then for h = 1, 2, .. n/2 (stride 1 first) every pair
 (v_i, v_i+h) with bit h of i clear becomes (fl32(v_i + v_i+h),
 fl32(v_i - v_i+h)), then y_i = fl32(v_i * fl32(1/sqrt(n))), RNE to the
 dtype. (a) is oracle.hadamard_rows on sampled blocks (n log2 n adds each,
-up to 8 * --oracle-elements n * n in all), (b) is PyTorch: the same stages
-as vectorized f32 adds and subtracts on every block, times
-fl32(1/sqrt(n)), then .to(dtype). NaN matches any NaN.
+up to 8 * --oracle-elements n * n in all; a column block for dim 0), (b)
+is PyTorch: the same stages as vectorized f32 adds and subtracts on every
+block (of x^T for dim 0), times fl32(1/sqrt(n)), then .to(dtype). NaN
+matches any NaN.
 
 Scale alignment ("op": "fp8.tma_align_scales"): one input scale (f32 or
 e8m0, [R, C]) and one output of its dtype, [C, R'] with R' = R rounded up
@@ -248,10 +250,12 @@ class TmaAlign:
 
 
 class Hadamard:
-    """One rotation: out = x rotated in blocks of n along each row."""
+    """One rotation: out = x rotated in blocks of n along dim `dim` (1: each
+    row, 0: each column)."""
 
-    def __init__(self, name, x, out, n, seed):
+    def __init__(self, name, x, out, n, seed, dim=1):
         self.name, self.x, self.out, self.n, self.seed = name, x, out, n, seed
+        self.dim = dim
 
 
 def _resolve_tile(tile, rows, cols):
@@ -403,22 +407,23 @@ def describe_tma_align(entry, inputs, outputs, raw):
 
 def describe_hadamard(entry, inputs, outputs, raw):
     """fp8.hadamard: (info, [Hadamard]) from one bf16/f16/f32 input and one
-    output of its dtype and shape, the entry's "dim" (1), "size" (a power of
-    two dividing the columns) and optional integer "seed"."""
+    output of its dtype and shape, the entry's "dim" (0 or 1), "size" (a
+    power of two dividing that dim) and optional integer "seed"."""
     xp, op = _expect_params("hadamard", inputs, outputs, [
         ("input", REAL, "bf16/f16/f32"), ("output", REAL, "bf16/f16/f32")])
     if op["dtype"] != xp["dtype"] or op["shape"] != xp["shape"]:
         raise BadInput("hadamard: %s is %s %s, %s is %s %s (equal)" %
                        (xp["name"], xp["dtype"], xp["shape"], op["name"],
                         op["dtype"], op["shape"]))
-    if entry.get("dim") != 1:
-        raise BadInput("hadamard: \"dim\" is %r; only 1 (the last) is "
-                       "checked" % (entry.get("dim"),))
+    dim = entry.get("dim")
+    if dim not in (0, 1) or isinstance(dim, bool) or len(xp["shape"]) != 2:
+        raise BadInput("hadamard: \"dim\" is %r of a %d-D input; expected "
+                       "0 or 1 of a matrix" % (dim, len(xp["shape"])))
     n = entry.get("size")
     if not (isinstance(n, int) and not isinstance(n, bool) and n > 0 and
-            n & (n - 1) == 0 and xp["shape"][1] % n == 0):
+            n & (n - 1) == 0 and xp["shape"][dim] % n == 0):
         raise BadInput("hadamard: \"size\" is %r; expected a power of two "
-                       "dividing %d" % (n, xp["shape"][1]))
+                       "dividing %d" % (n, xp["shape"][dim]))
     seed = entry.get("seed")
     if seed is not None and (not isinstance(seed, int) or
                              isinstance(seed, bool)):
@@ -426,7 +431,7 @@ def describe_hadamard(entry, inputs, outputs, raw):
                        % (seed,))
     x = raw(xp)
     return dict(kind="hadamard", x=x), [Hadamard(op["name"], x, raw(op), n,
-                                                 seed)]
+                                                 seed, dim)]
 
 
 # Ops that are not quantizations, by "op".
@@ -838,27 +843,37 @@ def oracle_check_tma_align(t, budget, rng):
 
 
 def oracle_check_hadamard(h, budget, rng):
-    """oracle.hadamard_rows on sampled blocks (1 x n) of x, about n * n
-    multiply-adds each, up to 8 * budget in all: res.expected holds the
-    expected output bits, res.q_mismatch the mismatches as (position, got,
-    expected, first column of the block)."""
+    """oracle.hadamard_rows on sampled blocks (1 x n, or n x 1 for dim 0)
+    of x, about n * n multiply-adds each, up to 8 * budget in all:
+    res.expected holds the expected output bits, res.q_mismatch the
+    mismatches as (position, got, expected, first index of the block along
+    dim)."""
     R, C = h.x.shape
     n, dtype = h.n, h.out.dtype
     res = OracleResult()
-    blocks = sample_tiles(R, C // n, n * n, 8 * budget, rng)
+    # Blocks (line, b): elements b*n .. b*n+n-1 of row `line` (dim 1) or of
+    # column `line` (dim 0), read as a row of x or of x^T.
+    lines, along = (R, C) if h.dim == 1 else (C, R)
+    blocks = sample_tiles(lines, along // n, n * n, 8 * budget, rng)
+    transposed = h.dim == 0
     # One call, so that the signed matrix is built once.
-    want = oracle.hadamard_rows([h.x.row(i, b * n, (b + 1) * n)
+    want = oracle.hadamard_rows([h.x.row(i, b * n, (b + 1) * n, transposed)
                                  for i, b in blocks], n, h.seed)
     for (i, b), wrow in zip(blocks, want):
         c0 = b * n
-        for j, v, g in zip(range(c0, c0 + n), wrow,
-                           h.out.row_bits(i, c0, c0 + n)):
+        if transposed:
+            got = [h.out.row_bits(r, i, i + 1)[0] for r in range(c0, c0 + n)]
+            where = [(r, i) for r in range(c0, c0 + n)]
+        else:
+            got = h.out.row_bits(i, c0, c0 + n)
+            where = [(i, j) for j in range(c0, c0 + n)]
+        for pos, v, g in zip(where, wrow, got):
             w = real_bits(v, dtype)
-            res.expected[(i, j)] = w
+            res.expected[pos] = w
             ok, nan_only = bits_match(g, w, dtype)
             res.nan_sign += nan_only
             if not ok:
-                res.q_mismatch.append(((i, j), g, w, c0))
+                res.q_mismatch.append((pos, g, w, c0))
             res.elements += 1
         res.tiles += 1
     return res
@@ -1055,12 +1070,17 @@ def torch_hadamard_signs(n, seed, device):
         torch.float32)
 
 
-def torch_hadamard(x, n, seed, out_dtype, chunk_rows=2048):
-    """The rotation of a 2-D f32 tensor x in blocks of n along its rows, the
-    butterfly of docs/Numerics.md: x * s (exact), then for h = 1, 2, ..
-    n/2 the pairs (i, i + h) with bit h of i clear become (a + b, a - b)
-    (one vectorized f32 add and subtract per stage), times fl32(1/sqrt(n)),
-    then .to(out_dtype) (RNE)."""
+def torch_hadamard(x, n, seed, out_dtype, chunk_rows=2048, dim=1):
+    """The rotation of a 2-D f32 tensor x in blocks of n along its rows
+    (dim 1) or columns (dim 0: that of x^T, transposed back; every block is
+    rotated on its own, so the order of the elements in memory does not
+    matter), the butterfly of docs/Numerics.md: x * s (exact), then for h =
+    1, 2, .. n/2 the pairs (i, i + h) with bit h of i clear become (a + b,
+    a - b) (one vectorized f32 add and subtract per stage), times
+    fl32(1/sqrt(n)), then .to(out_dtype) (RNE)."""
+    if dim == 0:
+        return torch_hadamard(x.t().contiguous(), n, seed, out_dtype,
+                              chunk_rows).t().contiguous()
     R, C = x.shape
     s = torch_hadamard_signs(n, seed, x.device)
     norm = (1.0 / torch.tensor(float(n), dtype=torch.float64).sqrt()).to(
@@ -1166,9 +1186,10 @@ def torch_check_tma_align(t, device, max_report):
 def torch_check_hadamard(h, device, max_report):
     """torch_hadamard against the dumped output on every element."""
     want = torch_hadamard(load_tensor(h.x, device).float(), h.n, h.seed,
-                          h.out.dtype)
+                          h.out.dtype, dim=h.dim)
     return torch_compare(load_tensor(h.out, device), want, max_report,
-                         extra=lambda i, j: (j - j % h.n,))
+                         extra=lambda i, j: ((i, j)[h.dim] -
+                                             (i, j)[h.dim] % h.n,))
 
 
 def torch_check(info, out, device, max_report):
@@ -1295,10 +1316,12 @@ def show_tma_align_mismatches(label, rows, t):
 def show_hadamard_mismatches(label, rows, h):
     src = os.path.basename(h.x.path)[:-4]
     for (i, j), got, want, c0 in rows:
-        print("    %s [%d, %d]: gpu %s, expected %s; block %s[%d, %d:%d], "
+        block = ("%s[%d, %d:%d]" % (src, i, c0, c0 + h.n) if h.dim == 1 else
+                 "%s[%d:%d, %d]" % (src, c0, c0 + h.n, j))
+        print("    %s [%d, %d]: gpu %s, expected %s; block %s, "
               "x[%d, %d] = %s" %
               (label, i, j, fmt_real(got, h.out.dtype),
-               fmt_real(want, h.out.dtype), src, i, c0, c0 + h.n, i, j,
+               fmt_real(want, h.out.dtype), block, i, j,
                fmt_real(h.x.row_bits(i, j, j + 1)[0], h.x.dtype)))
 
 
@@ -1415,9 +1438,10 @@ def check_hadamard_output(info, h, args, rng):
     """Prints the comparison of one Hadamard rotation; returns the number of
     failures."""
     R, C = h.x.shape
-    print("  %s = hadamard(%s %s) %s, dim 1, size %d, %s" %
+    print("  %s = hadamard(%s %s) %s, dim %d, size %d, %s" %
           (h.name, os.path.basename(h.x.path)[:-4], h.x.dtype, h.out.dtype,
-           h.n, "seed %d" % h.seed if h.seed is not None else "no signs"))
+           h.dim, h.n,
+           "seed %d" % h.seed if h.seed is not None else "no signs"))
     return report_checks(
         lambda: torch_check_hadamard(h, args.device, args.max_report),
         "%d elements" % (R * C),
@@ -1744,7 +1768,8 @@ def self_test_tma_align(args):
 
 
 def self_test_hadamard(args):
-    """torch_hadamard against oracle.hadamard_rows on every element: bf16,
+    """torch_hadamard against oracle.hadamard_rows on every element, along
+    dim 1 and (on x^T) dim 0: bf16,
     f16 and f32 inputs and outputs, sizes 1 .. 256, without and with seeds
     (one of 2^63 or more, as an i64 reads it), with NaN, inf (and inf - inf
     in one block), sums that overflow f32, -0 and subnormals. Returns (cases,
@@ -1774,9 +1799,15 @@ def self_test_hadamard(args):
                         (256, 0x0123456789ABCDEF)):
             got = torch_bits(torch_hadamard(x.float(), n, seed, dtype,
                                             chunk_rows=4)).cpu().tolist()
+            # Along dim 0 of x^T: the same blocks, transposed back.
+            got_t = torch_bits(torch_hadamard(
+                x.t().contiguous().float(), n, seed, dtype, chunk_rows=4,
+                dim=0).t()).cpu().tolist()
             want = oracle.hadamard_rows(md, n, seed)
             bad = sum(not bits_match(g, real_bits(w, dtype), dtype)[0]
                       for rg, rw in zip(got, want) for g, w in zip(rg, rw))
+            bad += sum(not bits_match(g, real_bits(w, dtype), dtype)[0]
+                       for rg, rw in zip(got_t, want) for g, w in zip(rg, rw))
             if bad:
                 print("self-test hadamard %s size %d seed %s: %d mismatches"
                       % (dtype, n, seed, bad))

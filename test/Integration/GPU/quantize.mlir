@@ -160,6 +160,51 @@ func.func @h3x48_16_bf16(%x: tensor<3x48xbf16>) -> tensor<3x48xbf16> {
   %h = fp8.hadamard %x {dim = 1 : i64, size = 16 : i64, seed = 5 : i64} : tensor<3x48xbf16>
   return %h : tensor<3x48xbf16>
 }
+// Along dim 0 (each column's blocks of n rows, as the delayed recipe
+// rotates Wgrad's operands): CTAs of 128 threads move tiles of 128 rows (one
+// block for n = 256) by 32 KiB of shared memory. The 8192x8192 ones are the
+// benchmark's (against a copy of as many bytes).
+func.func @h0_8192_16_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 16 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h0_8192_128_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 128 : i64, seed = 7 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h0_8192_256_bf16(%x: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 256 : i64, seed = -3 : i64} : tensor<8192x8192xbf16>
+  return %h : tensor<8192x8192xbf16>
+}
+func.func @h0_4096x8192_128_f32(%x: tensor<4096x8192xf32>) -> tensor<4096x8192xf32> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 128 : i64} : tensor<4096x8192xf32>
+  return %h : tensor<4096x8192xf32>
+}
+// Tiles 128 bf16 columns wide: the eighth holds 104 of 1000.
+func.func @h0_512x1000_128_bf16(%x: tensor<512x1000xbf16>) -> tensor<512x1000xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 128 : i64, seed = 11 : i64} : tensor<512x1000xbf16>
+  return %h : tensor<512x1000xbf16>
+}
+// One block of 256 rows x 32 f32 columns a tile: the last holds 8 of 1000.
+func.func @h0_768x1000_256_f32(%x: tensor<768x1000xf32>) -> tensor<768x1000xf32> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 256 : i64, seed = 123456789 : i64} : tensor<768x1000xf32>
+  return %h : tensor<768x1000xf32>
+}
+// 48 rows: tiles of one block (16 x 512 f32 columns), 300 used.
+func.func @h0_48x300_16_f32(%x: tensor<48x300xf32>) -> tensor<48x300xf32> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 16 : i64, seed = 5 : i64} : tensor<48x300xf32>
+  return %h : tensor<48x300xf32>
+}
+// Rows of 300 bf16 (600 bytes, not 16-byte aligned): 8-byte accesses.
+func.func @h0_96x300_32_bf16(%x: tensor<96x300xbf16>) -> tensor<96x300xbf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 32 : i64} : tensor<96x300xbf16>
+  return %h : tensor<96x300xbf16>
+}
+// Rows of 7 f16: one element an access.
+func.func @h0_64x7_64_f16(%x: tensor<64x7xf16>) -> tensor<64x7xf16> {
+  %h = fp8.hadamard %x {dim = 0 : i64, size = 64 : i64, seed = 3 : i64} : tensor<64x7xf16>
+  return %h : tensor<64x7xf16>
+}
 func.func @q8192_rowwise(%x: tensor<8192x8192xbf16>) -> (tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
       : tensor<8192x8192xbf16> -> tensor<8192x8192xf8E4M3FN>, tensor<8192x1xf32>
