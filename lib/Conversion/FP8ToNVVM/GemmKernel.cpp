@@ -254,7 +254,7 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                                                  ScaledMatmulOp op,
                                                  StringRef name,
                                                  const Target &target) {
-  if (!target.isBlackwell() && !target.hasGemmKernel()) {
+  if (!target.hasGemmKernel()) {
     // Name what the user chose: the function's recipe where the pipeline
     // set one, and the scalings the kernel would have to apply.
     InFlightDiagnostic diag = op.emitOpError("convert-fp8-to-nvvm has no ")

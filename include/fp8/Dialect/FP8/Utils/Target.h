@@ -68,8 +68,9 @@ public:
   /// exactly these in the tcgen05 scale layout.
   bool hasNativeBlockScales(ScalingAttr scaling, int64_t contractingDim) const;
 
-  /// Whether the chip has a scaled_matmul kernel in this compiler yet.
-  bool hasGemmKernel() const { return isHopper(); }
+  /// Whether the chip has a scaled_matmul kernel in this compiler: the
+  /// sm_90a wgmma GEMM and the sm_100a tcgen05 GEMM.
+  bool hasGemmKernel() const { return isHopper() || isBlackwell(); }
 
   /// Streaming multiprocessors of the reference part (H100 SXM: 132; B200:
   /// 148), for grid sizes and tile heuristics.
