@@ -291,6 +291,10 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
   setManifest(b, func, signature, "fp8.hadamard", tiling.numBlocks(),
               ColumnTiling::kThreads, 2 * type.getNumElements() * elementBytes,
               rotationEntries(b, op));
+  // 16-byte shared accesses: the tile must be 16-byte aligned, more than
+  // its element type asks for.
+  func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                   b.getI64IntegerAttr(16));
   Value input = signature.getArgument(func, "input");
   Value out = signature.getArgument(func, "out");
   Value tile = func.getWorkgroupAttributions()[0];

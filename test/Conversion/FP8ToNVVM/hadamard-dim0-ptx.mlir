@@ -14,6 +14,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate256_hadamard_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/narrow_hadamard_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: .maxntid 128, 1, 1
+// The tile takes 16-byte accesses: aligned to 16, not to its bf16 elements.
+// CHECK: .shared .align 16 .b8 {{.*}}[32768];
 // CHECK-COUNT-32: {{ld.global.v4.b32|st.shared.v4.b32}}
 // CHECK-NOT: {{ld.global|st.shared}}
 // CHECK: bar.sync
