@@ -600,8 +600,14 @@ def replay(plan, gpu_args, gpu_results, args, log=print):
             log("  %s: no model (%s); its outputs are unknown" % (label, why))
             for s in outs:
                 if s.bid in plan.result_index:
-                    store.write(s.bid, gpu_results[plan.result_index[s.bid]],
-                                True, label)
+                    n = plan.result_index[s.bid]
+                    # (b) checks it where the graph is known (the delayed
+                    # recipe's rolled histories).
+                    checks[n] = Check("result %d (%s) from %s" %
+                                      (n, s.name, label),
+                                      gpu_results[n].numel(), -1,
+                                      "no model; see (b)")
+                    store.write(s.bid, gpu_results[n], True, label)
                 else:
                     store.write(s.bid, torch.zeros(s.shape,
                                                    dtype=torch_dtype(s.dtype),
