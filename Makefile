@@ -137,9 +137,13 @@ CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # --function) and checked by check_program.py.
 # RECIPE "none": a program written at the fp8 level, compiled without
 # --fp8-quantize-matmuls and checked without the end-to-end graph.
+# RECIPE PRESET+hN: the preset with a Hadamard rotation of size N
+# (recipe="#fp8.recipe<PRESET, hadamard = N>"; a `#` cannot be written in
+# this variable), checked without the end-to-end graph, which models no
+# rotation.
 GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
                   linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
-                  linear_fwd_bwd:delayed \
+                  linear_fwd_bwd:delayed linear_fwd_bwd:delayed+h128 \
                   quantized_fprop:none \
                   mlp_block:blockwise mlp_block:tensorwise
 # Programs whose run with special values (--specials: inf, huge, subnormal
@@ -215,8 +219,10 @@ check-gpu:
 gpu-programs:
 	@for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
+	  case $$recipe in *+h*) spec="\"#fp8.recipe<$${recipe%%+h*}, hadamard = $${recipe##*+h}>\"";; \
+	    *) spec=$$recipe;; esac; \
 	  if [ $$recipe = none ]; then set -- --fp8-legalize --canonicalize; \
-	  else set -- "--fp8-pipeline=recipe=$$recipe chip=$(GPU_CHIP)"; fi; \
+	  else set -- "--fp8-pipeline=recipe=$$spec chip=$(GPU_CHIP)"; fi; \
 	  if [ -x $(FP8_OPT) ]; then \
 	    echo "$(FP8_OPT) test/Integration/GPU/programs/$$name.mlir '$$*' --fp8-emit=dir=$$dir"; \
 	    $(FP8_OPT) test/Integration/GPU/programs/$$name.mlir "$$@" \
@@ -236,6 +242,7 @@ run-gpu-programs:
 	@failed=; for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
 	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
+	  case $$recipe in *+h*) rflag=;; esac; \
 	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
 	    case " $(GPU_PROGRAMS_KNOWN_SPECIALS) " in *" $$p "*) \
 	      if [ $${run%%:*} = specials ]; then \
