@@ -54,8 +54,8 @@ FailureOr<gpu::GPUModuleOp> buildQuantizeMonitoredKernel(OpBuilder &builder,
                                                          StringRef name,
                                                          const Target &target);
 
-/// Builds a kernel rotating the last dim of `op`'s input by the block
-/// Hadamard matrix, bit-identical to the CPU reference.
+/// Builds a kernel rotating `op`'s input along its dim (0 or 1) by the block
+/// Hadamard butterfly, bit-identical to the CPU reference.
 FailureOr<gpu::GPUModuleOp> buildHadamardKernel(OpBuilder &builder,
                                                 HadamardOp op, StringRef name,
                                                 const Target &target);
