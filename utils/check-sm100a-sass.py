@@ -113,8 +113,11 @@ def check(ptx, tmp):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
+        return 0 if len(sys.argv) == 2 else 2
+    if not os.path.isdir(sys.argv[1]):
+        print(f"{sys.argv[1]}: not a directory", file=sys.stderr)
         return 2
     ptxs = sorted(os.path.join(sys.argv[1], f)
                   for f in os.listdir(sys.argv[1]) if f.endswith(".ptx"))
