@@ -211,3 +211,41 @@ TEST(GemmConfigTest, SharedBytesWithinLimit) {
 }
 
 } // namespace
+
+// FP8, K-major (every sm_90a GEMM so far): k32 wgmmas, four per 128-element
+// K-block, the start address 32 bytes further along the swizzled row each.
+TEST(WgmmaOperandLayoutTest, Fp8KMajor) {
+  WgmmaOperandLayout layout{1, false};
+  EXPECT_EQ(layout.mmaK(), 32);
+  EXPECT_EQ(layout.kBlockElements(), 128);
+  EXPECT_EQ(layout.mmasPerKBlock(), 4);
+  EXPECT_EQ(layout.kStepBytes(), 32);
+  EXPECT_EQ(layout.leadingByteOffset(), 16);
+  EXPECT_EQ(layout.strideByteOffset(), 1024);
+  EXPECT_EQ(layout.boxInner(), 128);
+}
+
+// bf16 (f16), K-major: the same 128 bytes per row and 32 bytes per wgmma,
+// which are now 64 and 16 elements.
+TEST(WgmmaOperandLayoutTest, SixteenBitKMajor) {
+  WgmmaOperandLayout layout{2, false};
+  EXPECT_EQ(layout.mmaK(), 16);
+  EXPECT_EQ(layout.kBlockElements(), 64);
+  EXPECT_EQ(layout.mmasPerKBlock(), 4);
+  EXPECT_EQ(layout.kStepBytes(), 32);
+  EXPECT_EQ(layout.leadingByteOffset(), 16);
+  EXPECT_EQ(layout.boxInner(), 64);
+}
+
+// bf16, MN-major (Wgrad's dY^T and X, stored M x N and M x K): 64 K-rows of
+// 128-byte atoms of 64 elements; a wgmma steps 16 rows (2048 bytes) along
+// K, and the next atom of M or N is one K-block (8192 bytes) further.
+TEST(WgmmaOperandLayoutTest, SixteenBitMnMajor) {
+  WgmmaOperandLayout layout{2, true};
+  EXPECT_EQ(layout.mmaK(), 16);
+  EXPECT_EQ(layout.kBlockElements(), 64);
+  EXPECT_EQ(layout.kStepBytes(), 2048);
+  EXPECT_EQ(layout.leadingByteOffset(), 8192);
+  EXPECT_EQ(layout.strideByteOffset(), 1024);
+  EXPECT_EQ(layout.boxInner(), 64);
+}

@@ -74,9 +74,10 @@ static GemmProblem describeProblem(ScaledMatmulOp op, const Target &target) {
   problem.m = aType.getDimSize(0);
   problem.k = aType.getDimSize(1);
   problem.n = bType.getDimSize(0);
-  problem.numKBlocks = llvm::divideCeil(problem.k, kTileK);
   problem.aElement = aType.getElementType();
   problem.bElement = bType.getElementType();
+  problem.numKBlocks =
+      llvm::divideCeil(problem.k, problem.aLayout().kBlockElements());
   problem.resultElement =
       cast<RankedTensorType>(op.getResult().getType()).getElementType();
   // `fast` skips promotion only where no scale varies along K; otherwise it
@@ -100,9 +101,11 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
                                          const GemmConfig &config) {
   auto ptr = b.ptrType(NVVM::NVVMMemorySpace::Generic);
   KernelSignature signature = declareGemmBuffers(op, problem, ptr);
-  signature.addTensorMap("a_map", "a", {config.tileM, kTileK}, Swizzle::b128,
+  // K-major: one K-block of the tile's rows per box.
+  int64_t boxK = problem.aLayout().boxInner();
+  signature.addTensorMap("a_map", "a", {config.tileM, boxK}, Swizzle::b128,
                          ptr);
-  signature.addTensorMap("b_map", "b", {config.tileN, kTileK}, Swizzle::b128,
+  signature.addTensorMap("b_map", "b", {config.tileN, boxK}, Swizzle::b128,
                          ptr);
   int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
   if (config.tmaStore)

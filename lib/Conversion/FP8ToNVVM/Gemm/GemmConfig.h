@@ -46,6 +46,56 @@ inline constexpr int64_t kRegisterFile = 65536;
 /// At most three consumer warpgroups (a 192-row tile).
 inline constexpr int64_t kMaxConsumers = 3;
 
+/// How a wgmma operand tile lies in a stage buffer (128-byte swizzle), from
+/// its element width and majorness. A K-block takes 128 bytes of K per row
+/// of M or N whatever the element type, so the stage layout, the swizzle and
+/// the stride between 8-row groups are the same for FP8 and 16-bit operands;
+/// what changes is how many elements that is, the K of one wgmma (32 bytes
+/// of K: k32 for FP8, k16 for bf16 and f16), and, for an MN-major 16-bit
+/// operand (stored K x M: rows of M or N elements, the descriptor's
+/// transpose bit set), how the descriptor steps along K and from one
+/// 64-element atom of M or N to the next. wgmma takes MN-major operands from
+/// shared memory for 16-bit types only.
+struct WgmmaOperandLayout {
+  /// Bytes of K that one wgmma.mma_async consumes.
+  static constexpr int64_t kMmaKBytes = 32;
+
+  /// 1 (e4m3, e5m2) or 2 (bf16, f16).
+  int64_t elementBytes = 1;
+  /// Stored K x M (K x N): the operand's rows are K.
+  bool mnMajor = false;
+
+  /// The K of one wgmma.
+  int64_t mmaK() const { return kMmaKBytes / elementBytes; }
+  /// The K extent of one K-block.
+  int64_t kBlockElements() const { return kSwizzleBytes / elementBytes; }
+  /// wgmmas per K-block.
+  int64_t mmasPerKBlock() const { return kBlockElements() / mmaK(); }
+  /// How far the descriptor's start address moves per wgmma along K: 32
+  /// bytes inside the K-major swizzled row (the hardware applies the
+  /// swizzle to the full address), or mmaK rows of 128 bytes MN-major.
+  int64_t kStepBytes() const {
+    return mnMajor ? mmaK() * kSwizzleBytes : kMmaKBytes;
+  }
+  /// The descriptor's leading byte offset: unused by K-major swizzled tiles
+  /// whose K extent is one swizzle row (16 by convention); MN-major, from
+  /// one 128-byte (64-element) atom of M or N to the next: the K-block's
+  /// rows.
+  int64_t leadingByteOffset() const {
+    return mnMajor ? kBlockElements() * kSwizzleBytes : 16;
+  }
+  /// The descriptor's stride byte offset: from one group of eight 128-byte
+  /// rows to the next (along M or N K-major, along K MN-major).
+  int64_t strideByteOffset() const { return kSwizzleAtom; }
+  /// The innermost extent of the TMA box that loads `rows` rows of M or N
+  /// of one K-block: the K-block K-major; one 64-element atom MN-major
+  /// (128 bytes, the widest box a 128-byte swizzle takes), loaded
+  /// rows / 64 times.
+  int64_t boxInner() const {
+    return mnMajor ? kSwizzleBytes / elementBytes : kBlockElements();
+  }
+};
+
 // Named barriers (0 is the CTA-wide one).
 /// Named barriers 1..3: the issue turns of consumers 0..2.
 inline constexpr int64_t kFirstTurnBarrier = 1;

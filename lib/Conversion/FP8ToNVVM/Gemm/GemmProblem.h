@@ -29,8 +29,18 @@ struct GemmProblem {
   OperandScaling aScaling{}, bScaling{};
   Type aElement, bElement, resultElement;
   /// Whether A (B) is stored K x M (K x N), contracting its rows (sm_100a
-  /// reads either major; the sm_90a kernel takes K-major operands only).
+  /// reads either major; the sm_90a kernel takes K-major FP8 operands only,
+  /// and MN-major ones of 16 bits).
   bool aMnMajor = false, bMnMajor = false;
+
+  /// How A's (B's) tile lies in a stage of the sm_90a kernel.
+  WgmmaOperandLayout aLayout() const { return layoutOf(aElement, aMnMajor); }
+  WgmmaOperandLayout bLayout() const { return layoutOf(bElement, bMnMajor); }
+
+private:
+  static WgmmaOperandLayout layoutOf(Type element, bool mnMajor) {
+    return {element.getIntOrFloatBitWidth() / 8, mnMajor};
+  }
 };
 
 /// The kernel's arguments as the kernel body uses them.

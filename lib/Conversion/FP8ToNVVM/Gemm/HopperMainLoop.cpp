@@ -28,7 +28,8 @@ using namespace mlir;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
 
-/// The K of one FP8 wgmma.
+/// The K of one FP8 wgmma (the promoted loop's unit: only FP8 operands are
+/// scaled).
 static constexpr int64_t kMmaK = 32;
 /// The M of one wgmma: a consumer's rows.
 static constexpr int64_t kMmaM = kConsumerRows;
@@ -48,6 +49,17 @@ Value WgmmaDescriptor::encode(KernelBuilder &b, Value low) const {
   uint64_t high = (uint64_t(strideByteOffset >> 4) << 32) |
                   (uint64_t(baseOffset) << 49) | (uint64_t(swizzle) << 62);
   return b.orI(b.extUI64(low), int64_t(high));
+}
+
+/// The descriptor of a stage's tile of one operand at `start` (128-byte
+/// swizzle, the layout's offsets).
+static WgmmaDescriptor describeTile(const WgmmaOperandLayout &layout,
+                                    Value start) {
+  WgmmaDescriptor descriptor;
+  descriptor.startAddress = start;
+  descriptor.leadingByteOffset = layout.leadingByteOffset();
+  descriptor.strideByteOffset = layout.strideByteOffset();
+  return descriptor;
 }
 
 HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
@@ -107,35 +119,46 @@ HopperMainLoop::stageState(Value counter, const ThreadFragment &fragment) {
   Value aBase = b.add(smem.address, aOffset);
   Value bBase = b.add(smem.address, pipeline.bTileOffset(stage));
   Value parity = pipeline.fullParity(counter);
-  Value lowA = WgmmaDescriptor{aBase}.encodeLow(b);
-  Value lowB = WgmmaDescriptor{bBase}.encodeLow(b);
+  Value lowA = describeTile(problem.aLayout(), aBase).encodeLow(b);
+  Value lowB = describeTile(problem.bLayout(), bBase).encodeLow(b);
   return {stage, parity, lowA, lowB};
 }
 
 Value HopperMainLoop::issueBlock(const StageState &state, Value acc,
                                  bool zeroFirst, int64_t firstStep,
                                  int64_t numSteps) {
-  auto shape =
-      NVVM::MMAShapeAttr::get(b.getContext(), kMmaM, config.tileN, kMmaK);
+  WgmmaOperandLayout aLayout = problem.aLayout(), bLayout = problem.bLayout();
+  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kMmaM, config.tileN,
+                                       aLayout.mmaK());
   auto wgmmaType = [&](Type t) {
+    if (t.isBF16())
+      return NVVM::WGMMATypes::bf16;
+    if (t.isF16())
+      return NVVM::WGMMATypes::f16;
     return isa<Float8E4M3FNType>(t) ? NVVM::WGMMATypes::e4m3
                                     : NVVM::WGMMATypes::e5m2;
   };
-  // Both tiles: K-major, 128-byte swizzle.
-  WgmmaDescriptor descriptor;
+  // 128-byte swizzle; K-major unless a 16-bit operand is MN-major (the
+  // instruction's transpose bit: A "col", B "row").
+  WgmmaDescriptor aDescriptor = describeTile(aLayout, Value());
+  WgmmaDescriptor bDescriptor = describeTile(bLayout, Value());
+  auto aMajor = aLayout.mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  auto bMajor = bLayout.mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t step = firstStep; step < firstStep + numSteps; ++step) {
-    // Advancing along K inside the swizzled row moves the start address:
-    // the hardware applies the swizzle to the full address.
-    Value descA = descriptor.encode(b, b.add(state.lowA, step * kMmaK >> 4));
-    Value descB = descriptor.encode(b, b.add(state.lowB, step * kMmaK >> 4));
+    // Advancing along K moves the start address (inside the swizzled row
+    // K-major: the hardware applies the swizzle to the full address).
+    Value descA = aDescriptor.encode(
+        b, b.add(state.lowA, step * aLayout.kStepBytes() >> 4));
+    Value descB = bDescriptor.encode(
+        b, b.add(state.lowB, step * bLayout.kStepBytes() >> 4));
     auto scaleD = (zeroFirst && step == firstStep) ? NVVM::WGMMAScaleOut::zero
                                                    : NVVM::WGMMAScaleOut::one;
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType, acc, descA, descB, shape, wgmmaType(problem.aElement),
         wgmmaType(problem.bElement), NVVM::WGMMATypes::f32, scaleD,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-        NVVM::MMALayout::col, nullptr);
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, aMajor, bMajor,
+        nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;
@@ -179,8 +202,9 @@ MainLoopResult HopperMainLoop::buildFastLoop(Value counter,
   Value it = loop.getRegionIterArgs()[0];
   StageState current = stageState(it, fragment);
   pipeline.waitFull(current.stage, current.parity);
-  Value acc = issueBlock(current, loop.getRegionIterArgs()[1],
-                         /*zeroFirst=*/false, 0, kTileK / kMmaK);
+  Value acc =
+      issueBlock(current, loop.getRegionIterArgs()[1],
+                 /*zeroFirst=*/false, 0, problem.aLayout().mmasPerKBlock());
   NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
   auto previous = scf::IfOp::create(b, b.ugt(loop.getInductionVar(), 0));
   b.setInsertionPointToStart(&previous.getThenRegion().front());

@@ -118,7 +118,7 @@ Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
       b, Type(), full,
       b.i32(part ? config.splitStageBytes() : config.stageBytes()),
       NVVM::MemScopeKind::CTA, false, Value());
-  Value kCoord = b.mul(kb, kTileK);
+  Value kCoord = b.mul(kb, problem.aLayout().kBlockElements());
   Value aOffset = aTileOffset(stage);
   Value bOffset = bTileOffset(stage);
   // A sub-tile's 64 rows of A go where its consumer would find them in a
