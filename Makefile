@@ -139,8 +139,7 @@ CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # --fp8-quantize-matmuls and checked without the end-to-end graph.
 # RECIPE PRESET+hN: the preset with a Hadamard rotation of size N
 # (recipe="#fp8.recipe<PRESET, hadamard = N>"; a `#` cannot be written in
-# this variable), checked without the end-to-end graph, which models no
-# rotation.
+# this variable); check_program.py's --recipe takes the same spelling.
 GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
                   linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
                   linear_fwd_bwd:delayed linear_fwd_bwd:delayed+h128 \
@@ -242,7 +241,6 @@ run-gpu-programs:
 	@failed=; for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
 	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
-	  case $$recipe in *+h*) rflag=;; esac; \
 	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
 	    case " $(GPU_PROGRAMS_KNOWN_SPECIALS) " in *" $$p "*) \
 	      if [ $${run%%:*} = specials ]; then \

@@ -53,10 +53,11 @@ the GPU:
       graph itself, independently of the plan: every matmul operand
       oriented [free, contracted] and quantized with the policy of its
       role in the recipe (--recipe, a preset: tensorwise, rowwise,
-      blockwise, mxfp8, delayed), then the float64 product. Under delayed
-      the amax of each value comes from its history argument by
-      TransformerEngine's rule, and the rolled histories the function
-      returns are checked bit for bit. This catches a compiler
+      blockwise, mxfp8, delayed; PRESET+hN rotates every operand along
+      its contracted dim first, as fp8-insert-hadamard does), then the
+      float64 product. Under delayed the amax of each value comes from its
+      history argument by TransformerEngine's rule, and the rolled
+      histories the function returns are checked bit for bit. This catches a compiler
       that quantizes an operand with the wrong tile, format or orientation
       consistently (which (a) alone takes as the plan's intent). GEMM
       results are compared with the same rule as in (a).
@@ -677,7 +678,6 @@ GRAPHS = {
     # Y = X W^T, dX = dY W, dW = dY^T X.
     "linear_fwd_bwd": {
         "roles": ["activation", "weight", "gradient"],
-        "histories": ["a0", "a1", "a2"],
         "results": [("matmul", ("a0", False), ("a1", False)),
                     ("matmul", ("a2", False), ("a1", True)),
                     ("matmul", ("a2", True), ("a0", True))]},
@@ -716,16 +716,39 @@ GRAPHS = {
 CHAIN_TOL = 2.0 ** -4
 
 
+def parse_recipe(recipe):
+    """(preset, Hadamard size or 0) of a --recipe: PRESET or PRESET+hN
+    (the preset with a Hadamard rotation of size N along every matmul's
+    contracted dim, as fp8-insert-hadamard inserts it without a seed)."""
+    preset, _, h = recipe.partition("+h")
+    if preset not in RECIPES or (h and not h.isdigit()):
+        raise BadInput("--recipe %r: PRESET or PRESET+hN, PRESET one of %s"
+                       % (recipe, ", ".join(sorted(RECIPES))))
+    return preset, int(h or 0)
+
+
 def e2e_operand(x, role, recipe, history=None):
-    """Quantizes x as the recipe quantizes `role`; under delayed scaling
-    with the amax from `history` (f32 [H, 1, 1])."""
-    fmt_name, tile, scale, rnd = RECIPES[recipe][role]
+    """Quantizes x (oriented [free, contracted]) as the recipe quantizes
+    `role`: rotated along the contracted dim first under PRESET+hN, and
+    under delayed scaling with the amax from `history` (f32 [H, 1, 1])."""
+    preset, n = parse_recipe(recipe)
+    fmt_name, tile, scale, rnd = RECIPES[preset][role]
     scaling = {"tile": tile, "scale": scale, "round": rnd}
-    x = x.float().contiguous()
+    x = rotated(x, n, 1).float().contiguous()
     amax = None if history is None else delayed_amax(history, x)
     q, stored, _ = cq.torch_quantize(x, cq.FORMATS[fmt_name], scaling,
                                      amax=amax)
     return q, stored, scaling, fmt_name
+
+
+def rotated(x, n, dim):
+    """x rotated in blocks of n along dim, rounded to x's dtype (what
+    fp8.hadamard returns); x itself where n is 0."""
+    if not n:
+        return x
+    name = {torch.bfloat16: "bf16", torch.float16: "f16",
+            torch.float32: "f32"}[x.dtype]
+    return cq.torch_hadamard(x.float(), n, None, name, dim=dim)
 
 
 def delayed_amax(history, x):
@@ -745,24 +768,52 @@ def rolled_history(history, x):
     return torch.cat([h[1:], current])
 
 
-def history_of(graph, v, recipe, value):
-    """The history argument of value v under a delayed recipe, else None.
-    History k belongs to graph["histories"][k] and is argument
-    len(roles) + k."""
-    if recipe not in DELAYED or v not in graph.get("histories", ()):
+def history_keys(graph, recipe):
+    """The quantized (value, contracted dim) pairs that own a history under
+    a delayed recipe, in the order of their history arguments (after the
+    graph's own) and of their rolled histories (after its results):
+    fp8-quantize-matmuls makes one per value, or per (value, contracted
+    dim) when the recipe rotates, in the order the matmuls first read them.
+    A key is the value ("aN"), or (value, dim) with a rotation."""
+    preset, n = parse_recipe(recipe)
+    if preset not in DELAYED:
+        return []
+    keys = []
+    for node in graph["results"]:
+        if node[0] != "matmul":
+            continue
+        for v, transposed in node[1:]:
+            key = (v, 0 if transposed else 1) if n else v
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def history_of(graph, v, transposed, recipe, value):
+    """The history argument of operand (v, transposed) under a delayed
+    recipe, else None."""
+    keys = history_keys(graph, recipe)
+    if not keys:
         return None
-    k = graph["histories"].index(v)
-    return value("a%d" % (len(graph["roles"]) + k))
+    key = (v, 0 if transposed else 1) if parse_recipe(recipe)[1] else v
+    return value("a%d" % (len(graph["roles"]) + keys.index(key)))
+
+
+def history_node(n, dim):
+    """The node model of a rolled history of a value rotated along dim."""
+    def rolled_history_of_rotation(history, x):
+        return rolled_history(history, rotated(x, n, dim))
+    return rolled_history_of_rotation if n else rolled_history
 
 
 def graph_results(graph, recipe):
     """The graph's result nodes, with the rolled histories after them
     under a delayed recipe."""
     nodes = list(graph["results"])
-    if recipe in DELAYED:
-        base = len(graph["roles"])
-        nodes += [(rolled_history, "a%d" % (base + k), v)
-                  for k, v in enumerate(graph.get("histories", ()))]
+    base, n = len(graph["roles"]), parse_recipe(recipe)[1]
+    for k, key in enumerate(history_keys(graph, recipe)):
+        v, dim = key if n else (key, 1)
+        nodes.append((history_node(n, dim), "a%d" % (base + k), v))
     return nodes
 
 
@@ -795,7 +846,8 @@ def graph_node(graph, node, recipe, value, out_dtype, args):
         x = value(v)
         ops.append(e2e_operand(x.t() if transposed else x,
                                value_role(graph, v), recipe,
-                               history_of(graph, v, recipe, value)))
+                               history_of(graph, v, transposed, recipe,
+                                          value)))
     (a, sa, asc, af), (b, sb, bsc, bf) = ops
     ref, bound = cg.reference(a, sa, asc, af, b, sb, bsc, bf)
     tol = args.tol if args.tol is not None else cg.TOL["promoted"]
@@ -1258,8 +1310,9 @@ def main():
     ap.add_argument("dumps", nargs="*", help="DUMP MANIFEST")
     ap.add_argument("--function", default=None,
                     help="the function, where DUMP holds several")
-    ap.add_argument("--recipe", default=None, choices=sorted(RECIPES),
-                    help="the preset the program was quantized with; "
+    ap.add_argument("--recipe", default=None,
+                    help="the preset the program was quantized with, or "
+                    "PRESET+hN with a Hadamard rotation of size N; "
                     "enables the end-to-end check (b)")
     ap.add_argument("--tol", type=float, default=None,
                     help="GEMM tolerance (default 2^-9 promoted, 2^-8 fast)")
@@ -1281,6 +1334,11 @@ def main():
     cq.choose_device(torch, args)
     if len(args.dumps) % 2:
         ap.error("expected DUMP MANIFEST pairs")
+    if args.recipe is not None:
+        try:
+            parse_recipe(args.recipe)
+        except BadInput as e:
+            ap.error(str(e))
     try:
         if args.self_test:
             return self_test(args)
