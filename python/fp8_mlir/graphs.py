@@ -193,6 +193,23 @@ _GELU = """\
 %th = math.tanh %u : f32
 %p = arith.addf %one, %th : f32
 """
+# dA * gelu'(v) on %a0 = dA, %a1 = v, after _GELU of %a1:
+# gelu'(v) = 0.5 (1 + t) + 0.5 v (1 - t^2) c0 (1 + 3 c1 v^2),
+# t = tanh(c0 (v + c1 v^3)).
+_GELU_GRAD = """\
+%d0 = arith.mulf %half, %p : f32
+%t2 = arith.mulf %th, %th : f32
+%omt = arith.subf %one, %t2 : f32
+%three = arith.constant 3.0 : f32
+%c13 = arith.mulf %three, %c1 : f32
+%q0 = arith.mulf %c13, %x2 : f32
+%q1 = arith.addf %one, %q0 : f32
+%q2 = arith.mulf %c0, %q1 : f32
+%hv = arith.mulf %half, %a1 : f32
+%q3 = arith.mulf %hv, %omt : f32
+%q4 = arith.mulf %q3, %q2 : f32
+%dg = arith.addf %d0, %q4 : f32
+%r = arith.mulf %a0, %dg : f32"""
 
 
 def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
@@ -267,24 +284,9 @@ def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
         dw3 = bwd.matmul("wgrad", dh3, th, x, tx, (hidden, dim), dtype)
         grads, gtypes = [dx, dw1, dw3, dw2], [tx, tw1, tw1, tw2]
     else:
-        # gelu'(v) = 0.5 (1 + t) + 0.5 v (1 - t^2) c0 (1 + 3 c1 v^2),
-        # t = tanh(c0 (v + c1 v^3)).
         dh1 = bwd.elementwise(
             [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
-            _GELU.replace("%a0", "%a1") + """\
-%d0 = arith.mulf %half, %p : f32
-%t2 = arith.mulf %th, %th : f32
-%omt = arith.subf %one, %t2 : f32
-%three = arith.constant 3.0 : f32
-%c13 = arith.mulf %three, %c1 : f32
-%q0 = arith.mulf %c13, %x2 : f32
-%q1 = arith.addf %one, %q0 : f32
-%q2 = arith.mulf %c0, %q1 : f32
-%hv = arith.mulf %half, %a1 : f32
-%q3 = arith.mulf %hv, %omt : f32
-%q4 = arith.mulf %q3, %q2 : f32
-%dg = arith.addf %d0, %q4 : f32
-%r = arith.mulf %a0, %dg : f32""")
+            _GELU.replace("%a0", "%a1") + _GELU_GRAD)
         dx = bwd.matmul("dgrad", dh1, th, w1, tw1, (m, dim), dtype)
         dw1 = bwd.matmul("wgrad", dh1, th, x, tx, (hidden, dim), dtype)
         grads, gtypes = [dx, dw1, dw2], [tx, tw1, tw2]

@@ -315,11 +315,19 @@ static Value storeScales(OpBuilder &b, Location loc, Value scale,
   return TmaAlignScalesOp::create(b, loc, scale);
 }
 
-/// The row-major scales of a quantization of `input` with `scaling`.
-static RankedTensorType getRowMajorScaleType(Value input, ScalingAttr scaling) {
+/// fp8.quantize of `input` to `dataType`, round-to-nearest with its own
+/// amax (what the fused ops are defined by), its scales stored in `layout`.
+static std::pair<Value, Value>
+buildFusedQuantize(OpBuilder &b, Location loc, Type dataType, Value input,
+                   ScalingAttr scaling, int64_t margin, ScaleLayout layout) {
   auto type = cast<RankedTensorType>(input.getType());
-  return RankedTensorType::get(
+  auto rowMajor = RankedTensorType::get(
       getTiledShape(type.getShape(), scaling.getTile()), scaling.getScale());
+  auto quantize = QuantizeOp::create(b, loc, dataType, rowMajor, input,
+                                     /*amax=*/Value(), /*seed=*/Value(),
+                                     scaling, Rounding::nearest, margin);
+  return {quantize.getResult(),
+          storeScales(b, loc, quantize.getScale(), layout)};
 }
 
 struct QuantizeLowering : OpRewritePattern<QuantizeOp> {
@@ -370,11 +378,9 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
   LogicalResult matchAndRewrite(QuantizeTransposeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto rows = QuantizeOp::create(
-        rewriter, loc, op.getResult().getType(),
-        getRowMajorScaleType(op.getInput(), op.getScaling()), op.getInput(),
-        /*amax=*/Value(), /*seed=*/Value(), op.getScaling(), Rounding::nearest,
-        op.getMargin());
+    auto [rows, rowScales] = buildFusedQuantize(
+        rewriter, loc, op.getResult().getType(), op.getInput(), op.getScaling(),
+        op.getMargin(), op.getScaleLayout());
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     Value init = tensor::EmptyOp::create(
         rewriter, loc,
@@ -384,17 +390,10 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
         linalg::TransposeOp::create(rewriter, loc, op.getInput(), init,
                                     ArrayRef<int64_t>{1, 0})
             ->getResult(0);
-    auto columns = QuantizeOp::create(
-        rewriter, loc, op.getResultT().getType(),
-        getRowMajorScaleType(transposed, op.getScaling()), transposed,
-        /*amax=*/Value(), /*seed=*/Value(), op.getScaling(), Rounding::nearest,
-        op.getMargin());
-    rewriter.replaceOp(
-        op,
-        {rows.getResult(),
-         storeScales(rewriter, loc, rows.getScale(), op.getScaleLayout()),
-         columns.getResult(),
-         storeScales(rewriter, loc, columns.getScale(), op.getScaleTLayout())});
+    auto [columns, columnScales] = buildFusedQuantize(
+        rewriter, loc, op.getResultT().getType(), transposed, op.getScaling(),
+        op.getMargin(), op.getScaleTLayout());
+    rewriter.replaceOp(op, {rows, rowScales, columns, columnScales});
     return success();
   }
 };
@@ -439,14 +438,10 @@ struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
           op.getScaleTLayout());
       results.append(fused->result_begin(), fused->result_end());
     } else {
-      auto quantize = QuantizeOp::create(
-          rewriter, loc, op.getQuantized().getType(),
-          getRowMajorScaleType(produced, op.getScaling()), produced,
-          /*amax=*/Value(), /*seed=*/Value(), op.getScaling(),
-          Rounding::nearest, op.getMargin());
-      results.push_back(quantize.getResult());
-      results.push_back(
-          storeScales(rewriter, loc, quantize.getScale(), op.getScaleLayout()));
+      auto [data, scale] = buildFusedQuantize(
+          rewriter, loc, op.getQuantized().getType(), produced, op.getScaling(),
+          op.getMargin(), op.getScaleLayout());
+      results.append({data, scale});
     }
     if (op.getKept())
       results.push_back(produced);

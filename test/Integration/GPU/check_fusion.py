@@ -44,49 +44,22 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+from fp8_mlir import graphs  # noqa: E402
 
 MAPS = """#id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 #col = affine_map<(i, j) -> (i)>
 """
 
-# Bodies on f32 %a0, %a1, ... (the inputs extended) giving f32 %r.
-GELU = """%c0 = arith.constant 0.7978846 : f32
-%c1 = arith.constant 0.044715 : f32
-%half = arith.constant 0.5 : f32
-%one = arith.constant 1.0 : f32
-%x2 = arith.mulf {x}, {x} : f32
-%x3 = arith.mulf %x2, {x} : f32
-%t0 = arith.mulf %c1, %x3 : f32
-%t1 = arith.addf {x}, %t0 : f32
-%u = arith.mulf %c0, %t1 : f32
-%th = math.tanh %u : f32
-%p = arith.addf %one, %th : f32
-"""
-GELU_R = GELU.format(x="%a0") + """%hx = arith.mulf %half, %a0 : f32
+# Bodies on f32 %a0, %a1, ... (the inputs extended) giving f32 %r: those
+# graphs.mlp writes (GELU's tanh form, its derivative times dA, SiLU).
+GELU_R = graphs._GELU + """%hx = arith.mulf %half, %a0 : f32
 %r = arith.mulf %hx, %p : f32
 """
-# dA * gelu'(h): a0 = dA, a1 = h.
-DGELU_R = GELU.format(x="%a1") + """%d0 = arith.mulf %half, %p : f32
-%t2 = arith.mulf %th, %th : f32
-%omt = arith.subf %one, %t2 : f32
-%three = arith.constant 3.0 : f32
-%c13 = arith.mulf %three, %c1 : f32
-%q0 = arith.mulf %c13, %x2 : f32
-%q1 = arith.addf %one, %q0 : f32
-%q2 = arith.mulf %c0, %q1 : f32
-%hv = arith.mulf %half, %a1 : f32
-%q3 = arith.mulf %hv, %omt : f32
-%q4 = arith.mulf %q3, %q2 : f32
-%dg = arith.addf %d0, %q4 : f32
-%r = arith.mulf %a0, %dg : f32
-"""
-SWIGLU_R = """%neg = arith.negf %a0 : f32
-%ex = math.exp %neg : f32
-%one = arith.constant 1.0 : f32
-%den = arith.addf %one, %ex : f32
-%sig = arith.divf %one, %den : f32
-%s0 = arith.mulf %a0, %sig : f32
+DGELU_R = graphs._GELU.replace("%a0", "%a1") + graphs._GELU_GRAD + "\n"
+SWIGLU_R = graphs._SILU.format(x="%a0") + """%s0 = arith.mulf %a0, %sig : f32
 %r = arith.mulf %s0, %a1 : f32
 """
 BIAS_R = "%r = arith.addf %a0, %a1 : f32\n"
