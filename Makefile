@@ -20,6 +20,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
+        gpu-fusion run-gpu-fusion \
         install demo docs format hooks clean
 
 all: build
@@ -110,6 +111,7 @@ check-python: build
 	FP8_OPT=$(abspath $(FP8_OPT)) \
 	  $(if $(wildcard $(RUN_BUILD_DIR)/lib/libfp8rt.so),FP8RT_LIBRARY=$(abspath $(RUN_BUILD_DIR)/lib/libfp8rt.so)) \
 	  $(PYTHON) -m unittest discover -s python/tests
+	$(PYTHON) test/Integration/GPU/check_fusion.py --self-test
 	@echo "check-python: passed"
 
 check: check-format check-lit check-run check-python check-embed
@@ -184,7 +186,7 @@ check-gpu:
 	  exit 1; \
 	fi
 	@# The programs' launch plans, emitted here too.
-	@$(MAKE) --no-print-directory gpu-programs
+	@$(MAKE) --no-print-directory gpu-programs gpu-fusion
 	rm -rf $(GPU_DUMP_DIR)
 	$(FP8_RUN) tools/fp8-run/test/copy/manifest.json --iters 0 \
 	  --dump $(GPU_DUMP_DIR)/copy
@@ -208,7 +210,7 @@ check-gpu:
 	  $(CHECK_GEMM) --self-test && \
 	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm; \
 	fi
-	@$(MAKE) --no-print-directory run-gpu-programs
+	@$(MAKE) --no-print-directory run-gpu-programs run-gpu-fusion
 	@$(MAKE) --no-print-directory gpu-python run-gpu-python
 	@echo "check-gpu: passed"
 
@@ -257,6 +259,28 @@ run-gpu-programs:
 	  done; \
 	done; \
 	if [ -n "$$failed" ]; then echo "run-gpu-programs: FAILED:$$failed" >&2; exit 1; fi
+
+# Producer fusion on the GPU (test/Integration/GPU/check_fusion.py): its
+# programs, each fused (fp8-fuse-quantization) and unfused, are emitted into
+# FUSION_DIR where fp8-opt exists (gpu-fusion; carry FUSION_DIR otherwise),
+# run through fp8-run on the same inputs, seeded and with special values,
+# and compared byte for byte (run-gpu-fusion).
+FUSION_DIR   ?= $(BUILD_DIR)/fusion-check
+CHECK_FUSION := $(PYTHON) test/Integration/GPU/check_fusion.py
+
+gpu-fusion:
+	@if [ -x $(FP8_OPT) ]; then \
+	  $(CHECK_FUSION) --emit $(FUSION_DIR) --fp8-opt $(FP8_OPT) > /dev/null; \
+	elif [ -f $(FUSION_DIR)/fused/manifest.json ]; then \
+	  echo "check-gpu: no $(FP8_OPT); using the programs in $(FUSION_DIR)"; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT) and no $(FUSION_DIR):" \
+	    "emit them where MLIR is and copy $(FUSION_DIR) here" >&2; \
+	  exit 1; \
+	fi
+
+run-gpu-fusion:
+	$(CHECK_FUSION) $(FUSION_DIR) --fp8-run $(FP8_RUN)
 
 # The Python package on the GPU (test/Integration/GPU/check_nn.py, and
 # check_monitor.py for the health statistics):
