@@ -49,6 +49,7 @@
 #include "Gemm/GemmConfig.h"
 #include "Gemm/GemmManifest.h"
 #include "Gemm/GemmProblem.h"
+#include "Gemm/HighPrecisionGemm.h"
 #include "Gemm/HopperMainLoop.h"
 #include "Gemm/ProducerPipeline.h"
 #include "Gemm/Tcgen05Kernel.h"
@@ -58,6 +59,7 @@
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -94,19 +96,29 @@ static GemmProblem describeProblem(ScaledMatmulOp op, const Target &target) {
   return problem;
 }
 
-/// The kernel's parameters: the buffers, then the tensor maps the
-/// configuration needs. Every one is a device pointer.
-static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
+/// The TMA box of an operand's `rows` rows of M or N per K-block, {rows,
+/// cols} as stored: the rows and a K-block K-major; the K-block's rows and
+/// one 64-element atom MN-major.
+static SmallVector<int64_t> operandBox(const WgmmaOperandLayout &layout,
+                                       int64_t rows) {
+  if (layout.mnMajor)
+    return {layout.kBlockElements(), layout.boxInner()};
+  return {rows, layout.boxInner()};
+}
+
+/// The kernel's parameters: the buffers (`signature`, from the op), then
+/// the tensor maps the configuration needs. Every one is a device pointer.
+static KernelSignature declareParameters(KernelBuilder &b,
+                                         KernelSignature signature,
                                          const GemmProblem &problem,
                                          const GemmConfig &config) {
   auto ptr = b.ptrType(NVVM::NVVMMemorySpace::Generic);
-  KernelSignature signature = declareGemmBuffers(op, problem, ptr);
-  // K-major: one K-block of the tile's rows per box.
-  int64_t boxK = problem.aLayout().boxInner();
-  signature.addTensorMap("a_map", "a", {config.tileM, boxK}, Swizzle::b128,
-                         ptr);
-  signature.addTensorMap("b_map", "b", {config.tileN, boxK}, Swizzle::b128,
-                         ptr);
+  signature.addTensorMap("a_map", "a",
+                         operandBox(problem.aLayout(), config.tileM),
+                         Swizzle::b128, ptr);
+  signature.addTensorMap("b_map", "b",
+                         operandBox(problem.bLayout(), config.tileN),
+                         Swizzle::b128, ptr);
   int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
   if (config.tmaStore)
     signature.addTensorMap("c_map", "c",
@@ -126,20 +138,17 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
   return signature;
 }
 
-/// The manifest: the launch, the parameters, and the `matmul` object that
-/// check_gemm.py checks against, with sm_90a's pipeline.
-static void setHopperManifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
-                              ScaledMatmulOp op, const GemmProblem &problem,
-                              const GemmConfig &config,
-                              const KernelSignature &signature) {
-  GemmLaunch launch{
+/// The launch of the sm_90a kernel for the manifest: grid, block, shared
+/// memory, tile, and its pipeline.
+static GemmLaunch getHopperLaunch(KernelBuilder &b, const GemmConfig &config,
+                                  const GemmProblem &problem) {
+  return GemmLaunch{
       config.gridSize,
       config.threads(),
       config.sharedBytes(),
-      {config.tileM, config.tileN, kTileK},
+      {config.tileM, config.tileN, problem.aLayout().kBlockElements()},
       {b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
        b.getNamedAttr("split_tiles", b.getI64IntegerAttr(config.splitTiles))}};
-  setGemmManifest(b, kernel, op, problem, signature, launch);
 }
 
 /// The arguments the body uses, by the names the signature gave them (A and
@@ -151,10 +160,13 @@ static GemmArguments getArguments(KernelBuilder &b, gpu::GPUFuncOp kernel,
                                : Value();
   };
   GemmArguments args;
-  args.aScale = b.castTo(NVVM::NVVMMemorySpace::Global,
-                         signature.getArgument(kernel, "a_scale"));
-  args.bScale = b.castTo(NVVM::NVVMMemorySpace::Global,
-                         signature.getArgument(kernel, "b_scale"));
+  // A high-precision matmul has no scales.
+  if (signature.has("a_scale")) {
+    args.aScale = b.castTo(NVVM::NVVMMemorySpace::Global,
+                           signature.getArgument(kernel, "a_scale"));
+    args.bScale = b.castTo(NVVM::NVVMMemorySpace::Global,
+                           signature.getArgument(kernel, "b_scale"));
+  }
   args.c = signature.getArgument(kernel, "c");
   args.aMap = signature.getArgument(kernel, "a_map");
   args.bMap = signature.getArgument(kernel, "b_map");
@@ -218,19 +230,28 @@ static void buildConsumer(KernelBuilder &b, const GemmConfig &config,
   epilogue.buildFinish();
 }
 
+/// Sets a kernel's manifest entry from its signature and launch.
+using ManifestFn =
+    function_ref<void(KernelBuilder &, gpu::GPUFuncOp, const KernelSignature &,
+                      const GemmLaunch &)>;
+
+/// The kernel of `problem` whose buffers `buffers` declares (bound to the
+/// source op at `loc`).
 static FailureOr<gpu::GPUModuleOp>
-buildKernel(OpBuilder &builder, ScaledMatmulOp op, StringRef name,
+buildKernel(OpBuilder &builder, Location loc, StringRef name,
             const Target &target, const GemmProblem &problem,
-            const GemmConfig &config) {
-  KernelBuilder b(op.getLoc(), builder);
-  KernelSignature signature = declareParameters(b, op, problem, config);
+            const GemmConfig &config, KernelSignature buffers,
+            ManifestFn setManifestEntry) {
+  KernelBuilder b(loc, builder);
+  KernelSignature signature =
+      declareParameters(b, std::move(buffers), problem, config);
   gpu::GPUFuncOp kernel =
       createKernel(b, name, target, signature, config.threads());
   // A fixed register count at entry (65536 / threads), without which
   // ptxas ignores setmaxnreg (warning C7508) whenever it allocates fewer.
   kernel->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(config.entryRegisters()));
   SharedMemory::declare(b, kernel);
-  setHopperManifest(b, kernel, op, problem, config, signature);
+  setManifestEntry(b, kernel, signature, getHopperLaunch(b, config, problem));
 
   GemmArguments args = getArguments(b, kernel, signature);
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
@@ -331,5 +352,131 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
            << m << " x " << n << " makes " << tiles << " tiles of "
            << config.tileM << " x " << config.tileN
            << ", more than the kernel's 32-bit tile index counts (2^31 - 1)";
-  return buildKernel(builder, op, name, target, problem, config);
+  KernelSignature buffers = declareGemmBuffers(
+      op, problem, LLVM::LLVMPointerType::get(op.getContext()));
+  return buildKernel(
+      builder, op.getLoc(), name, target, problem, config, std::move(buffers),
+      [&](KernelBuilder &b, gpu::GPUFuncOp kernel,
+          const KernelSignature &signature, const GemmLaunch &launch) {
+        setGemmManifest(b, kernel, op, problem, signature, launch);
+      });
+}
+
+bool fp8::isHighPrecisionGemm(Operation *op) {
+  return isa<linalg::LinalgOp>(op) && op->hasAttr(kHighPrecisionAttrName) &&
+         linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op));
+}
+
+/// Whether `value` is a linalg.fill of +0.0 or -0.0 (the kernel writes C
+/// rather than adding to it).
+static bool isZeroFill(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  auto constant = fill.value().getDefiningOp<arith::ConstantOp>();
+  auto attr = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+  return attr && attr.getValue().isZero();
+}
+
+FailureOr<gpu::GPUModuleOp>
+fp8::buildHighPrecisionGemmKernel(OpBuilder &builder, linalg::LinalgOp op,
+                                  StringRef name, const Target &target) {
+  if (!target.hasGemmKernel() || target.isBlackwell())
+    return op.emitOpError("convert-fp8-to-nvvm has no ")
+           << target.getName()
+           << " kernel for a matmul kept in high precision yet; chip=sm_90a "
+              "has one";
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || failed(dims) ||
+      dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1 ||
+      !dims->batch.empty() || !op.hasPureTensorSemantics())
+    return op.emitOpError("convert-fp8-to-nvvm: a matmul kept in high "
+                          "precision needs one M, N and K dim and no batch");
+  OpOperand *a = op.getDpsInputOperand(0), *b = op.getDpsInputOperand(1);
+  OpOperand *c = op.getDpsInitOperand(0);
+  auto aType = dyn_cast<RankedTensorType>(a->get().getType());
+  auto bType = dyn_cast<RankedTensorType>(b->get().getType());
+  auto cType = dyn_cast<RankedTensorType>(c->get().getType());
+  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() || aType.getRank() != 2 || bType.getRank() != 2)
+    return op.emitOpError("convert-fp8-to-nvvm needs static rank-2 operands "
+                          "for a GEMM kernel");
+  Type element = aType.getElementType();
+  if (!(element.isBF16() || element.isF16()) ||
+      bType.getElementType() != element)
+    return op.emitOpError("convert-fp8-to-nvvm: the high-precision GEMM takes "
+                          "two bf16 or two f16 operands, not ")
+           << aType.getElementType() << " x " << bType.getElementType();
+  Type result = cType.getElementType();
+  if (!(result.isF32() || result.isBF16()))
+    return op.emitOpError("convert-fp8-to-nvvm: the high-precision GEMM "
+                          "writes f32 or bf16, not ")
+           << result;
+  if (!isZeroFill(c->get()))
+    return op.emitOpError("convert-fp8-to-nvvm: the high-precision GEMM "
+                          "writes C: its init must be a linalg.fill of zero");
+  // Where each operand's dims are: C must be (m, n); A (m, k) K-major or
+  // (k, m) MN-major; B (n, k) or (k, n).
+  unsigned mDim = dims->m[0], nDim = dims->n[0], kDim = dims->k[0];
+  auto positionOf = [&](OpOperand *operand, unsigned dim) -> int64_t {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (map.getResult(r) == getAffineDimExpr(dim, op.getContext()))
+        return r;
+    return -1;
+  };
+  if (positionOf(c, mDim) != 0 || positionOf(c, nDim) != 1)
+    return op.emitOpError("convert-fp8-to-nvvm: the high-precision GEMM "
+                          "writes C as M x N, not transposed");
+  GemmProblem problem;
+  problem.aElement = element;
+  problem.bElement = element;
+  problem.resultElement = result;
+  problem.aMnMajor = positionOf(a, kDim) == 0;
+  problem.bMnMajor = positionOf(b, kDim) == 0;
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  problem.m = loops[mDim];
+  problem.n = loops[nDim];
+  problem.k = loops[kDim];
+  problem.numKBlocks =
+      llvm::divideCeil(problem.k, problem.aLayout().kBlockElements());
+  problem.promotion = 0;
+  problem.unscaled = true;
+  // TMA needs 16-byte row strides; MN-major rows are M or N long, and an
+  // MN-major tile takes whole 64-element atoms.
+  int64_t aRow = aType.getDimSize(1), bRow = bType.getDimSize(1);
+  if ((aRow * 2) % 16 != 0 || (bRow * 2) % 16 != 0)
+    return op.emitOpError("convert-fp8-to-nvvm: rows of ")
+           << aRow << " and " << bRow
+           << " elements: TMA needs 16-byte row strides";
+  if (problem.n % 8 != 0)
+    return op.emitOpError("N = ") << problem.n << " must be a multiple of 8";
+  for (auto [extent, what] : {std::pair<int64_t, const char *>{problem.m, "M"},
+                              {problem.n, "N"},
+                              {problem.k, "K"}})
+    if (extent > std::numeric_limits<int32_t>::max())
+      return op.emitOpError()
+             << what << " = " << extent
+             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  // No scales: placed like tensorwise ones, which the kernel never reads.
+  OperandScaling none{
+      ShapedType::kDynamic, ShapedType::kDynamic, 1, false, false, false};
+  problem.aScaling = none;
+  problem.bScaling = none;
+  GemmConfig config = chooseConfig(target, problem.m, problem.n, /*fast=*/true,
+                                   ShapedType::kDynamic, none, none);
+  if (int64_t tiles = config.tileCount(problem.m, problem.n);
+      tiles > std::numeric_limits<int32_t>::max())
+    return op.emitOpError("M x N makes ")
+           << tiles << " tiles, more than the kernel's 32-bit tile index "
+           << "counts (2^31 - 1)";
+  KernelSignature buffers = declareHighPrecisionBuffers(
+      op, problem, LLVM::LLVMPointerType::get(op.getContext()));
+  return buildKernel(
+      builder, op.getLoc(), name, target, problem, config, std::move(buffers),
+      [&](KernelBuilder &b, gpu::GPUFuncOp kernel,
+          const KernelSignature &signature, const GemmLaunch &launch) {
+        setHighPrecisionManifest(b, kernel, op, problem, signature, launch);
+      });
 }

@@ -76,6 +76,8 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
   const OperandScaling &aScaling = problem.aScaling;
   const OperandScaling &bScaling = problem.bScaling;
   FragmentScales scales;
+  if (problem.unscaled)
+    return scales;
   // Scales that TMA brings with the tile are read by readFromStage.
   if (wanted(aScaling) && !(kBlockOnly && config.aScaleBytes)) {
     scales.a.push_back(

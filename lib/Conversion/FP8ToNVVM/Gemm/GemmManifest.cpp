@@ -77,3 +77,55 @@ void gemm::setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
               launch.threads, m * k + n * k + scaleBytes + m * n * resultBytes,
               extra);
 }
+
+KernelSignature gemm::declareHighPrecisionBuffers(linalg::LinalgOp op,
+                                                  const GemmProblem &problem,
+                                                  Type pointerType) {
+  OpOperand *a = op.getDpsInputOperand(0);
+  OpOperand *b = op.getDpsInputOperand(1);
+  KernelSignature signature;
+  signature.addBuffer("a", ParamRole::input, problem.aElement,
+                      cast<RankedTensorType>(a->get().getType()).getShape(),
+                      pointerType);
+  signature.addBuffer("b", ParamRole::input, problem.bElement,
+                      cast<RankedTensorType>(b->get().getType()).getShape(),
+                      pointerType);
+  signature.addBuffer("c", ParamRole::output, problem.resultElement,
+                      {problem.m, problem.n}, pointerType);
+  signature.bindOperand("a", *a);
+  signature.bindOperand("b", *b);
+  signature.bindResult("c", op->getResult(0));
+  return signature;
+}
+
+void gemm::setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                                    linalg::LinalgOp op,
+                                    const GemmProblem &problem,
+                                    const KernelSignature &signature,
+                                    const GemmLaunch &launch) {
+  int64_t m = problem.m, n = problem.n, k = problem.k;
+  int64_t inBytes = problem.aLayout().elementBytes;
+  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
+  auto named = [&](StringRef key, Attribute value) {
+    return b.getNamedAttr(key, value);
+  };
+  // The contracted dim of each operand as stored: 1 K-major, 0 MN-major.
+  SmallVector<int64_t> contracting = {problem.aMnMajor ? 0 : 1,
+                                      problem.bMnMajor ? 0 : 1};
+  SmallVector<NamedAttribute> entries = {
+      named("m", b.getI64IntegerAttr(m)),
+      named("n", b.getI64IntegerAttr(n)),
+      named("k", b.getI64IntegerAttr(k)),
+      named("contracting", b.getI64ArrayAttr(contracting)),
+      named("accumulate", b.getStringAttr("f32")),
+      named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
+      named(schema::kTile, b.getI64ArrayAttr(launch.tile))};
+  entries.append(launch.pipeline.begin(), launch.pipeline.end());
+  SmallVector<NamedAttribute> extra = {
+      named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
+      named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)),
+      named(schema::kMatmul, b.getDictionaryAttr(entries))};
+  setManifest(b, kernel, signature, op->getName().getStringRef(),
+              launch.gridSize, launch.threads,
+              (m * k + n * k) * inBytes + m * n * resultBytes, extra);
+}

@@ -16,6 +16,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::fp8::kernels::gemm {
 
@@ -40,6 +41,18 @@ void setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel, ScaledMatmulOp op,
                      const GemmProblem &problem,
                      const KernelSignature &signature,
                      const GemmLaunch &launch);
+
+/// The buffers of a high-precision matmul's kernel (A, B, C: no scales),
+/// bound to `op`'s inputs and result.
+KernelSignature declareHighPrecisionBuffers(linalg::LinalgOp op,
+                                            const GemmProblem &problem,
+                                            Type pointerType);
+/// Its manifest entry: the launch and a `matmul` object without scalings
+/// (`accumulate` f32, the operands' majorness).
+void setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                              linalg::LinalgOp op, const GemmProblem &problem,
+                              const KernelSignature &signature,
+                              const GemmLaunch &launch);
 
 } // namespace mlir::fp8::kernels::gemm
 

@@ -27,6 +27,9 @@ struct GemmProblem {
   /// accumulation (one accumulator over all of K).
   int64_t promotion = 0;
   OperandScaling aScaling{}, bScaling{};
+  /// A matmul that the recipe keeps in high precision (bf16 or f16
+  /// operands): no scales at all, one f32 accumulator over all of K.
+  bool unscaled = false;
   Type aElement, bElement, resultElement;
   /// Whether A (B) is stored K x M (K x N), contracting its rows (sm_100a
   /// reads either major; the sm_90a kernel takes K-major FP8 operands only,

@@ -98,6 +98,21 @@ void ProducerPipeline::loadTile(Value offset, Value map, ValueRange coords,
       Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
 }
 
+void ProducerPipeline::loadOperand(const WgmmaOperandLayout &layout,
+                                   Value offset, Value map, Value kCoord,
+                                   Value first, int64_t rows, Value barrier) {
+  // Coordinates innermost first. K-major: (k, row), one box; rows past M or
+  // N read as zeros.
+  if (!layout.mnMajor)
+    return loadTile(offset, map, {kCoord, first}, barrier);
+  // MN-major (stored K x M): one box of 64 elements of M (N) by the
+  // K-block's rows per atom, the atoms a K-block of rows apart.
+  int64_t atomBytes = layout.kBlockElements() * kSwizzleBytes;
+  for (int64_t atom = 0; atom < rows / layout.boxInner(); ++atom)
+    loadTile(b.add(offset, atom * atomBytes), map,
+             {b.add(first, atom * layout.boxInner()), kCoord}, barrier);
+}
+
 Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
                                        Value counter) {
   auto loop = scf::ForOp::create(b, b.i32(0), b.i32(problem.numKBlocks),
@@ -128,9 +143,10 @@ Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
     aRow = b.add(tile.row, b.mul(part, kConsumerRows));
     aOffset = b.add(aOffset, aRowsOffset(part));
   }
-  // Coordinates innermost first: (k, row). Rows past M or N read as zeros.
-  loadTile(aOffset, part ? args.aSplitMap : args.aMap, {kCoord, aRow}, full);
-  loadTile(bOffset, args.bMap, {kCoord, tile.col}, full);
+  loadOperand(problem.aLayout(), aOffset, part ? args.aSplitMap : args.aMap,
+              kCoord, aRow, part ? kConsumerRows : config.tileM, full);
+  loadOperand(problem.bLayout(), bOffset, args.bMap, kCoord, tile.col,
+              config.tileN, full);
   // Per-row scales in the col_major_tma layout: the K-block's row of the
   // transposed scale tensor, at the tile's first row (or column).
   auto loadScales = [&](const OperandScaling &scaling, Value map,

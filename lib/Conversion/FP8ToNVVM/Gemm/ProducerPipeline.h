@@ -79,6 +79,10 @@ private:
   Value clusterPtr(Value offset);
   /// A TMA load of the box at `coords` (innermost first) of `map` to byte
   /// `offset`, completing on `barrier`.
+  /// Loads `rows` rows of M or N of one operand's K-block at `kCoord`,
+  /// from row (column) `first`, as `layout` lays them out.
+  void loadOperand(const WgmmaOperandLayout &layout, Value offset, Value map,
+                   Value kCoord, Value first, int64_t rows, Value barrier);
   void loadTile(Value offset, Value map, ValueRange coords, Value barrier);
 
   KernelBuilder &b;
