@@ -8,6 +8,8 @@
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
+#include "Gemm/HighPrecisionGemm.h"
+
 #include "QuantizeKernel.h"
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
@@ -234,6 +236,11 @@ struct ConvertFP8ToNVVMPass
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), target);
       } else if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
         kernel = buildGemmKernel(b, matmul, kernelName(op, "gemm"), target);
+      } else if (isHighPrecisionGemm(op)) {
+        // A matmul the recipe keeps in high precision (not one left
+        // unquantized by accident: that has no marker and is refused below).
+        kernel = buildHighPrecisionGemmKernel(b, cast<linalg::LinalgOp>(op),
+                                              kernelName(op, "gemm"), target);
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
         kernel = buildDequantizeKernel(b, dequantize,
                                        kernelName(op, "dequantize"), target);
