@@ -269,9 +269,12 @@ collectMatmul(linalg::LinalgOp op, const RoleAnalysis &roles, RecipeAttr recipe,
                        "activation)";
     return WalkResult::interrupt();
   }
-  if (recipe.keepsHighPrecision(*kind))
+  if (recipe.keepsHighPrecision(*kind)) {
+    // Kept on purpose: emission gives it the high-precision GEMM (a
+    // matmul without the marker, unquantized by accident, is refused).
+    op->setAttr("fp8_high_precision", UnitAttr::get(op->getContext()));
     ++counts.highPrecision;
-  else
+  } else
     matmuls.push_back({*view, *kind});
   return WalkResult::advance();
 }
