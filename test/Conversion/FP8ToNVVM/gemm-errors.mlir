@@ -89,3 +89,28 @@ func.func @tcgen05_scales_on_sm90(%x: tensor<128x256xf8E4M3FN>, %sx: tensor<2x51
       : (tensor<128x256xf8E4M3FN>, tensor<2x512xf8E8M0FNU>, tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU>) -> tensor<128x128xbf16>
   return %y : tensor<128x128xbf16>
 }
+
+// -----
+
+// A matmul kept in high precision takes 16-bit operands: f32 ones have no
+// GEMM kernel.
+func.func @high_precision_f32(%a: tensor<128x256xf32>, %b: tensor<128x256xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  // expected-error @+1 {{the high-precision GEMM takes two bf16 or two f16 operands, not 'f32' x 'f32'}}
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {fp8_high_precision}
+         ins(%a, %b : tensor<128x256xf32>, tensor<128x256xf32>) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+// -----
+
+// The kernel writes C: an init other than a zero fill would be lost.
+func.func @high_precision_accumulates(%a: tensor<128x256xbf16>, %b: tensor<128x256xbf16>,
+                                      %c0: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{the high-precision GEMM writes C: its init must be a linalg.fill of zero}}
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {fp8_high_precision}
+         ins(%a, %b : tensor<128x256xbf16>, tensor<128x256xbf16>) outs(%c0 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}

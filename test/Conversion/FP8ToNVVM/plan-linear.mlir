@@ -25,13 +25,14 @@
 // RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a' --fp8-emit=dir=%t.delayed -o /dev/null
 // RUN: FileCheck %s --check-prefix=DL < %t.delayed/manifest.json
 //
-// Not yet emitted (an expected error naming the op and its location):
-// `rowwise_gw_hp` keeps Wgrad in bf16, and a bf16 matmul has no kernel.
-// RUN: not fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
-// RUN:   --fp8-pipeline='recipe=rowwise_gw_hp chip=sm_90a' --fp8-emit=dir=%t.gwhp 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=GWHP
-// GWHP: linear_fwd_bwd.mlir:32:9: error: 'linalg.matmul' op convert-fp8-to-nvvm: has no GPU kernel
-// RUN: test ! -e %t.gwhp/manifest.json
+// `rowwise_gw_hp` keeps Wgrad in bf16: the high-precision GEMM reads dY
+// (arg2) and X (arg0) as stored (MN-major, through their tensor maps) and
+// writes dW.
+// RUN: rm -rf %t.gwhp && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
+// RUN:   --fp8-pipeline='recipe=rowwise_gw_hp chip=sm_90a' --fp8-emit=dir=%t.gwhp -o /dev/null
+// RUN: %python -c "import json, sys; [print(json.dumps(l, sort_keys=True)) for l in json.load(open(sys.argv[1]))['functions'][0]['launches']]" \
+// RUN:   %t.gwhp/manifest.json | FileCheck %s --check-prefix=GWHP
+// GWHP: {"args": [2, 0, [[DW:[0-9]+]], 2, 0, [[DW]]], "kernel": "linear_fwd_bwd_gemm_8", "location": "{{.*}}linear_fwd_bwd.mlir:32:9", "op": "linalg.matmul"}
 
 // blockwise, in detail. X (arg0) and dY (arg2) each go through one fused
 // cast-transpose launch that writes both the 1x128 quantization and that of
