@@ -308,6 +308,83 @@ def expand_rows(scale64, tile, r0, r1, rows, cols):
     return scale64[ri][:, ci]
 
 
+# A matmul the recipe keeps in high precision (rowwise_gw_hp's Wgrad):
+# bf16 or f16 operands, no scales, f32 accumulation on the tensor cores.
+HP_DTYPES = ("bf16", "f16")
+
+
+def hp_tolerance(K):
+    """The share of the bound a 16-bit GEMM may be off: its products are
+    exact in f32 and only the sums round, so any order of K terms errs by
+    at most about K ulps of f32 against the bound (gamma_K; 2^-23 per add,
+    not 2^-24, in case the tensor cores truncate), at least 16 of them, and
+    never more than FP8's `fast` tolerance."""
+    return min(TOL["fast"], max(K, 16) * 2.0 ** -23)
+
+
+class HighPrecisionGemm:
+    """One linalg.matmul kernel's operands (cq.Raw each) as stored and
+    whether each is MN-major (stored K x M, K x N)."""
+
+    def __init__(self, a, b, c, m, n, k, a_mn_major, b_mn_major):
+        self.a, self.b, self.c = a, b, c
+        self.m, self.n, self.k = m, n, k
+        self.a_mn_major, self.b_mn_major = a_mn_major, b_mn_major
+        self.accumulate = "f32"
+
+
+def describe_hp_gemm(entry, raw):
+    """A HighPrecisionGemm from a linalg.matmul manifest entry; raises
+    BadInput on anything inconsistent."""
+    mm = entry.get("matmul")
+    if not isinstance(mm, dict):
+        raise BadInput("linalg.matmul without a \"matmul\" object")
+    for key in ("m", "n", "k", "contracting", "out_dtype"):
+        if key not in mm:
+            raise BadInput("matmul: missing %r" % key)
+    if mm.get("accumulate") != "f32":
+        raise BadInput("linalg.matmul: accumulate %r (expected f32)" %
+                       (mm.get("accumulate"),))
+    contracting = mm["contracting"]
+    if len(contracting) != 2 or any(c not in (0, 1) for c in contracting):
+        raise BadInput("matmul.contracting %r (expected two of 0, 1)" %
+                       (contracting,))
+    params = entry["params"]
+    inputs = [p for p in params if p["role"] == "input"]
+    outputs = [p for p in params if p["role"] == "output"]
+    if len(inputs) != 2 or len(outputs) != 1 or \
+            any(p["dtype"] not in HP_DTYPES for p in inputs) or \
+            outputs[0]["dtype"] != mm["out_dtype"] or \
+            mm["out_dtype"] not in OUT_DTYPES:
+        raise BadInput("linalg.matmul: expected inputs a, b (bf16/f16) and "
+                       "one output of out_dtype, found %s" %
+                       [(p["name"], p["role"], p["dtype"])
+                        for p in inputs + outputs])
+    M, N, K = mm["m"], mm["n"], mm["k"]
+    a_mn, b_mn = contracting[0] == 0, contracting[1] == 0
+    want = [(inputs[0], [K, M] if a_mn else [M, K]),
+            (inputs[1], [K, N] if b_mn else [N, K]), (outputs[0], [M, N])]
+    for p, shape in want:
+        if p["shape"] != shape:
+            raise BadInput("%s has shape %s; m, n, k = %d, %d, %d and "
+                           "contracting %s give %s" %
+                           (p["name"], p["shape"], M, N, K, contracting,
+                            shape))
+    return HighPrecisionGemm(raw(inputs[0]), raw(inputs[1]), raw(outputs[0]),
+                             M, N, K, a_mn, b_mn)
+
+
+def reference_hp(a, b, a_mn_major, b_mn_major):
+    """(ref, bound) in float64 for 16-bit operands as stored: ref = A @ B^T
+    with A M x K and B N x K after undoing the MN-major storage, bound =
+    |A| @ |B|^T."""
+    A = a.to(torch.float64)
+    B = b.to(torch.float64)
+    A = A.t() if a_mn_major else A
+    B = B.t() if b_mn_major else B
+    return A @ B.t(), A.abs() @ B.abs().t()
+
+
 def reference(a, sa, a_scaling, a_dtype, b, sb, b_scaling, b_dtype,
               chunk_elems=1 << 26):
     """(ref, bound) in float64 for uint8 codes a [M, K], b [N, K] and their

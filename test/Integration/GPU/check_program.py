@@ -288,6 +288,20 @@ def model_gemm(entry, raw, read, args):
     return [(g.c, ref, how)]
 
 
+def model_hp_gemm(entry, raw, read, args):
+    """A linalg.matmul kept in high precision (bf16/f16 operands, f32
+    accumulation): the float64 product within check_gemm's hp_tolerance(K)
+    of the bound."""
+    g = cg.describe_hp_gemm(entry, raw)
+    ref, bound = cg.reference_hp(read(g.a), read(g.b), g.a_mn_major,
+                                 g.b_mn_major)
+    out = g.c.dtype
+    tol = args.tol if args.tol is not None else cg.hp_tolerance(g.k)
+    allowed = cg.allowance(ref, bound, tol, out, g.k)
+    return [(g.c, ref, Within(ref, bound, allowed, out, tol, g.accumulate,
+                              g.k))]
+
+
 # ---------------------------------------------------------------------------
 # Elementwise kernels (lib/Conversion/FP8ToNVVM/ElementwiseKernel.cpp)
 # ---------------------------------------------------------------------------
@@ -454,6 +468,8 @@ def model_launch(entry, slots, read, args, elementwise=None):
         return model_elementwise(entry, slots, read, elementwise), None
     if op == "fp8.scaled_matmul":
         return model_gemm(entry, raw, read, args), None
+    if op == "linalg.matmul" and "matmul" in entry:
+        return model_hp_gemm(entry, raw, read, args), None
     if op.startswith("fp8."):
         described, why = cq.describe_entry(entry, raw)
         if described is None:
