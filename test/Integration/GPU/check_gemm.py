@@ -6,9 +6,12 @@
     check_gemm.py --self-test [--device cuda|cpu]
 
 DUMP is what `fp8-run MANIFEST --dump DIR` wrote: DIR itself (every
-subdirectory with a meta.json is one kernel) or one DIR/KERNEL. Kernels whose
-op is not "fp8.scaled_matmul" are listed as skipped (check_quantize.py checks
-those).
+subdirectory with a meta.json is one kernel) or one DIR/KERNEL. A
+"linalg.matmul" kernel with a "matmul" object (a matmul kept in high
+precision: bf16/f16 operands as stored, "contracting" 1 K-major or 0
+MN-major per operand, f32 accumulation) is compared with the float64
+product at hp_tolerance(K). Other kernels whose op is not
+"fp8.scaled_matmul" are listed as skipped (check_quantize.py checks those).
 
 What a kernel computes. The entry's "matmul" gives m, n, k, "contracting"
 (only [1, 1] is checked: A is M x K and B is N x K, both row-major with K
@@ -246,13 +249,16 @@ def describe_kernel(dump_dir):
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
     entry = meta["entry"]
-    if entry.get("op") != "fp8.scaled_matmul":
-        return meta, None, "%s is not fp8.scaled_matmul" % entry.get("op")
 
     def raw(p):
         return cq.Raw(os.path.join(dump_dir, meta["files"][p["name"]]),
                       p["dtype"], p["shape"])
 
+    # A matmul kept in high precision (its GEMM has a matmul object).
+    if entry.get("op") == "linalg.matmul" and "matmul" in entry:
+        return meta, describe_hp_gemm(entry, raw), None
+    if entry.get("op") != "fp8.scaled_matmul":
+        return meta, None, "%s is not fp8.scaled_matmul" % entry.get("op")
     return meta, describe_gemm(entry, raw), None
 
 
@@ -687,12 +693,45 @@ def scaling_text(sc):
     return "%s %s" % (tile, sc["scale"])
 
 
+def check_hp_gemm(g, args):
+    """Prints the check of one HighPrecisionGemm against the float64
+    product; returns the number of failures."""
+    dev = args.device
+    a, b = cq.load_tensor(g.a, dev), cq.load_tensor(g.b, dev)
+    c = c_to_f64(cq.load_tensor(g.c, dev))
+    tol = args.tol if args.tol is not None else hp_tolerance(g.k)
+    ref, bound = reference_hp(a, b, g.a_mn_major, g.b_mn_major)
+    allowed = allowance(ref, bound, tol, g.c.dtype, g.k)
+    res = Comparison(c, ref, bound, allowed, g.c.dtype, args.max_report)
+    print("    reference: %d elements, tol %s (f32), %d mismatches; max "
+          "|c-ref|/allowed %.3g, observed tol %s%s" %
+          (res.count, log2_text(tol), res.bad, res.max_ratio,
+           log2_text(res.observed_tol),
+           ", %d non-finite references" % res.nonfinite
+           if res.nonfinite else ""))
+    for e in res.first:
+        show_element("c", e)
+    if res.worst and res.bad:
+        show_element("worst c", res.worst)
+    return res.bad
+
+
 def check_dump(path, args):
     meta, g, why = describe_kernel(path)
     name = meta.get("kernel", os.path.basename(path))
     if g is None:
         print("kernel %s: skipped (%s)" % (name, why))
         return None
+    if isinstance(g, HighPrecisionGemm):
+        print("kernel %s (linalg.matmul): %d x %d x %d, a %s%s, b %s%s, "
+              "c %s, inputs %s, device %s" %
+              (name, g.m, g.n, g.k, g.a.dtype,
+               " MN-major" if g.a_mn_major else "", g.b.dtype,
+               " MN-major" if g.b_mn_major else "", g.c.dtype,
+               meta.get("inputs"), meta.get("device")))
+        failures = check_hp_gemm(g, args)
+        print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
+        return failures
     print("kernel %s (fp8.scaled_matmul): %d x %d x %d, a %s %s, b %s %s, "
           "c %s, %s, inputs %s, device %s" %
           (name, g.m, g.n, g.k, g.a.dtype, scaling_text(g.a_scaling),

@@ -432,3 +432,35 @@ func.func @split_round_k128(%a: tensor<4096x128xf8E4M3FN>, %sa: tensor<4096x1xf3
       : (tensor<4096x128xf8E4M3FN>, tensor<4096x1xf32>, tensor<4096x128xf8E4M3FN>, tensor<32x1xf32>) -> tensor<4096x4096xbf16>
   return %c : tensor<4096x4096xbf16>
 }
+
+// Matmuls kept in high precision (fp8_high_precision, rowwise_gw_hp's
+// Wgrad): bf16/f16 operands read as stored (MN-major where the maps
+// contract the stored rows), f32 accumulation, checked against the float64
+// product (check_gemm.py's hp_tolerance).
+// 768x1024x512 Wgrad bf16 (dY^T X, both MN-major) -> f32
+func.func @hp_wgrad_mn(%dy: tensor<512x768xbf16>, %x: tensor<512x1024xbf16>) -> tensor<768x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<768x1024xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<768x1024xf32>) -> tensor<768x1024xf32>
+  %dw = linalg.matmul indexing_maps = [affine_map<(n, k, m) -> (m, n)>, affine_map<(n, k, m) -> (m, k)>, affine_map<(n, k, m) -> (n, k)>] {fp8_high_precision}
+          ins(%dy, %x : tensor<512x768xbf16>, tensor<512x1024xbf16>) outs(%init : tensor<768x1024xf32>) -> tensor<768x1024xf32>
+  return %dw : tensor<768x1024xf32>
+}
+// 1000x384x200 bf16 K-major (a partial last K-block and tile) -> bf16
+func.func @hp_kmajor_bf16(%a: tensor<1000x200xbf16>, %b: tensor<384x200xbf16>) -> tensor<1000x384xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<1000x384xbf16>
+  %init = linalg.fill ins(%zero : bf16) outs(%e : tensor<1000x384xbf16>) -> tensor<1000x384xbf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {fp8_high_precision}
+         ins(%a, %b : tensor<1000x200xbf16>, tensor<384x200xbf16>) outs(%init : tensor<1000x384xbf16>) -> tensor<1000x384xbf16>
+  return %c : tensor<1000x384xbf16>
+}
+// 256x256x520 f16, A K-major, B MN-major (K x N; K past a K-block) -> f32
+func.func @hp_f16_kn(%a: tensor<256x520xf16>, %b: tensor<520x256xf16>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {fp8_high_precision}
+         ins(%a, %b : tensor<256x520xf16>, tensor<520x256xf16>) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
