@@ -639,6 +639,21 @@ def c_to_f64(c):
     return c.to(torch.float64)
 
 
+def report_reference(res, tol, accumulate):
+    """Prints a Comparison with the float64 reference and its first and
+    worst mismatches."""
+    print("    reference: %d elements, tol %s (%s), %d mismatches; max "
+          "|c-ref|/allowed %.3g, observed tol %s%s" %
+          (res.count, log2_text(tol), accumulate, res.bad, res.max_ratio,
+           log2_text(res.observed_tol),
+           ", %d non-finite references" % res.nonfinite
+           if res.nonfinite else ""))
+    for e in res.first:
+        show_element("c", e)
+    if res.worst and res.bad:
+        show_element("worst c", res.worst)
+
+
 def check_gemm(g, args, tol=None):
     """Prints the checks of one Gemm; returns the number of failures."""
     dev = args.device
@@ -655,16 +670,7 @@ def check_gemm(g, args, tol=None):
     allowed = allowance(ref, bound, tol, g.c.dtype, g.k)
     res = Comparison(c, ref, bound, allowed, g.c.dtype, args.max_report)
     failures = res.bad
-    print("    reference: %d elements, tol %s (%s), %d mismatches; max "
-          "|c-ref|/allowed %.3g, observed tol %s%s" %
-          (res.count, log2_text(tol), g.accumulate, res.bad, res.max_ratio,
-           log2_text(res.observed_tol),
-           ", %d non-finite references" % res.nonfinite
-           if res.nonfinite else ""))
-    for e in res.first:
-        show_element("c", e)
-    if res.worst and res.bad:
-        show_element("worst c", res.worst)
+    report_reference(res, tol, g.accumulate)
     if args.no_scaled_mm:
         return failures
     t, how = scaled_mm(a, sa, g.a_scaling, g.a.dtype, b, sb, g.b_scaling,
@@ -703,16 +709,7 @@ def check_hp_gemm(g, args):
     ref, bound = reference_hp(a, b, g.a_mn_major, g.b_mn_major)
     allowed = allowance(ref, bound, tol, g.c.dtype, g.k)
     res = Comparison(c, ref, bound, allowed, g.c.dtype, args.max_report)
-    print("    reference: %d elements, tol %s (f32), %d mismatches; max "
-          "|c-ref|/allowed %.3g, observed tol %s%s" %
-          (res.count, log2_text(tol), res.bad, res.max_ratio,
-           log2_text(res.observed_tol),
-           ", %d non-finite references" % res.nonfinite
-           if res.nonfinite else ""))
-    for e in res.first:
-        show_element("c", e)
-    if res.worst and res.bad:
-        show_element("worst c", res.worst)
+    report_reference(res, tol, g.accumulate)
     return res.bad
 
 
