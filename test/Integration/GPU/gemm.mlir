@@ -464,3 +464,13 @@ func.func @hp_f16_kn(%a: tensor<256x520xf16>, %b: tensor<520x256xf16>) -> tensor
          ins(%a, %b : tensor<256x520xf16>, tensor<520x256xf16>) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %c : tensor<256x256xf32>
 }
+// 4096x8192x1024 Wgrad bf16, both MN-major, 128 x 256 tiles (four 64-column
+// atoms of B per K-block) -> bf16
+func.func @hp_wgrad_n256(%dy: tensor<1024x4096xbf16>, %x: tensor<1024x8192xbf16>) -> tensor<4096x8192xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<4096x8192xbf16>
+  %init = linalg.fill ins(%zero : bf16) outs(%e : tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16>
+  %dw = linalg.matmul indexing_maps = [affine_map<(n, k, m) -> (m, n)>, affine_map<(n, k, m) -> (m, k)>, affine_map<(n, k, m) -> (n, k)>] {fp8_high_precision}
+          ins(%dy, %x : tensor<1024x4096xbf16>, tensor<1024x8192xbf16>) outs(%init : tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16>
+  return %dw : tensor<4096x8192xbf16>
+}
