@@ -305,11 +305,12 @@ def check(directory, fp8_run, seeds, keep):
                         dump = os.path.join(run_dir, which)
                         cmd = [fp8_run, manifest, "--function", fn, "--seed",
                                str(seed), "--dump", dump, "--iters", "0"]
-                        if specials:
-                            cmd.append("--specials")
                         if which == "unfused":
-                            # The very inputs the fused run read.
+                            # The very inputs the fused run read (fp8-run
+                            # takes --specials only for inputs it makes).
                             cmd += ["--inputs-from", dumps["fused"]]
+                        elif specials:
+                            cmd.append("--specials")
                         run = subprocess.run(cmd, capture_output=True,
                                              text=True)
                         if run.returncode != 0:
