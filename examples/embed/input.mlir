@@ -26,14 +26,17 @@
 
 // After fp8::buildPipeline (blockwise, sm_90a): the bf16 Fprop of @linear is
 // quantized (1x128 X with TMA-aligned scales, 128x128 W); @fprop, quantized
-// already and carrying no recipe, only gets its 1x128 scales aligned.
+// already and carrying no recipe, only gets its 1x128 scales aligned. In
+// both, fp8-fuse-quantization has the quantization of X store its scales in
+// the TMA layout itself (fp8.quantize_elementwise with scale_layout).
 // CHECK-LABEL: after fp8-pipeline{recipe=blockwise chip=sm_90a}
 // CHECK-LABEL: func.func @fprop
-// CHECK:         fp8.tma_align_scales
+// CHECK:         fp8.quantize_elementwise %arg0 {{.*}}scale_layout = #fp8.scale_layout<col_major_tma>
+// CHECK-NOT:     fp8.tma_align_scales
 // CHECK:         fp8.scaled_matmul {{.*}}a_scale_layout = #fp8.scale_layout<col_major_tma>
 // CHECK-LABEL: func.func @linear
 // CHECK-SAME:    fp8.recipe = #fp8.recipe<blockwise>
-// CHECK-DAG:     fp8.quantize %arg0 {{.*}}tile = [1, 128]
+// CHECK-DAG:     fp8.quantize_elementwise %arg0 {{.*}}tile = [1, 128]
 // CHECK-DAG:     fp8.quantize %arg1 {{.*}}tile = [128, 128]
 // CHECK:         fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"
 // CHECK-NOT:     linalg.matmul

@@ -159,16 +159,21 @@ static TypedAttr getSplatValue(Value value) {
 
 SmallVector<Value> kernels::cloneBody(OpBuilder &b, Block *body,
                                       IRMapping &mapping) {
-  for (Operation &inner : body->without_terminator()) {
+  // Every op before the terminator (linalg.yield or fp8.yield; verified).
+  // Not Block::without_terminator, which cannot see fp8.yield's Terminator
+  // trait where the dialect lives in another shared library (the C API).
+  Operation *terminator = &body->back();
+  for (Operation &inner :
+       llvm::make_range(body->begin(), terminator->getIterator())) {
     // Constants from outside the body are cloned with it.
     for (Value operand : inner.getOperands())
       if (operand.getParentBlock() != body && !mapping.contains(operand))
         mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
     b.clone(inner, mapping);
   }
-  return llvm::map_to_vector(
-      body->getTerminator()->getOperands(),
-      [&](Value v) { return mapping.lookupOrDefault(v); });
+  return llvm::map_to_vector(terminator->getOperands(), [&](Value v) {
+    return mapping.lookupOrDefault(v);
+  });
 }
 
 LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {

@@ -423,7 +423,9 @@ struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           IRMapping mapping;
           mapping.map(body.getArguments(), args.drop_back());
-          for (Operation &inner : body.without_terminator())
+          // Every op before fp8.yield (see verifyElementwiseBody).
+          for (Operation &inner :
+               llvm::make_range(body.begin(), std::prev(body.end())))
             b.clone(inner, mapping);
           linalg::YieldOp::create(b, bodyLoc,
                                   mapping.lookup(op.getYield().getValue()));

@@ -48,7 +48,9 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Last, on the deduplicated quantizations: one quantization of X and one
   // of Xᵀ become one fused op, and elementwise producers (GELU, SiLU·mul,
   // bias adds, casts) join the quantizations that read them.
-  pm.addPass(createFP8FuseQuantization());
+  FP8FuseQuantizationOptions fusion;
+  fusion.producers = fusion.scales = options.fuseProducers;
+  pm.addPass(createFP8FuseQuantization(fusion));
 }
 
 void fp8::registerFP8Pipeline() {

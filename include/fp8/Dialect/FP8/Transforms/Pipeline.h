@@ -37,6 +37,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "(fp8-monitor-quantization; costs the cast-transpose "
                      "fusion of monitored quantizations)"),
       llvm::cl::init(false)};
+  Option<bool> fuseProducers{
+      *this, "fuse-producers",
+      llvm::cl::desc("fp8-fuse-quantization's producers= and scales=: "
+                     "elementwise producers and scale re-layouts into the "
+                     "quantizations (fp8.quantize_elementwise)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
