@@ -468,9 +468,12 @@ struct HadamardLowering : OpRewritePattern<HadamardOp> {
                     tensor::ExtractOp::create(nb, nloc, source, loIndices);
                 Value hi =
                     tensor::ExtractOp::create(nb, nloc, source, hiIndices);
-                Value v = arith::SelectOp::create(
-                    nb, nloc, upper, arith::SubFOp::create(nb, nloc, lo, hi),
-                    arith::AddFOp::create(nb, nloc, lo, hi));
+                // Created in a fixed order (not as call arguments, whose
+                // evaluation order differs between compilers).
+                Value sum = arith::AddFOp::create(nb, nloc, lo, hi);
+                Value difference = arith::SubFOp::create(nb, nloc, lo, hi);
+                Value v =
+                    arith::SelectOp::create(nb, nloc, upper, difference, sum);
                 linalg::YieldOp::create(nb, nloc, ValueRange{v});
               })
               .getResult(0);
