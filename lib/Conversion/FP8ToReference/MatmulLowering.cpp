@@ -69,6 +69,28 @@ static Value transposeMatrix(OpBuilder &b, Location loc, Value input) {
       .getResult()[0];
 }
 
+/// A partial sum times its pair of f32 scales (docs/Numerics.md):
+/// fl32(sa·sb)·P where the product is a normal f32, else (P·sa)·sb. A product
+/// that overflows times a zero sum would be NaN, and one that is subnormal
+/// loses bits of a normal result; (P·sa)·sb is safe exactly there.
+static Value buildScaledTerm(OpBuilder &b, Location loc, Value partial,
+                             Value sa, Value sb) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+  };
+  Value product = arith::MulFOp::create(b, loc, sa, sb);
+  // bits in [0x00800000, 0x7F7FFFFF]: from the smallest normal to max f32.
+  Value bits = arith::BitcastOp::create(b, loc, i32, product);
+  Value offset = arith::SubIOp::create(b, loc, bits, constant(0x00800000));
+  Value normal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       offset, constant(0x7F000000));
+  Value byProduct = arith::MulFOp::create(b, loc, product, partial);
+  Value stepwise = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, partial, sa), sb);
+  return arith::SelectOp::create(b, loc, normal, byProduct, stepwise);
+}
+
 /// The col_major_tma form of a row-major scale matrix [R, C]: rows padded
 /// with zero bits to R' (16 bytes), then transposed to [C, R'].
 static Value buildTmaAlignScales(OpBuilder &b, Location loc, Value scale) {
@@ -326,9 +348,10 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
         exprs.append({kIndex, freeIndex});
       return AffineMap::get(numLoops, 0, exprs, ctx);
     };
-    auto scaleProduct = [](OpBuilder &nb, Location nloc, Value sa, Value sb) {
-      return arith::MulFOp::create(nb, nloc, buildScaleToF32(nb, nloc, sa),
-                                   buildScaleToF32(nb, nloc, sb));
+    auto scaledTerm = [](OpBuilder &nb, Location nloc, Value partial, Value sa,
+                         Value sb) {
+      return buildScaledTerm(nb, nloc, partial, buildScaleToF32(nb, nloc, sa),
+                             buildScaleToF32(nb, nloc, sb));
     };
 
     // Sum of the chunks: loops batch, m, n, chunk.
@@ -356,8 +379,7 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
               Value term = args[0];
               if (!epilogueScales)
-                term = arith::MulFOp::create(
-                    nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), term);
+                term = scaledTerm(nb, nloc, term, args[1], args[2]);
               linalg::YieldOp::create(nb, nloc,
                                       ValueRange{arith::AddFOp::create(
                                           nb, nloc, args.back(), term)});
@@ -378,19 +400,17 @@ struct ScaledMatmulLowering : OpRewritePattern<ScaledMatmulOp> {
       }
       maps.push_back(id);
       Value init = emptyTensor(rewriter, loc, resultShape, resultElementType);
-      result =
-          linalg::GenericOp::create(
-              rewriter, loc, init.getType(), inputs, init, maps,
-              parallelIterators(rank),
-              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                Value v = args[0];
-                if (epilogueScales)
-                  v = arith::MulFOp::create(
-                      nb, nloc, scaleProduct(nb, nloc, args[1], args[2]), v);
-                v = buildRoundF32To(nb, nloc, v, resultElementType);
-                linalg::YieldOp::create(nb, nloc, v);
-              })
-              .getResult(0);
+      result = linalg::GenericOp::create(
+                   rewriter, loc, init.getType(), inputs, init, maps,
+                   parallelIterators(rank),
+                   [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                     Value v = args[0];
+                     if (epilogueScales)
+                       v = scaledTerm(nb, nloc, v, args[1], args[2]);
+                     v = buildRoundF32To(nb, nloc, v, resultElementType);
+                     linalg::YieldOp::create(nb, nloc, v);
+                   })
+                   .getResult(0);
     }
     rewriter.replaceOp(op, result);
     return success();

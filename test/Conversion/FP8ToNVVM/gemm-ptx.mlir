@@ -47,8 +47,18 @@
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK: cp.async.bulk.commit_group;
-// Promotion: one FMA per accumulator register (64 per thread) and K-block.
+// Promotion (ScaledTerm.h): where the thread's two scale products (A's
+// row scale times B's block scale) are normal f32s, one FMA per accumulator
+// register (64 per thread) and K-block; otherwise the branch that applies
+// each pair as (P * first) * second, a multiply and an FMA per register.
+// PROMOTE: wgmma.wait_group.sync.aligned 0;
+// PROMOTE-COUNT-2: mul.rn.f32
+// PROMOTE: bra
 // PROMOTE-COUNT-64: fma.rn.f32
+// PROMOTE: selp.f32
+// PROMOTE: mul.rn.f32 [[P:%r[0-9]+]],
+// PROMOTE-NEXT: fma.rn.f32 {{%r[0-9]+}}, [[P]],
+// PROMOTE-COUNT-63: fma.rn.f32
 // PROMOTE-NOT: fma.rn.f32
 
 // Fast accumulation of tensorwise scales: no promotion, f32 output scaled
@@ -95,8 +105,9 @@
 // TMASCALE: ld.shared.b32
 // TMASCALE: ld.shared.b32
 // TMASCALE: wgmma.wait_group.sync.aligned 0;
-// One promotion FMA per accumulator register, wherever LLVM placed them.
-// TMAFMA: {{^}}64{{$}}
+// Two promotion FMAs per accumulator register (the branch for normal scale
+// products and the other), wherever LLVM placed them.
+// TMAFMA: {{^}}128{{$}}
 
 // TMAMANIFEST: "a_scale_layout": "col_major_tma",
 // TMAMANIFEST: "stages": 4,

@@ -1,14 +1,16 @@
-// The order in which the sm_90a GEMM applies a pair of scales, which
-// decides where f32 overflows with values near its limits (fp8-run
-// --specials inputs; docs/KnownIssues.md):
-//  - scales that span K (rowwise here) multiply each other first, and the
-//    sum then once by their product, as the reference does
-//    (docs/Numerics.md): (sum * sa) * sb overflowed to inf where sa is huge
-//    and sb brings the result back;
-//  - two E8M0 scales per element (MXFP8) are applied as (partial * sa) * sb
-//    in the promotion: their product can overflow to inf (up to 2^254), and
-//    inf times a zero partial sum is NaN. For powers of two both orders
-//    give the same bits while no intermediate overflows or is subnormal.
+// How the sm_90a GEMM applies a pair of scales, which decides where f32
+// overflows with values near its limits (fp8-run --specials inputs;
+// docs/KnownIssues.md). The scaled term of docs/Numerics.md is
+// fl32(sa*sb)*P where the product of the scales is a normal f32, else
+// (P*sa)*sb (ScaledTerm.h):
+//  - scales that span K (rowwise here) are applied in the epilogue as
+//    (P * first) * second, with (first, second) = (sa*sb, 1) where the
+//    product is normal (bits - 0x00800000 < 0x7F000000), else (sa, sb);
+//  - two E8M0 scales per element (MXFP8) are applied in the promotion as
+//    fma(P * sa, sb, C) where both of the thread's row scales lie in
+//    [2^-94, 2^90] (bits - 33 << 23 <= 184 << 23), where P * sa is exact
+//    for any partial sum; otherwise a branch takes the term's choice per
+//    element.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=ROW < %t/rowwise_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mxfp8_gemm_1.ptx
@@ -16,20 +18,30 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/mxfp8_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // The epilogue's scales: A's two rows, then B's columns; the first
-// element's scale pair is multiplied, then the sum by the product.
+// element's pair is multiplied and checked, then the sum times each factor.
 // ROW: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 // ROW: ld.global.nc.b32 [[A0:%r[0-9]+]],
 // ROW: ld.global.nc.b32 [[A1:%r[0-9]+]],
 // ROW: ld.global.nc.b32 [[B0:%r[0-9]+]],
-// ROW: mul.rn.f32 [[F:%r[0-9]+]], [[A0]], [[B0]];
-// ROW-NEXT: mul.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, [[F]];
+// ROW: mul.rn.f32 [[S:%r[0-9]+]], [[A0]], [[B0]];
+// ROW-NEXT: add.s32 [[O:%r[0-9]+]], [[S]], -8388608;
+// ROW-NEXT: setp.lt.u32 [[N:%p[0-9]+]], [[O]], 2130706432;
+// ROW-NEXT: selp.f32 [[F:%r[0-9]+]], [[S]], [[A0]], [[N]];
+// ROW-NEXT: selp.f32 [[G:%r[0-9]+]], 0f3F800000, [[B0]], [[N]];
+// ROW-NEXT: mul.rn.f32 [[T:%r[0-9]+]], %r{{[0-9]+}}, [[F]];
+// ROW-NEXT: mul.rn.f32 %r{{[0-9]+}}, [[G]], [[T]];
 
-// The promotion after each K-step: the partial sum times A's scale, then
-// one FMA with B's scale (still one multiply and one FMA per element).
+// The promotion after each K-step: the row scales' range check, then the
+// partial sum times A's scale and one FMA with B's; the other branch
+// selects each pair's factors.
 // MX: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 // MX: wgmma.wait_group.sync.aligned 0;
-// MX: mul.rn.f32 [[P:%r[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}};
-// MX: fma.rn.f32 %r{{[0-9]+}}, [[P]], %r{{[0-9]+}}, %r{{[0-9]+}};
+// MX: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -276824064;
+// MX: setp.gt.u32 [[SAFE:%p[0-9]+]], %r{{[0-9]+}}, 1543503872;
+// MX-NEXT: @[[SAFE]] bra
+// MX-NEXT: mul.rn.f32 [[P:%r[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}};
+// MX-NEXT: fma.rn.f32 %r{{[0-9]+}}, [[P]], %r{{[0-9]+}}, %r{{[0-9]+}};
+// MX: selp.f32 %r{{[0-9]+}}, 0f3F800000,
 
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error

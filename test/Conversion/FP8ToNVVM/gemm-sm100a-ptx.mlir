@@ -97,7 +97,7 @@ func.func @blockwise_dgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<256x8xf3
 
 // Tensorwise, M = 200 (a partial second tile), N = 64, f32: one
 // accumulator over all of K with kind::f8f6f4, the scales multiplied in the
-// epilogue (sa * sb, then times the sum, two columns per mul.rn.f32x2),
+// epilogue (the scaled term of ScaledTerm.h, two columns per mul.rn.f32x2),
 // rows past M not stored.
 // TENSOR: .maxntid 192, 1, 1
 // TENSOR-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4

@@ -19,6 +19,7 @@ import struct
 import sys
 
 INF = float("inf")
+FLT_MAX = struct.unpack("<f", bytes.fromhex("ffff7f7f"))[0]
 NAN = float("nan")
 
 # ---------------------------------------------------------------------------
@@ -362,6 +363,15 @@ def kblock(scaling, d):
     return None if t == "*" else t
 
 
+def scaled_term(p, sa, sb):
+    """fl32(sa*sb)*p where the scale product is a normal f32, else
+    (p*sa)*sb (docs/Numerics.md)."""
+    s = fmul(sa, sb)
+    if 2.0 ** -126 <= s <= FLT_MAX:
+        return fmul(s, p)
+    return fmul(fmul(p, sa), sb)
+
+
 def scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, contracting, accumulate="promoted"):
     """C[m][n] per docs/Numerics.md: f32 partial sums per chunk in order of k,
     promoted with sa*sb per chunk, or scales in the epilogue when both are
@@ -396,14 +406,12 @@ def scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, contracting, accumulate="promo
                 for k in range(c * chunk, min((c + 1) * chunk, K)):
                     p = fadd(p, fmul(fp8_value(A[m][k], fa), fp8_value(Bm[n][k], fb)))
                 if not epilogue:
-                    s = fmul(scale_at(sa, asc, da, m, c * chunk, len(a), len(a[0])),
-                             scale_at(sb, bsc, db, n, c * chunk, len(b), len(b[0])))
-                    p = fmul(s, p)
+                    p = scaled_term(p, scale_at(sa, asc, da, m, c * chunk, len(a), len(a[0])),
+                                    scale_at(sb, bsc, db, n, c * chunk, len(b), len(b[0])))
                 acc = fadd(acc, p)
             if epilogue:
-                s = fmul(scale_at(sa, asc, da, m, 0, len(a), len(a[0])),
-                         scale_at(sb, bsc, db, n, 0, len(b), len(b[0])))
-                acc = fmul(s, acc)
+                acc = scaled_term(acc, scale_at(sa, asc, da, m, 0, len(a), len(a[0])),
+                                  scale_at(sb, bsc, db, n, 0, len(b), len(b[0])))
             row.append(acc)
         C.append(row)
     return C
@@ -883,6 +891,15 @@ def scaled_matmul_():
         q2, s2 = quantize(mb, E4M3, T)
         out += scaled_matmul(q1, s1, E4M3, R, q2, s2, E4M3, T, (1, 1))
     print_bits(out)
+    # Scale pairs near the f32 limits: a product that overflows (with a
+    # zero and a nonzero sum) and one that is subnormal.
+    qe = [[0] * 32, [0x08] + [0] * 31, [0x7E] + [0] * 31]
+    qn = [[0x08] + [0] * 31, [0x7E] + [0] * 31]
+    se = [[from_bits(0x71800000)], [from_bits(0x71800000)], [from_bits(0x0D8CCCCD)]]
+    sn = [[from_bits(0x4E800000)], [from_bits(0x30A66666)]]
+    for tile in ([1, "*"], [1, 32]):
+        S = Scaling(tile)
+        print_bits(scaled_matmul(qe, se, E4M3, S, qn, sn, E4M3, S, (1, 1)))
 
 
 

@@ -5,9 +5,11 @@
 // products (exact in f32: two FP8 significands have at most 8 bits) are
 // summed in f32 in order of k, then
 //   - where a scale varies along K (K-block r or c not `*`): chunk = the finer
-//     K-block, C += (sa * sb) * partial for each chunk in order (promotion);
+//     K-block, C += term(partial, sa, sb) for each chunk in order (promotion);
 //   - where both scales are constant along K: chunk = 128 (promoted) or all of
-//     K (fast), C = sum of partials in order, then C *= sa * sb once.
+//     K (fast), C = term(sum of partials in order, sa, sb) once;
+// term(P, sa, sb) = fl32(sa * sb) * P where that product is a normal f32,
+// else (P * sa) * sb.
 // A bf16 result is the f32 result rounded to nearest even.
 
 func.func private @printMemrefI32(tensor<*xi32>) attributes {llvm.emit_c_interface}
@@ -95,6 +97,9 @@ func.func @print_bf16_bits(%s: tensor<?x?xbf16>) {
 }
 
 func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c8_i8 = arith.constant 8 : i8
+  %c126_i8 = arith.constant 126 : i8
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
@@ -396,5 +401,50 @@ func.func @main() {
   // CHECK-NEXT: [-1029888877, 1123586634, 1133248512]
   // CHECK-NEXT: [1088234642, 1091736137, -1040449536]
   call @print_f32_bits(%bcd) : (tensor<?x?xf32>) -> ()
+
+  // Scale pairs near the f32 limits: C = fl32(sa sb) P where the product of
+  // the scales is a normal f32, else (P sa) sb. A rows: 0, 2^-6 (e4m3 0x08)
+  // and 448 (0x7E) at k = 0; B rows: 2^-6 and 448. sa = 2^100, 2^100,
+  // fl32(1.1 * 2^-100); sb = 2^30, fl32(1.3 * 2^-30).
+  //  - sa0 sb0 = 2^130 overflows: 0 (not inf * 0 = NaN);
+  //  - sa1 sb0 overflows too: (2^-12 2^100) 2^30 = 2^118 = 0x7A800000, not inf;
+  //  - sa2 sb1 is subnormal: (200704 sa2) sb1 = 126624727, where the rounded
+  //    product would give 126624729.
+  // The same with the scales applied in the epilogue (tile [1, *]) and by
+  // promotion (tile [1, 32], one K-block).
+  %ec = arith.constant dense<0> : tensor<3x32xi8>
+  %ec1 = tensor.insert %c8_i8 into %ec[%c1, %c0] : tensor<3x32xi8>
+  %ec2 = tensor.insert %c126_i8 into %ec1[%c2, %c0] : tensor<3x32xi8>
+  %eq = arith.bitcast %ec2 : tensor<3x32xi8> to tensor<3x32xf8E4M3FN>
+  %nc = arith.constant dense<0> : tensor<2x32xi8>
+  %nc1 = tensor.insert %c8_i8 into %nc[%c0, %c0] : tensor<2x32xi8>
+  %nc2 = tensor.insert %c126_i8 into %nc1[%c1, %c0] : tensor<2x32xi8>
+  %nq = arith.bitcast %nc2 : tensor<2x32xi8> to tensor<2x32xf8E4M3FN>
+  %esb = arith.constant dense<[[0x71800000], [0x71800000], [0x0D8CCCCD]]> : tensor<3x1xi32>
+  %es = arith.bitcast %esb : tensor<3x1xi32> to tensor<3x1xf32>
+  %nsb = arith.constant dense<[[0x4E800000], [0x30A66666]]> : tensor<2x1xi32>
+  %ns = arith.bitcast %nsb : tensor<2x1xi32> to tensor<2x1xf32>
+  %xe = fp8.scaled_matmul %eq, %es, %nq, %ns {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<3x32xf8E4M3FN>, tensor<3x1xf32>, tensor<2x32xf8E4M3FN>, tensor<2x1xf32>) -> tensor<3x2xf32>
+  %xed = tensor.cast %xe : tensor<3x2xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [0, 0]
+  // CHECK-NEXT: [2055208960, 1678875033]
+  // CHECK-NEXT: [502687335, 126624727]
+  call @print_f32_bits(%xed) : (tensor<?x?xf32>) -> ()
+  %xp = fp8.scaled_matmul %eq, %es, %nq, %ns {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<3x32xf8E4M3FN>, tensor<3x1xf32>, tensor<2x32xf8E4M3FN>, tensor<2x1xf32>) -> tensor<3x2xf32>
+  %xpd = tensor.cast %xp : tensor<3x2xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [0, 0]
+  // CHECK-NEXT: [2055208960, 1678875033]
+  // CHECK-NEXT: [502687335, 126624727]
+  call @print_f32_bits(%xpd) : (tensor<?x?xf32>) -> ()
   return
 }

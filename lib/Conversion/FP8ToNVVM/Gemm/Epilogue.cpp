@@ -11,6 +11,8 @@
 
 #include "Epilogue.h"
 
+#include "ScaledTerm.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -26,17 +28,17 @@ void Epilogue::store(ArrayRef<Value> sums, const ThreadFragment &fragment,
   auto pairType = VectorType::get({2}, elementType);
   // Elements 4j + 2 half + {0, 1}: row `half` of the thread's pair, columns
   // 8j + laneCol + {0, 1}, with the epilogue's scales (A's by row, B's by
-  // column) applied and rounded to the output type. The scales multiply
-  // each other first, as in the reference (docs/Numerics.md): a sum times
-  // one large scale can overflow f32 where the product with the pair is
-  // finite (rowwise scales of values near the f32 limit).
+  // column) applied as the reference applies them (ScaledTerm.h) and
+  // rounded to the output type.
   auto pairAt = [&](int64_t j, int64_t half) {
     SmallVector<Value> pair;
     for (int64_t e = 0; e < 2; ++e) {
       int64_t element = 4 * j + 2 * half + e;
-      Value value = sums[element];
-      if (Value factor = epilogueScales.factor(b, element))
-        value = arith::MulFOp::create(b, factor, value);
+      Value value =
+          scaledTerm(b, sums[element],
+                     epilogueScales.aScale(ThreadFragment::rowHalf(element)),
+                     epilogueScales.bScale(ThreadFragment::columnPair(element),
+                                           element % 2));
       if (bf16)
         value = arith::TruncFOp::create(b, b.getBF16Type(), value);
       pair.push_back(value);

@@ -32,14 +32,6 @@ ThreadFragment ThreadFragment::atTile(KernelBuilder &b, TileCoord tile) const {
   return result;
 }
 
-Value FragmentScales::factor(KernelBuilder &builder, int64_t element) const {
-  Value factor = aScale(ThreadFragment::rowHalf(element));
-  if (Value bValue = bScale(ThreadFragment::columnPair(element), element % 2))
-    factor = factor ? arith::MulFOp::create(builder, factor, bValue).getResult()
-                    : bValue;
-  return factor;
-}
-
 /// Rows past the matrix are clamped: their products are never stored.
 Value gemm::loadOperandScale(KernelBuilder &b, Value scales,
                              const OperandScaling &scaling, Value row,

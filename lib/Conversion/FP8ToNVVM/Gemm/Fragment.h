@@ -53,9 +53,6 @@ struct ThreadFragment {
 struct FragmentScales {
   SmallVector<Value> a, b;
 
-  /// The product of the A and B scales of element `element` (null when
-  /// there are none).
-  Value factor(KernelBuilder &builder, int64_t element) const;
   /// A's scale of row `half` and B's of column 2 * `pair` + `column` (null
   /// when there is none).
   Value aScale(int64_t half) const {

@@ -22,6 +22,7 @@
 
 #include "../KernelUtils.h"
 #include "LoopHints.h"
+#include "ScaledTerm.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -166,29 +167,18 @@ Value HopperMainLoop::issueBlock(const StageState &state, Value acc,
 
 void HopperMainLoop::promote(Value acc, const FragmentScales &scales,
                              MutableArrayRef<Value> sums) {
-  // Two E8M0 scales per element (MXFP8): their product, up to 2^254, can
-  // overflow f32, and inf times a zero partial sum is NaN. The partial sum
-  // is multiplied by A's scale first instead: a zero stays zero, and since
-  // both scales are powers of two, the result is the same bits wherever
-  // the product is a normal f32. Still one multiply and one FMA.
-  bool powerOfTwoPairs = problem.aScaling.e8m0 && problem.bScaling.e8m0 &&
-                         !scales.a.empty() && scales.b.size() > 1;
-  // sums += scales * partial, in f32 FMAs (adds where the scales span K).
-  for (int64_t i = 0, e = sums.size(); i < e; ++i) {
-    Value partial = LLVM::ExtractValueOp::create(b, acc, i);
-    if (powerOfTwoPairs) {
-      Value scaled = arith::MulFOp::create(
-          b, partial, scales.aScale(ThreadFragment::rowHalf(i)));
-      sums[i] = LLVM::FMAOp::create(
-          b, scaled, scales.bScale(ThreadFragment::columnPair(i), i % 2),
-          sums[i]);
-      continue;
-    }
-    Value factor = scales.factor(b, i);
-    sums[i] = factor
-                  ? LLVM::FMAOp::create(b, partial, factor, sums[i]).getResult()
-                  : arith::AddFOp::create(b, partial, sums[i]).getResult();
-  }
+  // sums += scales * partial, in f32 FMAs, the pair of scales applied as
+  // docs/Numerics.md says (ScaledTerm.h), or adds where the scales span K.
+  SmallVector<Value> partials;
+  for (int64_t i = 0, e = sums.size(); i < e; ++i)
+    partials.push_back(LLVM::ExtractValueOp::create(b, acc, i));
+  promoteScaled(
+      b, partials,
+      [&](int64_t i) { return scales.aScale(ThreadFragment::rowHalf(i)); },
+      [&](int64_t i) {
+        return scales.bScale(ThreadFragment::columnPair(i), i % 2);
+      },
+      sums);
 }
 
 /// One accumulator over all of K: each K-block's MMAs are queued behind the

@@ -19,6 +19,7 @@
 #include "../KernelUtils.h"
 #include "Fragment.h"
 #include "LoopHints.h"
+#include "ScaledTerm.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -154,10 +155,9 @@ Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
       if (aScale) {
         SmallVector<Value> bScale =
             bScales(b.add(firstCol, chunk * kLoad), b.i32(0));
-        for (int64_t i = 0; i < kLoad; ++i) {
-          Value factor = b.mulF(aScale, bScale[bScale.size() == 1 ? 0 : i]);
-          values[i] = b.mulF(factor, values[i]);
-        }
+        for (int64_t i = 0; i < kLoad; ++i)
+          values[i] = scaledTerm(b, values[i], aScale,
+                                 bScale[bScale.size() == 1 ? 0 : i]);
       }
       storeRow(chunk, values);
     }
@@ -183,11 +183,10 @@ Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
     if (chunk == chunks - 1)
       release(it);
     SmallVector<Value> bScale = bScales(b.add(firstCol, chunk * kLoad), k);
-    for (int64_t i = 0; i < kLoad; ++i) {
-      Value factor = b.mulF(aScale, bScale[bScale.size() == 1 ? 0 : i]);
-      Value &sum = sums[chunk * kLoad + i];
-      sum = LLVM::FMAOp::create(b, partial[i], factor, sum).getResult();
-    }
+    promoteScaled(
+        b, partial, [&](int64_t) { return aScale; },
+        [&](int64_t i) { return bScale[bScale.size() == 1 ? 0 : i]; },
+        MutableArrayRef<Value>(sums).slice(chunk * kLoad, kLoad));
   }
   SmallVector<Value> yielded = {b.add(it, 1)};
   yielded.append(sums);

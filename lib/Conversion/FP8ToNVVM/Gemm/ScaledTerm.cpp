@@ -1,0 +1,169 @@
+//===- ScaledTerm.cpp - applying a pair of scales to a partial sum --------===//
+
+#include "ScaledTerm.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::fp8::kernels;
+using namespace mlir::fp8::kernels::gemm;
+
+/// The f32 bits of 2^e.
+static int64_t powerOfTwoBits(int64_t e) { return (e + 127) << 23; }
+
+/// Whether positive f32 `s` lies in [2^lo, 2^hi] (by its bits: a negative
+/// value, NaN or inf falls outside).
+static Value inPowerRange(KernelBuilder &b, Value s, int64_t lo, int64_t hi) {
+  Value bits = b.bitcast(b.getI32Type(), s);
+  return b.ult(b.sub(bits, powerOfTwoBits(lo)),
+               powerOfTwoBits(hi) - powerOfTwoBits(lo) + 1);
+}
+
+Value gemm::isPositiveNormal(KernelBuilder &b, Value s) {
+  Value bits = b.bitcast(b.getI32Type(), s);
+  // [0x00800000, 0x7F7FFFFF]: the smallest normal up to max f32.
+  return b.ult(b.sub(bits, 0x00800000), 0x7F000000);
+}
+
+namespace {
+/// The scaled term as fl32(fl32(P·first)·second): (sa·sb, 1) where the
+/// product is a normal f32, else (sa, sb). One form for both cases keeps
+/// the per-element work to a multiply and an FMA without extra registers.
+struct ScaleFactors {
+  Value first, second;
+};
+} // namespace
+
+static ScaleFactors splitScales(KernelBuilder &b, Value sa, Value sb) {
+  Value product = b.mulF(sa, sb);
+  Value normal = isPositiveNormal(b, product);
+  return {arith::SelectOp::create(b, normal, product, sa),
+          arith::SelectOp::create(b, normal, b.f32(1.0), sb)};
+}
+
+Value gemm::scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb) {
+  if (!sa || !sb) {
+    Value single = sa ? sa : sb;
+    return single ? b.mulF(single, partial) : partial;
+  }
+  ScaleFactors factors = splitScales(b, sa, sb);
+  return b.mulF(b.mulF(partial, factors.first), factors.second);
+}
+
+/// sum + the scaled term, with an FMA for its last multiply.
+static Value addScaledTerm(KernelBuilder &b, Value partial,
+                           const ScaleFactors &factors, Value sum) {
+  Value first = b.mulF(partial, factors.first);
+  return LLVM::FMAOp::create(b, first, factors.second, sum);
+}
+
+/// sum + partial times a single scale (or none).
+static Value addSingleScaled(KernelBuilder &b, Value partial, Value scale,
+                             Value sum) {
+  return scale ? LLVM::FMAOp::create(b, partial, scale, sum).getResult()
+               : arith::AddFOp::create(b, partial, sum).getResult();
+}
+
+// A partial sum of FP8 products is 0 or at least 2^-32 (e5m2's smallest
+// subnormal squared) and at most 2^37 (32 products of 57344^2 below 2^36.6;
+// the promotion's chunks are at most 128 long, and e4m3 is smaller): times
+// a scale in [2^-94, 2^90] it stays a normal f32 (or 0).
+static constexpr int64_t kSafeScaleLog2Min = -94, kSafeScaleLog2Max = 90;
+
+void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
+                         function_ref<Value(int64_t)> aScale,
+                         function_ref<Value(int64_t)> bScale,
+                         MutableArrayRef<Value> sums) {
+  int64_t n = partials.size();
+  llvm::SetVector<Value> aValues, bValues;
+  llvm::SetVector<std::pair<Value, Value>> pairs;
+  for (int64_t i = 0; i < n; ++i) {
+    Value sa = aScale(i), sb = bScale(i);
+    if (!sa || !sb)
+      continue;
+    aValues.insert(sa);
+    bValues.insert(sb);
+    pairs.insert({sa, sb});
+  }
+  auto single = [&](int64_t i) {
+    Value sa = aScale(i), sb = bScale(i);
+    return addSingleScaled(b, partials[i], sa ? sa : sb, sums[i]);
+  };
+  if (pairs.empty()) {
+    for (int64_t i = 0; i < n; ++i)
+      sums[i] = single(i);
+    return;
+  }
+
+  // The cheap form's condition, and its term per element.
+  Value safe;
+  auto andSafe = [&](Value condition) {
+    safe = safe ? b.andI(safe, condition) : condition;
+  };
+  // Elements without a pair (none here today) take the plain form.
+  std::function<Value(int64_t)> cheapPair;
+  auto cheap = [&](int64_t i) {
+    if (!aScale(i) || !bScale(i))
+      return single(i);
+    return cheapPair(i);
+  };
+  constexpr size_t kFewPairs = 4;
+  llvm::DenseMap<std::pair<Value, Value>, Value> products;
+  if (pairs.size() <= kFewPairs) {
+    for (auto [sa, sb] : pairs) {
+      Value product = b.mulF(sa, sb);
+      products[{sa, sb}] = product;
+      andSafe(isPositiveNormal(b, product));
+    }
+    cheapPair = [&](int64_t i) {
+      return LLVM::FMAOp::create(b, partials[i],
+                                 products.lookup({aScale(i), bScale(i)}),
+                                 sums[i])
+          .getResult();
+    };
+  } else {
+    bool byA = aValues.size() <= bValues.size();
+    for (Value s : byA ? aValues : bValues)
+      andSafe(inPowerRange(b, s, kSafeScaleLog2Min, kSafeScaleLog2Max));
+    cheapPair = [&, byA](int64_t i) {
+      Value first = byA ? aScale(i) : bScale(i);
+      Value second = byA ? bScale(i) : aScale(i);
+      return LLVM::FMAOp::create(b, b.mulF(partials[i], first), second, sums[i])
+          .getResult();
+    };
+  }
+
+  SmallVector<Type> types(n, b.getF32Type());
+  auto branch = scf::IfOp::create(b, types, safe, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < n; ++i)
+    results.push_back(cheap(i));
+  scf::YieldOp::create(b, results);
+  // The other branch: the factors of a few pairs computed once, of many
+  // next to their use (each pair's take two registers).
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  llvm::DenseMap<std::pair<Value, Value>, ScaleFactors> factors;
+  if (pairs.size() <= kFewPairs)
+    for (auto [sa, sb] : pairs)
+      factors[{sa, sb}] = splitScales(b, sa, sb);
+  results.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    Value sa = aScale(i), sb = bScale(i);
+    if (!sa || !sb) {
+      results.push_back(single(i));
+      continue;
+    }
+    ScaleFactors pair = factors.lookup({sa, sb});
+    if (!pair.first)
+      pair = splitScales(b, sa, sb);
+    results.push_back(addScaledTerm(b, partials[i], pair, sums[i]));
+  }
+  scf::YieldOp::create(b, results);
+  for (int64_t i = 0; i < n; ++i)
+    sums[i] = branch.getResult(i);
+}
