@@ -447,6 +447,11 @@ fuzz-ci: fuzz
 	  echo "fuzz-ci: job $$j failed ($(FUZZ_DIR)/ci/job-$$j.log):" >&2; \
 	  grep -A60 -m1 'ERROR\|==ABORTING\|runtime error' $(FUZZ_DIR)/ci/job-$$j.log >&2; \
 	done; \
+	for j in $$failed; do \
+	  echo "fuzz-ci: job $$j in short:" >&2; \
+	  $(PYTHON) tools/fp8-fuzz/crash-summary.py $(FUZZ_DIR)/ci/job-$$j.log \
+	    $(FUZZ_DIR) >&2; \
+	done; \
 	[ -z "$$failed" ]
 	@echo "fuzz-ci: passed"
 
