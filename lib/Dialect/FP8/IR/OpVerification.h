@@ -1,0 +1,29 @@
+//===- OpVerification.h - shared pieces of the op verifiers -----*- C++ -*-===//
+//
+// Shape checks the fp8 op verifiers share across files: those of FP8Ops.cpp
+// and of fp8.quantize_elementwise in QuantizeElementwiseOp.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_DIALECT_FP8_IR_OPVERIFICATION_H
+#define FP8_LIB_DIALECT_FP8_IR_OPVERIFICATION_H
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+
+namespace mlir::fp8 {
+
+/// Checks the scales a quantization stores in `layout` (`what`_layout):
+/// row_major, or col_major_tma as fp8.tma_align_scales makes it; the
+/// tcgen05 chunks are fp8.tcgen05_scales's alone.
+LogicalResult verifyStoredScales(Operation *op, StringRef what, ShapedType data,
+                                 ShapedType scale, ScalingAttr scaling,
+                                 ScaleLayout layout);
+
+/// Checks that `actual` (`what` names it in diagnostics) has the shape of
+/// `expected`; dynamic extents are not checked.
+LogicalResult verifySameShape(Operation *op, StringRef what,
+                              ShapedType expected, ShapedType actual);
+
+} // namespace mlir::fp8
+
+#endif // FP8_LIB_DIALECT_FP8_IR_OPVERIFICATION_H

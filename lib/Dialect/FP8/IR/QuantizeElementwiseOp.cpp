@@ -1,0 +1,195 @@
+//===- QuantizeElementwiseOp.cpp - fp8.quantize_elementwise ---------------===//
+//
+// fp8.quantize_elementwise: its result accessors, its body (one element of
+// scalar arith and math ops ending in fp8.yield) and its verifier. The op
+// carries a region and a variadic result list, so it has more code than the
+// other fp8 ops and lives apart from them (FP8Ops.cpp holds the generated
+// op classes and the shape checks it shares, through OpVerification.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+
+#include "OpVerification.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+//===----------------------------------------------------------------------===//
+// QuantizeElementwiseOp
+//===----------------------------------------------------------------------===//
+
+void QuantizeElementwiseOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getQuantized(), "q");
+  setNameFn(getScale(), "scale");
+  if (getTranspose()) {
+    setNameFn(getQuantizedT(), "qt");
+    setNameFn(getScaleT(), "scale_t");
+  }
+  if (Value kept = getKept())
+    setNameFn(kept, "kept");
+}
+
+/// Result `index` of `op`, or null where it has fewer (the verifier reports
+/// the count).
+static TypedValue<RankedTensorType> getTensorResult(Operation *op,
+                                                    unsigned index) {
+  if (index >= op->getNumResults())
+    return {};
+  return dyn_cast<TypedValue<RankedTensorType>>(op->getResult(index));
+}
+
+TypedValue<RankedTensorType> QuantizeElementwiseOp::getQuantized() {
+  return getTensorResult(*this, 0);
+}
+
+TypedValue<RankedTensorType> QuantizeElementwiseOp::getScale() {
+  return getTensorResult(*this, 1);
+}
+
+TypedValue<RankedTensorType> QuantizeElementwiseOp::getQuantizedT() {
+  return getTranspose() ? getTensorResult(*this, 2) : nullptr;
+}
+
+TypedValue<RankedTensorType> QuantizeElementwiseOp::getScaleT() {
+  return getTranspose() ? getTensorResult(*this, 3) : nullptr;
+}
+
+TypedValue<RankedTensorType> QuantizeElementwiseOp::getKept() {
+  if (getNumResults() != getNumQuantizationResults() + 1)
+    return {};
+  return getTensorResult(*this, getNumQuantizationResults());
+}
+
+YieldOp QuantizeElementwiseOp::getYield() {
+  // Null for an empty body or another terminator: the verifier runs before
+  // the blocks' own checks.
+  Block &body = getBody().front();
+  return body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+}
+
+RankedTensorType QuantizeElementwiseOp::getProducedType() {
+  return getQuantized().getType().clone(getYield().getValue().getType());
+}
+
+/// The identity or a broadcast, (d0, d1) -> (d1) for a bias row: a
+/// transposing map would need another kernel.
+bool QuantizeElementwiseOp::isElementwiseMap(AffineMap map) {
+  if (map.getNumDims() != 2 || map.getNumSymbols() != 0 ||
+      !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+    return false;
+  int64_t previous = -1;
+  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i) {
+    int64_t dim = map.getDimPosition(i);
+    if (dim <= previous)
+      return false;
+    previous = dim;
+  }
+  return true;
+}
+
+/// The body: one argument per input of the input's element type, arith
+/// and math ops without regions, and the fp8.yield of the produced element.
+static LogicalResult verifyElementwiseBody(QuantizeElementwiseOp op) {
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() != op.getInputs().size())
+    return op.emitOpError("expects a body argument per input (")
+           << op.getInputs().size() << "), got " << body.getNumArguments();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(body.getArguments(), op.getInputs()))) {
+    auto [argument, input] = pair;
+    Type element = getElementTypeOrSelf(input.getType());
+    if (argument.getType() != element)
+      return op.emitOpError("expects body argument #")
+             << index << " of input #" << index << "'s element type " << element
+             << ", got " << argument.getType();
+  }
+  // By namespace: the dialect library does not link arith and math.
+  if (!op.getYield())
+    return op.emitOpError("body must end with fp8.yield");
+  // Every op before the yield. Not Block::without_terminator: it asks the
+  // op's registration for the Terminator trait from libMLIR, and where the
+  // fp8 dialect lives in another shared library (the C API's) that trait's
+  // TypeID differs, so fp8.yield would be taken for a body op.
+  for (Operation &inner : llvm::make_range(body.begin(), std::prev(body.end())))
+    if (!llvm::is_contained({StringRef("arith"), StringRef("math")},
+                            inner.getName().getDialectNamespace()) ||
+        inner.getNumRegions() != 0 ||
+        llvm::any_of(inner.getResultTypes(), llvm::IsaPred<ShapedType>))
+      return op.emitOpError("body computes one element with scalar arith and "
+                            "math ops, got '")
+             << inner.getName() << "'";
+  return success();
+}
+
+LogicalResult QuantizeElementwiseOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one input");
+  if (getIndexingMaps().size() != getInputs().size())
+    return emitOpError("expects an indexing map per input (")
+           << getInputs().size() << "), got " << getIndexingMaps().size();
+  unsigned numResults = getNumResults(), base = getNumQuantizationResults();
+  if (numResults != base && numResults != base + 1)
+    return emitOpError("expects ")
+           << base << " results" << (getTranspose() ? " (with transpose)" : "")
+           << ", and the kept value optionally, got " << numResults;
+  if (failed(verifyElementwiseBody(*this)))
+    return failure();
+
+  // The produced matrix: the data's shape, the yield's type.
+  auto data = getQuantized().getType();
+  if (data.getRank() != 2 ||
+      !isa<Float8E4M3FNType, Float8E5M2Type>(data.getElementType()))
+    return emitOpError("expects result #0 to be a matrix of f8E4M3FN or "
+                       "f8E5M2, got ")
+           << data;
+  ArrayRef<int64_t> shape = data.getShape();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getInputs(), getIndexingMaps()))) {
+    auto [input, attr] = pair;
+    AffineMap map = cast<AffineMapAttr>(attr).getValue();
+    if (!isElementwiseMap(map))
+      return emitOpError("indexing map #")
+             << index << " " << AffineMapAttr::get(map)
+             << " is not the identity or a broadcast of (d0, d1) in order";
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> expected;
+    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+      expected.push_back(shape[map.getDimPosition(i)]);
+    if (failed(verifyCompatibleShape(expected, type.getShape())))
+      return emitOpError("expects input #")
+             << index << " of shape " << formatShape(expected)
+             << " through its indexing map " << AffineMapAttr::get(map)
+             << ", got " << formatShape(type.getShape());
+  }
+  if (failed(verifyStoredScales(*this, "scale", data, getScale().getType(),
+                                getScaling(), getScaleLayout())))
+    return failure();
+  if (!getTranspose() && getScaleTLayout() != ScaleLayout::row_major)
+    return emitOpError("scale_t_layout needs the transpose");
+  if (getTranspose()) {
+    auto transposed = data.clone({shape[1], shape[0]});
+    if (failed(verifySameShape(*this, "result_t", transposed,
+                               getQuantizedT().getType())))
+      return failure();
+    if (getQuantizedT().getType().getElementType() != data.getElementType())
+      return emitOpError("expects the data and its transpose of one element "
+                         "type, got ")
+             << data.getElementType() << " and "
+             << getQuantizedT().getType().getElementType();
+    if (failed(verifyStoredScales(*this, "scale_t", transposed,
+                                  getScaleT().getType(), getScaling(),
+                                  getScaleTLayout())))
+      return failure();
+  }
+  if (TypedValue<RankedTensorType> kept = getKept())
+    if (kept.getType() != getProducedType())
+      return emitOpError("expects the kept value of type ")
+             << getProducedType() << " (the data's shape, the yield's type), "
+             << "got " << kept.getType();
+  return success();
+}
