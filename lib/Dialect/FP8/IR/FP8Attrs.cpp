@@ -67,28 +67,26 @@ FailureOr<SmallVector<int64_t>> fp8::parseTileExtents(AsmParser &parser) {
   return extents;
 }
 
-void fp8::printTileExtents(AsmPrinter &printer, ArrayRef<int64_t> extents) {
-  printer << '[';
-  llvm::interleaveComma(extents, printer, [&](int64_t extent) {
-    if (ShapedType::isDynamic(extent))
-      printer << '*';
-    else
-      printer << extent;
-  });
-  printer << ']';
-}
-
-std::string fp8::formatTile(ArrayRef<int64_t> tile) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
+/// Writes `extents` as a tile, `[a, *, b]`, `*` for a dynamic extent.
+static void writeTileExtents(raw_ostream &os, ArrayRef<int64_t> extents) {
   os << '[';
-  llvm::interleaveComma(tile, os, [&](int64_t extent) {
+  llvm::interleaveComma(extents, os, [&](int64_t extent) {
     if (ShapedType::isDynamic(extent))
       os << '*';
     else
       os << extent;
   });
   os << ']';
+}
+
+void fp8::printTileExtents(AsmPrinter &printer, ArrayRef<int64_t> extents) {
+  writeTileExtents(printer.getStream(), extents);
+}
+
+std::string fp8::formatTile(ArrayRef<int64_t> tile) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  writeTileExtents(os, tile);
   return str;
 }
 
@@ -162,21 +160,6 @@ fp8::parseKeyValueList(AsmParser &parser, StringRef attrName,
   return parser.parseCommaSeparatedList(parseOne);
 }
 
-/// Parses the `round = ...` value.
-static ParseResult parseScaleRound(AsmParser &parser, ScaleRound &round) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
-    return failure();
-  std::optional<ScaleRound> parsed = symbolizeScaleRound(keyword);
-  if (!parsed)
-    return parser.emitError(loc)
-           << "unknown scale rounding '" << keyword
-           << "', expected exact, pow2_ceil or pow2_floor";
-  round = *parsed;
-  return success();
-}
-
 /// Parses the parameters shared by #fp8.scaling and #fp8.policy.
 static ParseResult parseScaleParameter(AsmParser &parser, StringRef attrName,
                                        StringRef key, SMLoc loc,
@@ -194,7 +177,9 @@ static ParseResult parseScaleParameter(AsmParser &parser, StringRef attrName,
   if (key == "scale")
     return parser.parseType(scale);
   if (key == "round")
-    return parseScaleRound(parser, round);
+    return parseEnumKeyword(parser, round, "scale rounding",
+                            symbolizeScaleRound,
+                            "exact, pow2_ceil or pow2_floor");
   return parser.emitError(loc) << "unknown " << attrName << " parameter '"
                                << key << "', expected tile, scale or round";
 }

@@ -45,14 +45,23 @@ static LogicalResult verifyTiledShape(Operation *op, StringRef what,
   return success();
 }
 
-/// Checks a scale tensor against its data and scaling.
-static LogicalResult verifyScales(Operation *op, StringRef what,
-                                  ShapedType data, ShapedType scale,
-                                  ScalingAttr scaling) {
+/// Checks that a scale tensor holds the scaling's scale type.
+static LogicalResult verifyScaleElementType(Operation *op, StringRef what,
+                                            ShapedType scale,
+                                            ScalingAttr scaling) {
   if (scale.getElementType() != scaling.getScale())
     return op->emitOpError()
            << what << " element type " << scale.getElementType()
            << " does not match the scaling's " << scaling.getScale();
+  return success();
+}
+
+/// Checks a scale tensor against its data and scaling.
+static LogicalResult verifyScales(Operation *op, StringRef what,
+                                  ShapedType data, ShapedType scale,
+                                  ScalingAttr scaling) {
+  if (failed(verifyScaleElementType(op, what, scale, scaling)))
+    return failure();
   return verifyTiledShape(op, what, data, scale, scaling.getTile());
 }
 
@@ -72,10 +81,8 @@ static LogicalResult verifyOperandScales(Operation *op, StringRef what,
            << what << "_layout " << stringifyScaleLayout(layout)
            << " needs a rank-2 operand (no batch dim), got rank "
            << data.getRank();
-  if (scale.getElementType() != scaling.getScale())
-    return op->emitOpError()
-           << what << " element type " << scale.getElementType()
-           << " does not match the scaling's " << scaling.getScale();
+  if (failed(verifyScaleElementType(op, what, scale, scaling)))
+    return failure();
   if (scale.getRank() != 2)
     return op->emitOpError()
            << "expects " << what << " of rank 2, got rank " << scale.getRank();

@@ -207,22 +207,6 @@ static ParseResult parseAmaxMode(AsmParser &parser, RecipeFields &fields) {
   return success();
 }
 
-template <typename EnumT>
-static ParseResult
-parseEnumKeyword(AsmParser &parser, EnumT &value, StringRef what,
-                 std::optional<EnumT> (*symbolize)(StringRef)) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
-    return failure();
-  std::optional<EnumT> parsed = symbolize(keyword);
-  if (!parsed)
-    return parser.emitError(loc)
-           << "unknown " << what << " '" << keyword << "'";
-  value = *parsed;
-  return success();
-}
-
 static ParseResult parseRecipeField(AsmParser &parser, StringRef key, SMLoc loc,
                                     RecipeFields &fields) {
   if (key == "activation" || key == "weight" || key == "gradient") {

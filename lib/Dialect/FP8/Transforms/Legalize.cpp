@@ -57,6 +57,17 @@ static Value findTransposed(Value value, Operation *op,
   return {};
 }
 
+/// An existing `OpT` user of `value` that dominates `op`, if any.
+template <typename OpT>
+static OpT findDominatingUser(Value value, Operation *op,
+                              DominanceInfo &dominance) {
+  for (Operation *user : value.getUsers())
+    if (auto found = dyn_cast<OpT>(user))
+      if (dominance.properlyDominates(found.getOperation(), op))
+        return found;
+  return {};
+}
+
 /// A new linalg.transpose of `value` at the builder's insertion point.
 static Value createTransposed(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -322,10 +333,8 @@ static bool needsTmaAlignedScales(const Target &target, ScaledMatmulOp mm,
 /// later matmul reading the same scales shares it.
 static Value getTmaAlignedScales(Value scale, ScaledMatmulOp mm,
                                  DominanceInfo &dominance) {
-  for (Operation *user : scale.getUsers())
-    if (auto align = dyn_cast<TmaAlignScalesOp>(user))
-      if (dominance.properlyDominates(align.getOperation(), mm))
-        return align.getResult();
+  if (auto align = findDominatingUser<TmaAlignScalesOp>(scale, mm, dominance))
+    return align.getResult();
   OpBuilder b(mm.getContext());
   b.setInsertionPointAfterValue(scale);
   return TmaAlignScalesOp::create(b, scale.getLoc(), scale).getResult();
@@ -346,10 +355,8 @@ static Value getTcgen05Scales(ScaledMatmulOp mm, MatmulSide side,
     scale = transposed ? transposed : createTransposed(b, loc, scale);
     b.setInsertionPointAfterValue(scale);
   }
-  for (Operation *user : scale.getUsers())
-    if (auto chunks = dyn_cast<Tcgen05ScalesOp>(user))
-      if (dominance.properlyDominates(chunks.getOperation(), mm))
-        return chunks.getResult();
+  if (auto chunks = findDominatingUser<Tcgen05ScalesOp>(scale, mm, dominance))
+    return chunks.getResult();
   return Tcgen05ScalesOp::create(b, loc, scale).getResult();
 }
 
