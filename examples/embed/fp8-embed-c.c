@@ -165,14 +165,21 @@ int main(void) {
 // CHECK-NOT: fp8.quantize
 // CHECK: return
 
-// The Fprop under blockwise for sm_90a: 1x128 X (its scales aligned for TMA)
-// and 128x128 W.
+// The Fprop under blockwise for sm_90a: 1x128 X and 128x128 W. As in the
+// C++ embedding (input.mlir), fp8-fuse-quantization has the quantization of
+// X store its scales in the TMA layout itself (fp8.quantize_elementwise with
+// its fp8.yield terminator, which MLIR's verifier must recognize as one), so
+// no fp8.tma_align_scales remains.
 // CHECK-LABEL: func.func @fprop
 // CHECK-SAME: fp8.recipe = #fp8.recipe<blockwise>
-// CHECK-DAG: fp8.quantize %arg0 {{.*}}tile = [1, 128]
+// CHECK-DAG: fp8.quantize_elementwise %arg0 {{.*}}<col_major_tma>, scaling =
+// CHECK-DAG: fp8.yield
 // CHECK-DAG: fp8.quantize %arg1 {{.*}}tile = [128, 128]
-// CHECK-DAG: fp8.tma_align_scales
-// CHECK: fp8.scaled_matmul {{.*}}fp8.matmul = "fprop"
+// CHECK-NOT: fp8.tma_align_scales
+// CHECK: fp8.scaled_matmul {{.*}}a_scale_layout = {{.*}}<col_major_tma>
+// CHECK-SAME: fp8.matmul = "fprop"
 // CHECK-NOT: linalg.matmul
+// CHECK-NOT: fp8.tma_align_scales
 // CHECK: emitted manifest.json
+// CHECK: emitted fprop_quantize_elementwise_{{[0-9]+}}.ptx
 // CHECK: emitted fprop_{{.*}}.ptx

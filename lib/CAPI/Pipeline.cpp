@@ -36,11 +36,6 @@ MlirLogicalResult fp8BuildPipelineWithMonitor(MlirOpPassManager passManager,
   options.recipe = unwrap(recipe).str();
   options.chip = unwrap(chip).str();
   options.monitor = monitor;
-  // Not through the C API yet: in a process that loads the passes from
-  // this shared library, MLIR's verifier does not see fp8.yield's
-  // Terminator trait (docs/KnownIssues.md), so fp8.quantize_elementwise
-  // would fail to verify. The cast-transpose fusion is unaffected.
-  options.fuseProducers = false;
   fp8::buildPipeline(*pm, options);
   return mlirLogicalResultSuccess();
 }
