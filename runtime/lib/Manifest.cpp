@@ -207,6 +207,30 @@ static bool readTensorMap(Reader &r, const JsonValue &p,
   return true;
 }
 
+// A grouped GEMM's group_rows: an i32 input of one dim, with the layout and
+// bound its values must have.
+static bool readGroupRows(Reader &r, const JsonValue &p,
+                          const std::string &where, Param &param) {
+  const JsonValue *groups = p.get(schema::kGroupRows);
+  if (!groups)
+    return true;
+  std::string at = where + "." + schema::kGroupRows;
+  if (!groups->isObject())
+    return r.fail(at, "expected an object");
+  if (!param.isInput() || param.dtype != DType::I32 || param.shape.size() != 1)
+    return r.fail(at, "only an i32 input of one dim holds group_rows");
+  if (!r.string(*groups, at, schema::kLayout, param.groupLayout) ||
+      !r.integer(*groups, at, schema::kRows, 0, INT32_MAX,
+                 param.groupRowsBound))
+    return false;
+  if (param.groupLayout != schema::kLayoutContiguous &&
+      param.groupLayout != schema::kLayoutMasked)
+    return r.fail(at + "." + schema::kLayout,
+                  "unknown layout \"" + param.groupLayout +
+                      "\" (expected contiguous or masked)");
+  return true;
+}
+
 static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
                       Param &param, std::string &tensor) {
   if (!p.isObject())
@@ -221,7 +245,9 @@ static bool readParam(Reader &r, const JsonValue &p, const std::string &where,
                       "'_', '-', '.')");
   if (param.isTensorMap())
     return readTensorMap(r, p, where, param, tensor);
-  return readDTypeAndShape(r, p, where, param.dtype, param.shape);
+  if (!readDTypeAndShape(r, p, where, param.dtype, param.shape))
+    return false;
+  return readGroupRows(r, p, where, param);
 }
 
 bool fp8rt::readDTypeAndShape(Reader &r, const JsonValue &p,

@@ -67,6 +67,12 @@ struct Param {
   unsigned box[2] = {0, 0};
   Swizzle swizzle = Swizzle::None;
 
+  // An i32 input holding a grouped GEMM's group_rows ("group_rows" key):
+  // its layout ("contiguous" or "masked"; empty for any other param) and
+  // the bound of its values. A runtime filling inputs gives it valid bounds.
+  std::string groupLayout;
+  int64_t groupRowsBound = 0;
+
   bool isInput() const { return role == mlir::fp8::manifest::kRoleInput; }
   bool isOutput() const { return role == mlir::fp8::manifest::kRoleOutput; }
   bool isTensorMap() const {

@@ -180,6 +180,21 @@ Status runKernel(const Options &opts, const Manifest &manifest,
                      (opts.specials ? ", with special values)" : ")"))
                         .c_str()
                   : ("from " + opts.inputsFrom).c_str());
+  // A grouped GEMM's run depends on its group sizes: say which it ran.
+  for (size_t n = 0; n < kernel.params.size(); ++n) {
+    const Param &param = kernel.params[n];
+    if (param.groupLayout.empty() || host[n].size() != param.numBytes())
+      continue;
+    std::string values;
+    for (int64_t g = 0; g < param.numElements(); ++g) {
+      int32_t v;
+      std::memcpy(&v, host[n].data() + 4 * g, 4);
+      values += (g ? " " : "") + std::to_string(v);
+    }
+    std::printf("  %s (%s, at most %lld): %s\n", param.name.c_str(),
+                param.groupLayout.c_str(),
+                static_cast<long long>(param.groupRowsBound), values.c_str());
+  }
 
   DeviceBuffers buffers(drv);
   std::vector<CUdeviceptr> ptrs(kernel.params.size());

@@ -236,6 +236,9 @@ struct ConvertFP8ToNVVMPass
         kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), target);
       } else if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
         kernel = buildGemmKernel(b, matmul, kernelName(op, "gemm"), target);
+      } else if (auto grouped = dyn_cast<GroupedScaledMatmulOp>(op)) {
+        kernel = buildGroupedGemmKernel(b, grouped,
+                                        kernelName(op, "grouped_gemm"), target);
       } else if (isHighPrecisionGemm(op)) {
         // A matmul the recipe keeps in high precision (not one left
         // unquantized by accident: that has no marker and is refused below).

@@ -49,6 +49,7 @@
 #include "Gemm/GemmConfig.h"
 #include "Gemm/GemmManifest.h"
 #include "Gemm/GemmProblem.h"
+#include "Gemm/GroupedTileScheduler.h"
 #include "Gemm/HighPrecisionGemm.h"
 #include "Gemm/HopperMainLoop.h"
 #include "Gemm/ProducerPipeline.h"
@@ -63,6 +64,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -174,27 +176,33 @@ static GemmArguments getArguments(KernelBuilder &b, gpu::GPUFuncOp kernel,
   args.aScaleMap = optional("a_scale_map");
   args.bScaleMap = optional("b_scale_map");
   args.aSplitMap = optional("a_split_map");
+  if (signature.has("group_rows"))
+    args.groupRows = b.castTo(NVVM::NVVMMemorySpace::Global,
+                              signature.getArgument(kernel, "group_rows"));
   return args;
 }
 
 /// The producer warpgroup: it gives its registers back, and one thread
 /// loads every K-block of this CTA's tiles, then of its split sub-tile.
+/// The loop over a CTA's tiles: the plain scheduler's or the grouped one's.
+using TileLoopFn = function_ref<Value(Value counter, TileLoopBody body)>;
+
 static void buildProducer(KernelBuilder &b, const GemmConfig &config,
-                          Value thread, TileScheduler &scheduler,
+                          Value thread, TileLoopFn tileLoop,
+                          TileScheduler *scheduler,
                           ProducerPipeline &pipeline) {
   NVVM::SetMaxRegisterOp::create(b, config.producerRegisters(),
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, b.eq(thread, 0));
   b.setInsertionPointToStart(&leader.getThenRegion().front());
-  Value loaded =
-      scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
-        return pipeline.buildTileLoads(tile, Value(), counter);
-      });
+  Value loaded = tileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
+    return pipeline.buildTileLoads(tile, Value(), counter);
+  });
   if (config.splitTiles)
-    scheduler.buildSplitTile(loaded,
-                             [&](TileCoord tile, Value part, Value counter) {
-                               pipeline.buildTileLoads(tile, part, counter);
-                             });
+    scheduler->buildSplitTile(loaded,
+                              [&](TileCoord tile, Value part, Value counter) {
+                                pipeline.buildTileLoads(tile, part, counter);
+                              });
 }
 
 /// A consumer warpgroup: it takes the registers the producer gave back, and
@@ -202,27 +210,26 @@ static void buildProducer(KernelBuilder &b, const GemmConfig &config,
 /// split sub-tile.
 static void buildConsumer(KernelBuilder &b, const GemmConfig &config,
                           const GemmProblem &problem, Value thread,
-                          TileScheduler &scheduler, HopperMainLoop &mainLoop,
-                          Epilogue &epilogue) {
+                          TileLoopFn tileLoop, TileScheduler *scheduler,
+                          HopperMainLoop &mainLoop, Epilogue &epilogue) {
   NVVM::SetMaxRegisterOp::create(b, config.consumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
   // The fragment's tile-invariant part is built above the tile loop:
   // computed in the loop, it changes the PTX of every GEMM.
   ThreadFragment fragment = mainLoop.buildFragment(thread);
   mainLoop.buildFirstTurn(fragment);
-  Value counter =
-      scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
-        ThreadFragment inTile = fragment.atTile(b, tile);
-        MainLoopResult result =
-            problem.promotion == 0
-                ? mainLoop.buildFastLoop(counter, inTile)
-                : mainLoop.buildPromotedLoop(counter, inTile, tile);
-        epilogue.store(result.sums, inTile, tile);
-        return result.counter;
-      });
+  Value counter = tileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
+    ThreadFragment inTile = fragment.atTile(b, tile);
+    MainLoopResult result =
+        problem.promotion == 0
+            ? mainLoop.buildFastLoop(counter, inTile)
+            : mainLoop.buildPromotedLoop(counter, inTile, tile);
+    epilogue.store(result.sums, inTile, tile);
+    return result.counter;
+  });
   if (config.splitTiles)
-    scheduler.buildSplitTile(counter, [&](TileCoord tile, Value part,
-                                          Value counter) {
+    scheduler->buildSplitTile(counter, [&](TileCoord tile, Value part,
+                                           Value counter) {
       ThreadFragment inPart = fragment.forGroup(b, part).atTile(b, tile);
       SmallVector<Value> sums = mainLoop.buildSplitLoop(counter, inPart, tile);
       epilogue.storeSplit(sums, inPart, tile);
@@ -255,7 +262,17 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
 
   GemmArguments args = getArguments(b, kernel, signature);
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  TileScheduler scheduler(b, config, problem.m, problem.n);
+  std::optional<TileScheduler> scheduler;
+  std::optional<GroupedTileScheduler> grouped;
+  if (problem.grouped())
+    grouped.emplace(b, config, problem, args.groupRows);
+  else
+    scheduler.emplace(b, config, problem.m, problem.n);
+  auto tileLoop = [&](Value counter, TileLoopBody body) {
+    return grouped ? grouped->buildTileLoop(counter, body)
+                   : scheduler->buildTileLoop(counter, body);
+  };
+  TileScheduler *splits = scheduler ? &*scheduler : nullptr;
   SharedMemory smem = SharedMemory::get(b);
   ProducerPipeline pipeline(b, config, problem, args, smem);
   pipeline.buildInit(thread);
@@ -266,9 +283,10 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   auto role = scf::IfOp::create(b, b.ult(thread, kWarpgroup),
                                 /*withElseRegion=*/true);
   b.setInsertionPointToStart(&role.getThenRegion().front());
-  buildProducer(b, config, thread, scheduler, pipeline);
+  buildProducer(b, config, thread, tileLoop, splits, pipeline);
   b.setInsertionPointToStart(&role.getElseRegion().front());
-  buildConsumer(b, config, problem, thread, scheduler, mainLoop, epilogue);
+  buildConsumer(b, config, problem, thread, tileLoop, splits, mainLoop,
+                epilogue);
   b.setInsertionPointAfter(role);
   gpu::ReturnOp::create(b);
   return kernel->getParentOfType<gpu::GPUModuleOp>();
@@ -359,6 +377,114 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
       [&](KernelBuilder &b, gpu::GPUFuncOp kernel,
           const KernelSignature &signature, const GemmLaunch &launch) {
         setGemmManifest(b, kernel, op, problem, signature, launch);
+      });
+}
+
+/// The K-block of a scaling of a K-major operand (dynamic for `*`).
+static int64_t kBlockOf(ScalingAttr scaling) { return scaling.getTile()[1]; }
+
+FailureOr<gpu::GPUModuleOp>
+fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
+                            StringRef name, const Target &target) {
+  if (!target.hasGemmKernel() || target.isBlackwell())
+    return op.emitOpError("convert-fp8-to-nvvm has no ")
+           << target.getName()
+           << " grouped GEMM kernel yet; chip=sm_90a has one";
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
+  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  if (!aType.hasStaticShape() || !bType.hasStaticShape() ||
+      !aScaleType.hasStaticShape() || !bScaleType.hasStaticShape() ||
+      !resultType.hasStaticShape())
+    return op.emitOpError("convert-fp8-to-nvvm needs static shapes for a "
+                          "grouped GEMM kernel");
+  if (op.getGroupCount() == 0)
+    return op.emitOpError("convert-fp8-to-nvvm: a grouped GEMM kernel needs "
+                          "at least one group");
+  bool masked = op.getLayout() == GroupLayout::masked;
+  GemmProblem problem;
+  problem.groups.count = op.getGroupCount();
+  problem.groups.masked = masked;
+  problem.groups.capacity = masked ? aType.getDimSize(1) : 0;
+  problem.groups.bScalesPerGroup =
+      bScaleType.getDimSize(1) * bScaleType.getDimSize(2);
+  problem.m =
+      masked ? aType.getDimSize(0) * aType.getDimSize(1) : aType.getDimSize(0);
+  problem.n = bType.getDimSize(1);
+  problem.k = bType.getDimSize(2);
+  problem.aElement = aType.getElementType();
+  problem.bElement = bType.getElementType();
+  problem.resultElement = resultType.getElementType();
+  problem.numKBlocks =
+      llvm::divideCeil(problem.k, problem.aLayout().kBlockElements());
+  // The tile loop and the maps address rows of A and of B's groups, and
+  // columns, with signed 32-bit coordinates.
+  for (auto [extent, what] :
+       {std::pair<int64_t, const char *>{problem.m, "M (all groups' rows)"},
+        {problem.groups.count * problem.n, "G x N"},
+        {problem.k, "K"}})
+    if (extent > std::numeric_limits<int32_t>::max())
+      return op.emitOpError()
+             << what << " = " << extent
+             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  if (problem.k % 16 != 0)
+    return op.emitOpError("K = ")
+           << problem.k << " must be a multiple of 16: TMA needs 16-byte "
+           << "row strides";
+  if (problem.n % 8 != 0)
+    return op.emitOpError("N = ") << problem.n << " must be a multiple of 8";
+  // A's scales are read per row of the (all groups') rows: tiles of one row
+  // or of all rows; B's as the plain GEMM reads them, per group.
+  int64_t aRows = op.getAScaling().getTile()[0];
+  if (aRows != 1 && !(ShapedType::isDynamic(aRows) && !masked))
+    return op.emitOpError()
+           << "a_scaling tile " << formatTile(op.getAScaling().getTile())
+           << ": the grouped GEMM kernel takes one scale per row of A (or, "
+              "contiguous, one for all rows)";
+  int64_t bRows = op.getBScaling().getTile()[0];
+  if (!ShapedType::isDynamic(bRows) && bRows != 1 && bRows % 128 != 0)
+    return op.emitOpError()
+           << "b_scaling tile " << formatTile(op.getBScaling().getTile())
+           << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows "
+              "per scale";
+  // The scales as 2-D [rows, K-blocks]: A's over all groups' rows, B's of
+  // one group.
+  auto flat = [](RankedTensorType type) {
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t rows = 1;
+    for (int64_t extent : shape.drop_back())
+      rows *= extent;
+    return RankedTensorType::get({rows, shape.back()}, type.getElementType());
+  };
+  problem.aScaling = describeScaling(op.getAScaling(), flat(aScaleType),
+                                     ScaleLayout::row_major, target);
+  problem.bScaling =
+      describeScaling(op.getBScaling(),
+                      RankedTensorType::get(bScaleType.getShape().drop_front(),
+                                            bScaleType.getElementType()),
+                      ScaleLayout::row_major, target);
+  int64_t kBlockA = kBlockOf(op.getAScaling());
+  int64_t kBlockB = kBlockOf(op.getBScaling());
+  int64_t promotion = ShapedType::isDynamic(kBlockA) ? kBlockB
+                      : ShapedType::isDynamic(kBlockB)
+                          ? kBlockA
+                          : std::min(kBlockA, kBlockB);
+  bool fast = op.getAccumulate() == Accumulate::fast &&
+              ShapedType::isDynamic(promotion);
+  problem.promotion =
+      ShapedType::isDynamic(promotion) ? (fast ? 0 : kTileK) : promotion;
+  GemmConfig config =
+      chooseConfig(target, problem.m, problem.n, fast, promotion,
+                   problem.aScaling, problem.bScaling, /*grouped=*/true);
+  KernelSignature buffers = declareGroupedGemmBuffers(
+      op, problem, LLVM::LLVMPointerType::get(op.getContext()));
+  return buildKernel(
+      builder, op.getLoc(), name, target, problem, config, std::move(buffers),
+      [&](KernelBuilder &b, gpu::GPUFuncOp kernel,
+          const KernelSignature &signature, const GemmLaunch &launch) {
+        setGroupedGemmManifest(b, kernel, op, problem, signature, launch);
       });
 }
 

@@ -112,6 +112,13 @@ static StringRef swizzleName(Swizzle swizzle) {
   return swizzle == Swizzle::b128 ? "128B" : "none";
 }
 
+void KernelSignature::addManifestKey(StringRef name, NamedAttribute key) {
+  auto param = llvm::find_if(
+      params, [&](const Param &p) { return p.name == name && !p.isTensorMap; });
+  assert(param != params.end() && "a manifest key of an undeclared buffer");
+  param->manifestKeys.push_back(key);
+}
+
 ArrayAttr KernelSignature::getManifestParams(OpBuilder &b) const {
   SmallVector<Attribute> entries;
   for (const Param &p : params) {
@@ -126,8 +133,14 @@ ArrayAttr KernelSignature::getManifestParams(OpBuilder &b) const {
                           b.getStringAttr(swizzleName(p.swizzle)))}));
       continue;
     }
-    entries.push_back(manifestParam(b, p.name, roleName(p.role),
-                                    dtypeName(p.elementType), p.shape));
+    DictionaryAttr entry = manifestParam(b, p.name, roleName(p.role),
+                                         dtypeName(p.elementType), p.shape);
+    if (!p.manifestKeys.empty()) {
+      SmallVector<NamedAttribute> keys(entry.getValue());
+      keys.append(p.manifestKeys.begin(), p.manifestKeys.end());
+      entry = b.getDictionaryAttr(keys);
+    }
+    entries.push_back(entry);
   }
   return b.getArrayAttr(entries);
 }

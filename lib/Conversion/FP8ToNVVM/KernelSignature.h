@@ -45,6 +45,9 @@ public:
     Operation *owner = nullptr;
     bool isResult = false;
     unsigned index = 0;
+    // More keys of the buffer's manifest entry (what the runtime must know
+    // of its contents, such as a grouped GEMM's group_rows).
+    SmallVector<NamedAttribute, 0> manifestKeys;
   };
 
   /// Declares a buffer of `elementType` (the manifest's dtype; FP8 and E8M0
@@ -61,6 +64,8 @@ public:
   /// output) of a source op, for the launch plan.
   void bindOperand(StringRef name, OpOperand &operand);
   void bindResult(StringRef name, OpResult result);
+  /// Adds `key` to buffer `name`'s manifest entry.
+  void addManifestKey(StringRef name, NamedAttribute key);
   /// Writes the bindings onto their ops as `fp8.kernel_args`.
   void writeBindings(OpBuilder &b) const;
 

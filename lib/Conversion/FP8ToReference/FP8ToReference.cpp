@@ -7,8 +7,8 @@
 // partial edge tiles need no special case: the zero padding changes neither
 // an amax nor a dot product.
 //
-// This file holds the pass; the patterns are in QuantizeLowering.cpp and
-// MatmulLowering.cpp.
+// This file holds the pass; the patterns are in QuantizeLowering.cpp,
+// MatmulLowering.cpp and GroupedMatmulLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -115,4 +116,5 @@ struct FP8LowerToReferencePass
 void fp8::populateFP8ToReferencePatterns(RewritePatternSet &patterns) {
   reference::populateQuantizeLoweringPatterns(patterns);
   reference::populateMatmulLoweringPatterns(patterns);
+  reference::populateGroupedMatmulLoweringPatterns(patterns);
 }

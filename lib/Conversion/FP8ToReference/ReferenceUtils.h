@@ -43,6 +43,10 @@ void populateQuantizeLoweringPatterns(RewritePatternSet &patterns);
 /// hadamard.
 void populateMatmulLoweringPatterns(RewritePatternSet &patterns);
 
+/// Adds the lowering of fp8.grouped_scaled_matmul (to a loop of
+/// fp8.scaled_matmul).
+void populateGroupedMatmulLoweringPatterns(RewritePatternSet &patterns);
+
 } // namespace fp8::reference
 } // namespace mlir
 

@@ -903,6 +903,40 @@ def scaled_matmul_():
 
 
 
+def grouped_scaled_matmul(a, sa, fa, asc, b, sb, fb, bsc, group_rows, masked=False):
+    """fp8.grouped_scaled_matmul: each group a scaled_matmul of its rows of a
+    with b[g]; rows of no group are 0. Contiguous: row m is in group
+    #{g : group_rows[g] <= m}; masked: a[g]'s first group_rows[g] rows."""
+    G = len(b)
+    if masked:
+        out = []
+        for g in range(G):
+            c = scaled_matmul(a[g], sa[g], fa, asc, b[g], sb[g], fb, bsc, (1, 1))
+            out.append([row if m < group_rows[g] else [0.0] * len(row)
+                        for m, row in enumerate(c)])
+        return out
+    products = [scaled_matmul(a, sa, fa, asc, b[g], sb[g], fb, bsc, (1, 1)) for g in range(G)]
+    out = []
+    for m in range(len(a)):
+        g = sum(1 for e in group_rows if e <= m)
+        out.append(products[g][m] if g < G else [0.0] * len(b[0]))
+    return out
+
+
+@test
+def grouped_scaled_matmul_():
+    X, W = Scaling([1, 128]), Scaling([128, 128])
+    qx, sx = quantize(pattern(6, 256, 1, 128), E4M3, X)
+    ws = [quantize(pattern(4 * g + 4, 256, 2, 128)[4 * g:], E4M3, W) for g in range(3)]
+    qw, sw = [w[0] for w in ws], [w[1] for w in ws]
+    # Group 0: rows 0-1; group 1: none; group 2: rows 2-4; row 5: none.
+    print_bits(grouped_scaled_matmul(qx, sx, E4M3, X, qw, sw, E4M3, W, [2, 2, 5]))
+    # Masked: 2 groups of capacity 3, with 2 and 3 rows.
+    qm = [quantize(pattern(3 * g + 3, 256, 1, 128)[3 * g:], E4M3, X) for g in range(2)]
+    print_bits(sum(grouped_scaled_matmul([q[0] for q in qm], [q[1] for q in qm], E4M3, X,
+                                         qw[:2], sw[:2], E4M3, W, [2, 3], masked=True), []))
+
+
 def tma_align(s, per_row):
     """The col_major_tma layout of scales s [R][C]: out[j][i] = s[i][j], R
     padded with zeros to a multiple of per_row (16 bytes: 4 f32, 16 E8M0)."""

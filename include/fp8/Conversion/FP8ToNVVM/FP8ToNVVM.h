@@ -30,6 +30,7 @@ namespace fp8 {
 class Target;
 class AmaxOp;
 class DequantizeOp;
+class GroupedScaledMatmulOp;
 class HadamardOp;
 class QuantizeOp;
 class QuantizeMonitoredOp;
@@ -145,6 +146,14 @@ FailureOr<gpu::GPUModuleOp> buildCastTransposeKernel(OpBuilder &builder,
 FailureOr<gpu::GPUModuleOp> buildGemmKernel(OpBuilder &builder,
                                             ScaledMatmulOp op, StringRef name,
                                             const Target &target);
+
+/// Builds the sm_90a grouped GEMM of `op` (fp8.grouped_scaled_matmul): the
+/// same pipeline over the tiles of every group, whose bounds it reads from
+/// group_rows at run time, each group's tiles multiplied with its B.
+FailureOr<gpu::GPUModuleOp> buildGroupedGemmKernel(OpBuilder &builder,
+                                                   GroupedScaledMatmulOp op,
+                                                   StringRef name,
+                                                   const Target &target);
 
 /// What fp8-emit writes, in memory: the manifest (docs/Manifest.md) and
 /// one PTX text per kernel, by file name.

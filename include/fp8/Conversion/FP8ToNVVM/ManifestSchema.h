@@ -58,6 +58,15 @@ inline constexpr const char kShape[] = "shape";
 inline constexpr const char kTensor[] = "tensor";
 inline constexpr const char kBox[] = "box";
 inline constexpr const char kSwizzle[] = "swizzle";
+// An i32 input param that holds a grouped GEMM's group_rows: {"layout":
+// "contiguous" (non-decreasing ends of the groups' rows, at most "rows") or
+// "masked" (each group's row count, at most "rows")}. A runtime filling
+// inputs fills it with valid bounds rather than random words.
+inline constexpr const char kGroupRows[] = "group_rows";
+inline constexpr const char kLayout[] = "layout";
+inline constexpr const char kRows[] = "rows";
+inline constexpr const char kLayoutContiguous[] = "contiguous";
+inline constexpr const char kLayoutMasked[] = "masked";
 
 // Parameter roles.
 inline constexpr const char kRoleInput[] = "input";

@@ -47,16 +47,20 @@ void Epilogue::store(ArrayRef<Value> sums, const ThreadFragment &fragment,
   };
   if (config.tmaStore)
     return storeThroughShared(pairAt, fragment, tile);
-  storeDirect(pairAt, fragment);
+  storeDirect(pairAt, fragment, tile.rowEnd);
 }
 
-void Epilogue::storeDirect(PairFn pairAt, const ThreadFragment &fragment) {
+void Epilogue::storeDirect(PairFn pairAt, const ThreadFragment &fragment,
+                           Value rowEnd) {
+  // A grouped GEMM's tile ends at its group's last row.
+  if (!rowEnd)
+    rowEnd = b.i32(problem.m);
   bool bf16 = problem.resultElement.isBF16();
   Type elementType = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
   Value cGlobal = b.castTo(NVVM::NVVMMemorySpace::Global, args.c);
   for (int64_t half = 0; half < 2; ++half) {
     Value row = half ? fragment.row1 : fragment.row0;
-    auto rowInside = scf::IfOp::create(b, b.ult(row, problem.m));
+    auto rowInside = scf::IfOp::create(b, b.ult(row, rowEnd));
     b.setInsertionPointToStart(&rowInside.getThenRegion().front());
     Value rowOffset = b.mul(b.extUI64(row), problem.n);
     for (int64_t j = 0; j < config.tileN / 8; ++j) {

@@ -45,7 +45,9 @@ public:
 private:
   /// The pair of output elements 4j + 2 half + {0, 1}.
   using PairFn = function_ref<Value(int64_t j, int64_t half)>;
-  void storeDirect(PairFn pairAt, const ThreadFragment &fragment);
+  /// Each thread's pairs, in rows before `rowEnd` (i32; problem.m where
+  /// null) and columns before n.
+  void storeDirect(PairFn pairAt, const ThreadFragment &fragment, Value rowEnd);
   void storeThroughShared(PairFn pairAt, const ThreadFragment &fragment,
                           TileCoord tile);
 

@@ -53,6 +53,19 @@ Value gemm::loadOperandScale(KernelBuilder &b, Value scales,
   return buildScaleToF32(b, b.getLoc(), stored);
 }
 
+Value gemm::groupScales(KernelBuilder &b, Value scales,
+                        const OperandScaling &scaling, Value base) {
+  if (!base)
+    return scales;
+  Type storage = scaling.e8m0 ? Type(b.getI8Type()) : Type(b.getF32Type());
+  return b.gep(NVVM::NVVMMemorySpace::Global, storage, scales, base);
+}
+
+Value ScaleReader::groupScales(Value scales, const OperandScaling &scaling,
+                               Value base) {
+  return gemm::groupScales(b, scales, scaling, base);
+}
+
 Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
                              Value row, Value kIndex, int64_t rows) {
   return loadOperandScale(b, scales, scaling, row, kIndex, rows);
@@ -79,18 +92,19 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
           loadScale(args.aScale, aScaling, fragment.row1, kIndex, problem.m));
   }
   if (wanted(bScaling) && !(kBlockOnly && config.bScaleBytes)) {
+    Value bScales = groupScales(args.bScale, bScaling, tile.bScaleBase);
     if (bScaling.rowBlock == 1) {
       // One scale per column this thread holds: 8j + laneCol + {0, 1}.
       for (int64_t j = 0; j < config.tileN / 8; ++j)
         for (int64_t e = 0; e < 2; ++e)
-          scales.b.push_back(loadScale(args.bScale, bScaling,
+          scales.b.push_back(loadScale(bScales, bScaling,
                                        b.add(fragment.laneCol, 8 * j + e),
                                        kIndex, problem.n));
     } else {
       // One scale for the tile's columns: tiles of 64 or 128 columns, or
       // a scale constant along the rows of B (wider tiles).
       scales.b.push_back(
-          loadScale(args.bScale, bScaling, tile.col, kIndex, problem.n));
+          loadScale(bScales, bScaling, tile.col, kIndex, problem.n));
     }
   }
   return scales;

@@ -69,6 +69,11 @@ Value loadOperandScale(KernelBuilder &b, Value scales,
                        const OperandScaling &scaling, Value row, Value kIndex,
                        int64_t rows);
 
+/// A grouped GEMM's scales of one group: `scales` (a global pointer) at
+/// element `base`, or `scales` itself where `base` is null (not grouped).
+Value groupScales(KernelBuilder &b, Value scales, const OperandScaling &scaling,
+                  Value base);
+
 /// Reads the scales of a thread's elements from global memory (L2
 /// resident) or from the stage that TMA brought them with.
 class ScaleReader {
@@ -93,6 +98,7 @@ public:
 private:
   FragmentScales load(Value kIndex, const ThreadFragment &fragment,
                       TileCoord tile, bool kBlockOnly);
+  Value groupScales(Value scales, const OperandScaling &scaling, Value base);
   /// scale[min(row, rows - 1) / rowBlock][k / kBlock] as f32.
   Value loadScale(Value scales, const OperandScaling &scaling, Value row,
                   Value kIndex, int64_t rows);

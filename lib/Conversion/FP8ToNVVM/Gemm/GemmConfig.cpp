@@ -32,8 +32,8 @@ OperandScaling gemm::describeScaling(ScalingAttr scaling,
 /// tiles split.
 GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
                               bool fast, int64_t promotion,
-                              const OperandScaling &a,
-                              const OperandScaling &b) {
+                              const OperandScaling &a, const OperandScaling &b,
+                              bool grouped) {
   const int64_t numSMs = target.getNumSMs();
   bool kVaryingScales = !ShapedType::isDynamic(promotion);
   // A tile must not straddle two row blocks of B's scales: the kernel keeps
@@ -54,20 +54,23 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // 128x128 B scale per K-block, and 1.5x the rows per tile cut the L2
   // traffic per FLOP that bounds 128 x 128. Per-column B scales (1x128 on
   // both sides) would not fit the registers.
-  else if (kVaryingScales && promotion >= kTileK && b.rowBlock != 1 &&
-           tallTiles >= 2 * numSMs) {
+  // Not for a grouped GEMM, whose groups are a few row tiles each: 192-row
+  // tiles would leave more rows idle at each group's end.
+  else if (!grouped && kVaryingScales && promotion >= kTileK &&
+           b.rowBlock != 1 && tallTiles >= 2 * numSMs) {
     config.consumers = 3;
     config.tileM = 3 * kConsumerRows;
   }
   // Without promotion the accumulator is the only large register set, so a
   // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.
-  else if (fast && n % 256 == 0 && tiles / 2 >= 2 * numSMs && bFits(256))
+  else if (!grouped && fast && n % 256 == 0 && tiles / 2 >= 2 * numSMs &&
+           bFits(256))
     config.tileN = 256;
   // Promotion by plain adds (no scale varies along K): 128 x 192, with 96
   // accumulator and 96 sum registers per thread. With per-block scales the
   // promotion's FMAs make it slower than 128 x 128 (measured).
-  else if (!fast && !kVaryingScales && tiles * 2 / 3 >= 2 * numSMs &&
-           bFits(192))
+  else if (!grouped && !fast && !kVaryingScales &&
+           tiles * 2 / 3 >= 2 * numSMs && bFits(192))
     config.tileN = 192;
   config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
@@ -82,7 +85,7 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // C leaves through shared memory and TMA stores, even where its staging
   // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
   // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
-  config.tmaStore = true;
+  config.tmaStore = !grouped;
   config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
                                            config.stageSharedBytes());
   // 192 x 128 with per-row scales read from global memory: those loads are
@@ -99,7 +102,7 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // round at 4096^3) are not split: without issue turns (they promote by
   // adds) a consumer could pass a stage's full-barrier wait on the fill
   // before the one it waits for (HopperMainLoop::buildSplitLoop).
-  if (config.consumers == 3) {
+  if (config.consumers == 3 && !grouped) {
     int64_t partial = config.tileCount(m, n) % numSMs;
     int64_t sumBytes =
         (config.consumers - 1) * kConsumerRows * config.tileN * 4;
@@ -107,7 +110,12 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
         sumBytes <= config.stages * config.tileBytes())
       config.splitTiles = partial;
   }
-  // Whole tiles take any grid size; sub-tiles need one CTA each.
+  // Whole tiles take any grid size; sub-tiles need one CTA each. A grouped
+  // GEMM's tiles are counted at run time.
+  if (grouped) {
+    config.gridSize = numSMs;
+    return config;
+  }
   config.gridSize = std::min(config.tileCount(m, n) +
                                  (config.splitWays() - 1) * config.splitTiles,
                              numSMs);

@@ -225,10 +225,13 @@ struct GemmConfig {
 /// The configuration of an m x n GEMM (any K) on `target`: `fast` where it
 /// keeps one accumulator over all of K, `promotion` the op's promotion
 /// interval (dynamic where no scale varies along K), `a` and `b` the
-/// operands' scales (docs/GPU.md, "Tile heuristic").
+/// operands' scales (docs/GPU.md, "Tile heuristic"). A grouped GEMM
+/// (`grouped`: `m` rows in all, in groups sized at run time) takes 128 x
+/// 128 tiles or narrower, stores C directly (TMA would not stop at a group's
+/// last row) and runs one CTA per SM.
 GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
                         int64_t promotion, const OperandScaling &a,
-                        const OperandScaling &b);
+                        const OperandScaling &b, bool grouped = false);
 
 } // namespace mlir::fp8::kernels::gemm
 

@@ -42,6 +42,23 @@ void setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel, ScaledMatmulOp op,
                      const KernelSignature &signature,
                      const GemmLaunch &launch);
 
+/// A grouped GEMM's buffers: a (as one m x k matrix), a_scale (as stored,
+/// its rows those of a), b (as one (groups * n) x k matrix), b_scale (as
+/// stored), group_rows (G i32) and c (m x n), bound to the op's operands and
+/// result (the launch plan views the op's rank-3 values in these shapes).
+KernelSignature declareGroupedGemmBuffers(GroupedScaledMatmulOp op,
+                                          const GemmProblem &problem,
+                                          Type pointerType);
+
+/// Its manifest entry: setGemmManifest's, with the groups (count, layout,
+/// capacity) in the `matmul` object and the param group_rows marked for
+/// the runtime to fill with valid bounds.
+void setGroupedGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                            GroupedScaledMatmulOp op,
+                            const GemmProblem &problem,
+                            const KernelSignature &signature,
+                            const GemmLaunch &launch);
+
 /// The buffers of a high-precision matmul's kernel (A, B, C: no scales),
 /// bound to `op`'s inputs and result.
 KernelSignature declareHighPrecisionBuffers(linalg::LinalgOp op,

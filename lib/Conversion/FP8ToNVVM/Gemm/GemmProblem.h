@@ -17,6 +17,22 @@
 
 namespace mlir::fp8::kernels::gemm {
 
+/// A grouped GEMM (fp8.grouped_scaled_matmul): C's rows fall into `count`
+/// groups whose bounds the kernel reads at run time (group_rows), each
+/// multiplied with its own n x k slice of B, which the kernel reads as one
+/// (count * n) x k matrix.
+struct GemmGroups {
+  /// 0: not grouped.
+  int64_t count = 0;
+  /// Masked layout: group g holds the first group_rows[g] of its `capacity`
+  /// rows, A's rows g * capacity onwards; contiguous: rows group_rows[g - 1]
+  /// to group_rows[g].
+  bool masked = false;
+  int64_t capacity = 0;
+  /// The elements of b_scale per group.
+  int64_t bScalesPerGroup = 0;
+};
+
 /// C (m x n) = A (m x k) * B (n x k)^T with scales.
 struct GemmProblem {
   int64_t m = 0, n = 0, k = 0;
@@ -35,6 +51,10 @@ struct GemmProblem {
   /// reads either major; the sm_90a kernel takes K-major FP8 operands only,
   /// and MN-major ones of 16 bits).
   bool aMnMajor = false, bMnMajor = false;
+
+  /// Grouped GEMMs only: m counts all groups' rows.
+  GemmGroups groups;
+  bool grouped() const { return groups.count > 0; }
 
   /// How A's (B's) tile lies in a stage of the sm_90a kernel.
   WgmmaOperandLayout aLayout() const { return layoutOf(aElement, aMnMajor); }
@@ -56,6 +76,9 @@ struct GemmArguments {
   /// layout, A in 64-row boxes for split tiles; null where the kernel has
   /// none.
   Value aMap, bMap, cMap, aScaleMap, bScaleMap, aSplitMap;
+  /// A grouped GEMM's group_rows (G i32), as a global pointer; null
+  /// otherwise.
+  Value groupRows;
 };
 
 } // namespace mlir::fp8::kernels::gemm

@@ -12,6 +12,7 @@
 #include "ProducerPipeline.h"
 
 #include "../KernelUtils.h"
+#include "Fragment.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -145,7 +146,7 @@ Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
   }
   loadOperand(problem.aLayout(), aOffset, part ? args.aSplitMap : args.aMap,
               kCoord, aRow, part ? kConsumerRows : config.tileM, full);
-  loadOperand(problem.bLayout(), bOffset, args.bMap, kCoord, tile.col,
+  loadOperand(problem.bLayout(), bOffset, args.bMap, kCoord, tile.bFirstRow(),
               config.tileN, full);
   // Per-row scales in the col_major_tma layout: the K-block's row of the
   // transposed scale tensor, at the tile's first row (or column).
@@ -168,8 +169,9 @@ Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
     Value alignedK = b.andI(scaleK, ~3);
     Value scaleRow = b.divU(tile.col, scaling.rowBlock);
     Value index = b.add(b.mul(scaleRow, scaling.stride), alignedK);
-    Value source = b.gep(NVVM::NVVMMemorySpace::Global, b.getF32Type(),
-                         args.bScale, index);
+    Value source =
+        b.gep(NVVM::NVVMMemorySpace::Global, b.getF32Type(),
+              groupScales(b, args.bScale, scaling, tile.bScaleBase), index);
     Value offset = b.add(b.i32(config.bScaleOffset()),
                          b.mul(stage, config.bScaleStride()));
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(

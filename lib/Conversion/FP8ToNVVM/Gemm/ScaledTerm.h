@@ -1,4 +1,5 @@
-//===- ScaledTerm.h - applying a pair of scales to a partial sum -*- C++ -*-===//
+//===- ScaledTerm.h - applying a pair of scales to a partial sum -*- C++
+//-*-===//
 //
 // docs/Numerics.md fixes how a GEMM multiplies a partial sum P by its two
 // scales: fl32(sa·sb)·P where the product of the scales is a normal f32,

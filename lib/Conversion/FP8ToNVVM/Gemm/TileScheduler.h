@@ -18,7 +18,20 @@ namespace mlir::fp8::kernels::gemm {
 /// The first row and column of C of one tile (i32).
 struct TileCoord {
   Value row, col;
+  /// A grouped GEMM's tile (null otherwise): the first row past its group
+  /// (its rows at or past it are the next group's), B's row of the tile's
+  /// first column in B's (groups * n) x k view, and the index of the
+  /// group's first B scale.
+  Value rowEnd, bRow, bScaleBase;
+
+  /// B's row of the tile's first column, grouped or not.
+  Value bFirstRow() const { return bRow ? bRow : col; }
 };
+
+/// Builds the loop over a CTA's tiles carrying `counter`: `body` builds one
+/// tile's work and returns the counter after it; returns the counter after
+/// the loop, the builder left after it.
+using TileLoopBody = function_ref<Value(TileCoord tile, Value counter)>;
 
 /// The tiles a scheduler walks: tileM x tileN, of which the last
 /// `splitTiles` are split `splitWays` ways (sm_90a only; 0 elsewhere).

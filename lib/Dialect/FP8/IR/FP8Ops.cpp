@@ -291,10 +291,12 @@ static LogicalResult verifyContractedTile(Operation *op, StringRef name,
                            << " must be '*' or a multiple of " << kMinKBlock;
 }
 
-LogicalResult ScaledMatmulOp::verify() {
-  auto a = cast<ShapedType>(getA().getType());
-  auto b = cast<ShapedType>(getB().getType());
-  auto result = cast<ShapedType>(getResult().getType());
+LogicalResult mlir::fp8::verifyScaledMatmulTypes(
+    Operation *op, ShapedType a, ShapedType aScale, ShapedType b,
+    ShapedType bScale, ShapedType result, ArrayRef<int64_t> contracting,
+    ScalingAttr aScaling, ScalingAttr bScaling, ScaleLayout aLayout,
+    ScaleLayout bLayout) {
+  auto emitOpError = [&]() { return op->emitOpError(); };
   if (a.getRank() != b.getRank())
     return emitOpError() << "expects operands of the same rank, got "
                          << a.getRank() << " and " << b.getRank();
@@ -302,7 +304,6 @@ LogicalResult ScaledMatmulOp::verify() {
     return emitOpError() << "expects a result of rank " << a.getRank()
                          << ", got " << result.getRank();
 
-  ArrayRef<int64_t> contracting = getContracting();
   for (int64_t dim : contracting)
     if (dim != 0 && dim != 1)
       return emitOpError() << "contracting dims are matrix dims (0 = rows, "
@@ -316,16 +317,16 @@ LogicalResult ScaledMatmulOp::verify() {
     return emitOpError() << "contracted dims differ: " << kA << " (a dim " << da
                          << ") vs " << kB << " (b dim " << db << ")";
 
-  if (failed(verifyOperandScales(*this, "a_scale", a, getAScale().getType(),
-                                 getAScaling(), getAScaleLayout(), da)) ||
-      failed(verifyOperandScales(*this, "b_scale", b, getBScale().getType(),
-                                 getBScaling(), getBScaleLayout(), db)))
+  if (failed(verifyOperandScales(op, "a_scale", a, aScale, aScaling, aLayout,
+                                 da)) ||
+      failed(
+          verifyOperandScales(op, "b_scale", b, bScale, bScaling, bLayout, db)))
     return failure();
-  if (failed(verifyContractedTile(*this, "a_scaling", getAScaling(), da)) ||
-      failed(verifyContractedTile(*this, "b_scaling", getBScaling(), db)))
+  if (failed(verifyContractedTile(op, "a_scaling", aScaling, da)) ||
+      failed(verifyContractedTile(op, "b_scaling", bScaling, db)))
     return failure();
-  int64_t kBlockA = getKBlock(getAScaling(), da);
-  int64_t kBlockB = getKBlock(getBScaling(), db);
+  int64_t kBlockA = getKBlock(aScaling, da);
+  int64_t kBlockB = getKBlock(bScaling, db);
   if (!ShapedType::isDynamic(kBlockA) && !ShapedType::isDynamic(kBlockB) &&
       kBlockA % kBlockB != 0 && kBlockB % kBlockA != 0)
     return emitOpError() << "K-blocks " << kBlockA << " (a) and " << kBlockB
@@ -343,6 +344,13 @@ LogicalResult ScaledMatmulOp::verify() {
     return emitOpError() << "expects result of shape " << formatShape(expected)
                          << ", got " << formatShape(result.getShape());
   return success();
+}
+
+LogicalResult ScaledMatmulOp::verify() {
+  return verifyScaledMatmulTypes(
+      *this, getA().getType(), getAScale().getType(), getB().getType(),
+      getBScale().getType(), getResult().getType(), getContracting(),
+      getAScaling(), getBScaling(), getAScaleLayout(), getBScaleLayout());
 }
 
 int64_t ScaledMatmulOp::getPromotionInterval() {

@@ -1,7 +1,8 @@
 //===- OpVerification.h - shared pieces of the op verifiers -----*- C++ -*-===//
 //
-// Shape checks the fp8 op verifiers share across files: those of FP8Ops.cpp
-// and of fp8.quantize_elementwise in QuantizeElementwiseOp.cpp.
+// Shape checks the fp8 op verifiers share across files: those of FP8Ops.cpp,
+// of fp8.quantize_elementwise in QuantizeElementwiseOp.cpp and of
+// fp8.grouped_scaled_matmul in GroupedScaledMatmulOp.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,16 @@ LogicalResult verifyStoredScales(Operation *op, StringRef what, ShapedType data,
 /// `expected`; dynamic extents are not checked.
 LogicalResult verifySameShape(Operation *op, StringRef what,
                               ShapedType expected, ShapedType actual);
+
+/// The shape rules of fp8.scaled_matmul (its verifier), for the types of
+/// one matmul: fp8.grouped_scaled_matmul checks each group's with them.
+LogicalResult verifyScaledMatmulTypes(Operation *op, ShapedType a,
+                                      ShapedType aScale, ShapedType b,
+                                      ShapedType bScale, ShapedType result,
+                                      ArrayRef<int64_t> contracting,
+                                      ScalingAttr aScaling,
+                                      ScalingAttr bScaling, ScaleLayout aLayout,
+                                      ScaleLayout bLayout);
 
 } // namespace mlir::fp8
 

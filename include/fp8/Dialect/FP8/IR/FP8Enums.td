@@ -60,6 +60,19 @@ def FP8_ScaleLayout : I32EnumAttr<"ScaleLayout",
   let genSpecializedAttr = 0;
 }
 
+def FP8_GroupLayout : I32EnumAttr<"GroupLayout",
+    "how grouped_scaled_matmul's rows of A are divided into groups", [
+      // A is [M, K] with the groups' rows one after another; group g has
+      // rows [group_rows[g - 1], group_rows[g]) (from 0 for g = 0).
+      I32EnumAttrCase<"contiguous", 0>,
+      // A is [G, M, K]; group g has the first group_rows[g] rows of A[g]
+      // (decoding: a fixed capacity per expert, a run-time count).
+      I32EnumAttrCase<"masked", 1>
+    ]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_AmaxAlgo : I32EnumAttr<"AmaxAlgo",
     "how delayed scaling reduces its amax history", [
       I32EnumAttrCase<"max", 0>,
@@ -96,6 +109,9 @@ def FP8_AccumulateAttr : EnumAttr<FP8_Dialect, FP8_Accumulate, "accumulate"> {
   let assemblyFormat = "`<` $value `>`";
 }
 def FP8_ScaleLayoutAttr : EnumAttr<FP8_Dialect, FP8_ScaleLayout, "scale_layout"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def FP8_GroupLayoutAttr : EnumAttr<FP8_Dialect, FP8_GroupLayout, "group_layout"> {
   let assemblyFormat = "`<` $value `>`";
 }
 

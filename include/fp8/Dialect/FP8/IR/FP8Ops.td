@@ -388,6 +388,70 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
   }];
 }
 
+def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul", [Pure]> {
+  let summary = "G scaled matmuls over groups of A's rows (mixture of experts)";
+  let description = [{
+    A mixture-of-experts layer multiplies each token's row of activations
+    with the weights of the expert it was routed to. `b` holds G experts'
+    weights `[G, N, K]`, `group_rows` (G run-time i32 values) says which
+    rows of `a` belong to which expert, and every group is a scaled_matmul
+    of its rows with its expert, `C = A_g * B_g^T` (both operands contracted
+    along their last dim, K-major, as DeepGEMM takes them):
+
+    - `layout = contiguous`: `a` is `[M, K]`, the groups' rows one after
+      another; row m belongs to group g(m) = the number of entries of
+      `group_rows` that are at most m (for non-decreasing `group_rows`:
+      group g has rows `[group_rows[g - 1], group_rows[g])`, from 0). The
+      result is `[M, N]`; rows past the last group are 0.
+    - `layout = masked`: `a` is `[G, M, K]`, and group g has the first
+      `group_rows[g]` rows of `a[g]` (decoding: a fixed capacity per expert).
+      The result is `[G, M, N]`; the other rows are 0.
+
+    Each group is computed exactly as `fp8.scaled_matmul` computes it
+    (docs/Numerics.md), with `a_scaling` over `a`'s rows (one scale tile may
+    not span two groups: contiguous A takes tiles of 1 or `*` rows) and
+    `b_scaling` over each expert's `[N, K]`; `b_scale` is `[G, ...]`, each
+    expert's scales as scaled_matmul takes them, row-major.
+    `group_rows` must be non-decreasing (contiguous) and at most M (both
+    layouts): the GPU kernel's result is undefined otherwise, while the CPU
+    reference computes the definition above for any values.
+
+    ```mlir
+    // 8 experts of 4096 x 7168 (blockwise), tokens grouped by expert.
+    %y = fp8.grouped_scaled_matmul %x, %sx, %w, %sw, %ends {
+          a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+          b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+        : (tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>,
+           tensor<8x4096x7168xf8E4M3FN>, tensor<8x32x56xf32>, tensor<8xi32>)
+        -> tensor<16384x4096xbf16>
+    ```
+  }];
+  let arguments = (ins
+    FP8_DataTensor:$a,
+    FP8_ScaleTensor:$a_scale,
+    TensorRankOf<[F8E4M3FN, F8E5M2], [3]>:$b,
+    TensorRankOf<[F32, F8E8M0FNU], [3]>:$b_scale,
+    TensorRankOf<[I32], [1]>:$group_rows,
+    FP8_ScalingAttr:$a_scaling,
+    FP8_ScalingAttr:$b_scaling,
+    DefaultValuedAttr<FP8_AccumulateAttr, "::mlir::fp8::Accumulate::promoted">:$accumulate,
+    DefaultValuedAttr<FP8_GroupLayoutAttr, "::mlir::fp8::GroupLayout::contiguous">:$layout
+  );
+  let results = (outs FP8_MatmulResultTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $a_scale `,` $b `,` $b_scale `,` $group_rows attr-dict `:`
+    `(` type($a) `,` type($a_scale) `,` type($b) `,` type($b_scale) `,`
+    type($group_rows) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of groups (experts), G.
+    int64_t getGroupCount() {
+      return ::mlir::cast<::mlir::ShapedType>(getB().getType()).getDimSize(0);
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // tma_align_scales
 //===----------------------------------------------------------------------===//

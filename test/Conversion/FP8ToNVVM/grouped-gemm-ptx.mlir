@@ -1,0 +1,69 @@
+// The sm_90a grouped GEMM (fp8.grouped_scaled_matmul): the GEMM's pipeline
+// over the tiles of every group, whose bounds it reads from group_rows at
+// run time, clamped to the rows that exist; B read as one (G x N) x K
+// matrix; C stored directly, each tile's rows stopping at its group's end.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
+// RUN: FileCheck %s < %t/contiguous_grouped_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=NOTMASTORE < %t/contiguous_grouped_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=MASKED < %t/masked_grouped_gemm_1.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/contiguous_grouped_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/masked_grouped_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// Contiguous: group g's rows run from group_rows[g - 1] (0 for the first)
+// to group_rows[g], each clamped to [0, M] = [0, 1000].
+// CHECK: .maxntid 384, 1, 1
+// CHECK: ld.global.nc.b32 [[END:%r[0-9]+]], [%rd{{[0-9]+}}];
+// CHECK: ld.global.nc.b32 [[PREV:%r[0-9]+]], [%rd{{[0-9]+}}+-4];
+// CHECK: max.s32 [[LO:%r[0-9]+]], [[PREV]], 0;
+// CHECK: min.s32 {{%r[0-9]+}}, [[LO]], 1000;
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// CHECK: st.global.b32
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
+// No TMA store: each thread stores its pairs below its group's end.
+// NOTMASTORE-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// Masked: group g starts at g * 256 and holds min(max(group_rows[g], 0), 256) rows.
+// MASKED: max.s32 [[C:%r[0-9]+]], {{%r[0-9]+}}, 0;
+// MASKED-NEXT: min.s32 {{%r[0-9]+}}, [[C]], 256;
+// MASKED: shl.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 8;
+
+// The buffers as the kernel reads them, group_rows marked for the runtime,
+// one CTA per SM (the tile count is the run's), and the groups.
+// MANIFEST: "b_scaling"
+// MANIFEST: "groups": {
+// MANIFEST-NEXT: "capacity": 0,
+// MANIFEST-NEXT: "count": 4,
+// MANIFEST-NEXT: "layout": "contiguous"
+// MANIFEST: "name": "contiguous_grouped_gemm_0",
+// MANIFEST: "op": "fp8.grouped_scaled_matmul",
+// MANIFEST: "name": "b",
+// MANIFEST: 1024,
+// MANIFEST-NEXT: 512
+// MANIFEST: "group_rows": {
+// MANIFEST-NEXT: "layout": "contiguous",
+// MANIFEST-NEXT: "rows": 1000
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: "name": "group_rows",
+// MANIFEST: "group_rows": {
+// MANIFEST-NEXT: "layout": "masked",
+// MANIFEST-NEXT: "rows": 256
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: error
+
+func.func @contiguous(%a: tensor<1000x512xf8E4M3FN>, %sa: tensor<1000x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) -> tensor<1000x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<1000x512xf8E4M3FN>, tensor<1000x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<1000x256xbf16>
+  return %c : tensor<1000x256xbf16>
+}
+
+func.func @masked(%a: tensor<4x256x512xf8E4M3FN>, %sa: tensor<4x256x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) -> tensor<4x256x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        layout = #fp8.group_layout<masked>}
+      : (tensor<4x256x512xf8E4M3FN>, tensor<4x256x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<4x256x256xbf16>
+  return %c : tensor<4x256x256xbf16>
+}
