@@ -234,6 +234,8 @@ static void buildConsumer(KernelBuilder &b, const GemmConfig &config,
       SmallVector<Value> sums = mainLoop.buildSplitLoop(counter, inPart, tile);
       epilogue.storeSplit(sums, inPart, tile);
     });
+  if (problem.grouped())
+    epilogue.zeroRowsOutsideGroups();
   epilogue.buildFinish();
 }
 

@@ -1,7 +1,8 @@
 // The sm_90a grouped GEMM (fp8.grouped_scaled_matmul): the GEMM's pipeline
 // over the tiles of every group, whose bounds it reads from group_rows at
 // run time, clamped to the rows that exist; B read as one (G x N) x K
-// matrix; C stored directly, each tile's rows stopping at its group's end.
+// matrix; C stored directly, each tile's rows stopping at its group's end,
+// and zeros in the rows of no group.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/contiguous_grouped_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=NOTMASTORE < %t/contiguous_grouped_gemm_0.ptx
@@ -19,7 +20,9 @@
 // CHECK: min.s32 {{%r[0-9]+}}, [[LO]], 1000;
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // CHECK: st.global.b32
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
+// Rows of no group (past the last group's end) are stored as zeros, 16
+// bytes at a time.
+// CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {0, 0, 0, 0};
 // No TMA store: each thread stores its pairs below its group's end.
 // NOTMASTORE-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // Masked: group g starts at g * 256 and holds min(max(group_rows[g], 0), 256) rows.

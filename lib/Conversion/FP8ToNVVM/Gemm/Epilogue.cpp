@@ -11,7 +11,10 @@
 
 #include "Epilogue.h"
 
+#include "GroupedTileScheduler.h"
 #include "ScaledTerm.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -180,6 +183,50 @@ void Epilogue::storeSplit(ArrayRef<Value> sums, const ThreadFragment &fragment,
           LLVM::LoadOp::create(b, b.getF32Type(), slot(b.i32(w), i), 4));
   store(total, fragment, tile);
   b.setInsertionPointAfter(first);
+}
+
+void Epilogue::zeroRowsOutsideGroups() {
+  // 16-byte stores of zeros: N is a multiple of 8, so a row of bf16 or f32
+  // is a whole number of them.
+  int64_t perStore = 16 / (problem.resultElement.isBF16() ? 2 : 4);
+  int64_t storesPerRow = problem.n / perStore;
+  int64_t consumerThreads = config.consumers * kWarpgroup;
+  Value cGlobal = b.castTo(NVVM::NVVMMemorySpace::Global, args.c);
+  Value zeros = LLVM::ZeroOp::create(b, VectorType::get({4}, b.getI32Type()));
+  Value cta = b.toI32(gpu::BlockIdOp::create(b, gpu::Dimension::x));
+  Value grid = b.toI32(gpu::GridDimOp::create(b, gpu::Dimension::x));
+  // Stores i = first, first + step, ... of rows [lo, hi), all CTAs' consumer
+  // threads side by side (64-bit: rows x stores can pass 2^31).
+  Value first =
+      b.extUI64(b.add(b.mul(cta, consumerThreads), b.sub(thread, kWarpgroup)));
+  Value step = b.extUI64(b.mul(grid, consumerThreads));
+  auto zeroRows = [&](Value lo, Value hi) {
+    Value count = b.mul(b.extUI64(b.sub(hi, lo)), storesPerRow);
+    auto loop = scf::ForOp::create(b, first, count, step);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value row = b.add(b.extUI64(lo), b.divU(i, storesPerRow));
+    Value column = b.mul(b.remU(i, storesPerRow), perStore);
+    Value offset = b.add(b.mul(row, problem.n), column);
+    Value ptr = b.gep(NVVM::NVVMMemorySpace::Global, problem.resultElement,
+                      cGlobal, offset);
+    LLVM::StoreOp::create(b, zeros, ptr, 16);
+    b.setInsertionPointAfter(loop);
+  };
+  if (!problem.groups.masked) {
+    Value last = b.i32(problem.groups.count - 1);
+    Value end = loadGroupBounds(b, problem, args.groupRows, last).second;
+    zeroRows(end, b.i32(problem.m));
+    return;
+  }
+  auto groups =
+      scf::ForOp::create(b, b.i32(0), b.i32(problem.groups.count), b.i32(1));
+  b.setInsertionPointToStart(groups.getBody());
+  Value group = groups.getInductionVar();
+  Value end = loadGroupBounds(b, problem, args.groupRows, group).second;
+  Value capacityEnd = b.mul(b.add(group, 1), problem.groups.capacity);
+  zeroRows(end, capacityEnd);
+  b.setInsertionPointAfter(groups);
 }
 
 void Epilogue::buildFinish() {

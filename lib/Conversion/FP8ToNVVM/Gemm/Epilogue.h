@@ -38,6 +38,10 @@ public:
   /// consumer 0 stores the result.
   void storeSplit(ArrayRef<Value> sums, const ThreadFragment &fragment,
                   TileCoord tile);
+  /// A grouped GEMM's rows of no group are 0 (the op's definition): after
+  /// its tiles, each CTA's consumers store zeros into a share of them (the
+  /// rows past the last group, or each masked group's rows past its count).
+  void zeroRowsOutsideGroups();
   /// At the consumers' end: shared memory must outlive the last TMA
   /// stores' reads.
   void buildFinish();

@@ -18,10 +18,12 @@ GroupedTileScheduler::GroupedTileScheduler(KernelBuilder &b,
   tileStride = b.toI32(gpu::GridDimOp::create(b, gpu::Dimension::x));
 }
 
-std::pair<Value, Value> GroupedTileScheduler::boundsOf(Value group) {
+std::pair<Value, Value> gemm::loadGroupBounds(KernelBuilder &b,
+                                              const GemmProblem &problem,
+                                              Value groupRows, Value group) {
   auto load = [&](Value index) {
-    Value ptr = b.gep(NVVM::NVVMMemorySpace::Global, b.getI32Type(),
-                      groupRows, index);
+    Value ptr =
+        b.gep(NVVM::NVVMMemorySpace::Global, b.getI32Type(), groupRows, index);
     return LLVM::LoadOp::create(b, b.getI32Type(), ptr, 4, false, false,
                                 /*isInvariant=*/true)
         .getResult();
@@ -40,18 +42,17 @@ std::pair<Value, Value> GroupedTileScheduler::boundsOf(Value group) {
   }
   // Contiguous: from the previous group's end (0 for the first).
   Value previous = b.sub(arith::MaxSIOp::create(b, group, b.i32(1)), 1);
-  Value start = arith::SelectOp::create(b, b.eq(group, 0), b.i32(0),
-                                        load(previous));
+  Value start =
+      arith::SelectOp::create(b, b.eq(group, 0), b.i32(0), load(previous));
   start = clamp(start, b.i32(0), b.i32(problem.m));
   return {start, clamp(rows, start, b.i32(problem.m))};
 }
 
 std::pair<Value, Value> GroupedTileScheduler::tilesOf(Value group) {
-  auto [start, end] = boundsOf(group);
+  auto [start, end] = loadGroupBounds(b, problem, groupRows, group);
   Value rowTiles =
       b.divU(b.add(b.sub(end, start), config.tileM - 1), config.tileM);
-  return {b.mul(rowTiles, llvm::divideCeil(problem.n, config.tileN)),
-          rowTiles};
+  return {b.mul(rowTiles, llvm::divideCeil(problem.n, config.tileN)), rowTiles};
 }
 
 Value GroupedTileScheduler::buildTileLoop(Value counter, TileLoopBody body) {
@@ -88,16 +89,16 @@ Value GroupedTileScheduler::buildTileLoop(Value counter, TileLoopBody body) {
     b.setInsertionPointAfter(walk);
     // Past the last group: this CTA has no tile left.
     Value found = walk.getResult(0);
-    scf::ConditionOp::create(b, b.ult(found, groups),
-                             ValueRange{tile, found, walk.getResult(1),
-                                        before->getArgument(3)});
+    scf::ConditionOp::create(
+        b, b.ult(found, groups),
+        ValueRange{tile, found, walk.getResult(1), before->getArgument(3)});
   }
   Block *after = b.createBlock(&loop.getAfter(), {}, types,
                                SmallVector<Location>(4, b.getLoc()));
   {
     Value tile = after->getArgument(0), group = after->getArgument(1);
     Value tilesBefore = after->getArgument(2);
-    auto [start, end] = boundsOf(group);
+    auto [start, end] = loadGroupBounds(b, problem, groupRows, group);
     Value rowTiles = tilesOf(group).second;
     Value local = b.sub(tile, tilesBefore);
     TileCoord coord;

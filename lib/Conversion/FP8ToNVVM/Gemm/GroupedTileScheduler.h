@@ -20,6 +20,13 @@
 
 namespace mlir::fp8::kernels::gemm {
 
+/// Group `group`'s first row and the row past its last (i32), read from
+/// `groupRows` (a global pointer) and clamped to the rows that exist, so
+/// that any group_rows keeps the kernel inside A and C.
+std::pair<Value, Value> loadGroupBounds(KernelBuilder &b,
+                                        const GemmProblem &problem,
+                                        Value groupRows, Value group);
+
 class GroupedTileScheduler {
 public:
   /// Reads this CTA's index and the grid size at the builder's insertion
@@ -31,9 +38,6 @@ public:
   Value buildTileLoop(Value counter, TileLoopBody body);
 
 private:
-  /// Group `group`'s first row and the row past its last (i32), clamped to
-  /// the rows that exist, so that any group_rows reads in bounds.
-  std::pair<Value, Value> boundsOf(Value group);
   /// Group `group`'s tiles, and its row tiles (i32).
   std::pair<Value, Value> tilesOf(Value group);
 
