@@ -132,14 +132,17 @@ struct Generator {
 // of G groups of random size (0 to twice the average, so some are empty and
 // the last rows may belong to none), at most the bound; masked, a random
 // count per group up to its capacity. Sizes are rarely tile multiples.
-static void fillGroupRows(const Param &param, const Generator &gen,
+// `even`: an even split of the rows, or (masked) every group full.
+static void fillGroupRows(const Param &param, const Generator &gen, bool even,
                           uint8_t *out) {
   int64_t groups = param.numElements(), bound = param.groupRowsBound;
   bool masked = param.groupLayout == mlir::fp8::manifest::kLayoutMasked;
   int64_t end = 0;
   for (int64_t g = 0; g < groups; ++g) {
     int32_t value;
-    if (masked) {
+    if (even) {
+      value = int32_t(masked ? bound : (g + 1) * bound / groups);
+    } else if (masked) {
       value = int32_t(gen.hash(uint64_t(g)) % uint64_t(bound + 1));
     } else {
       uint64_t span = uint64_t(2 * bound / std::max<int64_t>(groups, 1) + 1);
@@ -151,13 +154,13 @@ static void fillGroupRows(const Param &param, const Generator &gen,
 }
 
 void fp8run::fillSeeded(const Param &param, uint64_t seed, bool specials,
-                        std::vector<uint8_t> &bytes) {
+                        std::vector<uint8_t> &bytes, bool evenGroups) {
   Generator gen(param, seed, specials);
   uint64_t n = uint64_t(param.numElements());
   bytes.assign(param.numBytes(), 0);
   uint8_t *out = bytes.data();
   if (!param.groupLayout.empty())
-    return fillGroupRows(param, gen, out);
+    return fillGroupRows(param, gen, evenGroups, out);
   for (uint64_t i = 0; i < n; ++i) {
     switch (param.dtype) {
     case DType::F32: {

@@ -23,9 +23,11 @@ using namespace fp8rt;
 // name, shape) always gives the same bytes, on any machine. With `specials`,
 // about one real element in 65536 becomes one of +-0, +-inf, NaN, a huge
 // finite value or an f32 subnormal, and fp8 and e8m0 elements take every
-// code (NaN and inf included) instead of finite ones only.
+// code (NaN and inf included) instead of finite ones only. A grouped GEMM's
+// group_rows get valid bounds: random ones, or with `evenGroups` an even
+// split of the rows (masked: every group full).
 void fillSeeded(const Param &param, uint64_t seed, bool specials,
-                std::vector<uint8_t> &bytes);
+                std::vector<uint8_t> &bytes, bool evenGroups = false);
 
 // Round to nearest even; NaN stays a quiet NaN of the same sign.
 uint16_t floatToBF16(float f);

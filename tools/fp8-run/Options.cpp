@@ -30,6 +30,9 @@ const char *const fp8run::usageText =
     "  --specials        sprinkle +-0, +-inf, NaN, huge and subnormal values\n"
     "                    into generated inputs (about 1 in 65536); fp8 and\n"
     "                    e8m0 inputs take every code, NaN included\n"
+    "  --even-groups     a grouped GEMM's group_rows split its rows evenly\n"
+    "                    (masked: every group full) instead of at random,\n"
+    "                    for timing\n"
     "  --inputs-from DIR read each input from DIR/KERNEL/NAME.bin, else\n"
     "                    DIR/NAME.bin (raw little-endian, exact size)\n"
     "  --dump DIR        after the first run write every parameter to\n"
@@ -143,6 +146,9 @@ bool fp8run::parseArgs(int argc, char **argv, Options &opts,
         return false;
     } else if (arg == "--specials") {
       if (!takeFlag(opts.specials))
+        return false;
+    } else if (arg == "--even-groups") {
+      if (!takeFlag(opts.evenGroups))
         return false;
     } else if (arg == "--validate") {
       if (!takeFlag(opts.validate))

@@ -25,6 +25,7 @@ struct Options {
   int device = 0;
   bool copyBaseline = false;
   bool specials = false;
+  bool evenGroups = false;
   bool validate = false;
   bool verbose = false;
   bool help = false;

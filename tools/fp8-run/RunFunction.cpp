@@ -50,7 +50,8 @@ bool readInputs(const Options &opts, const FunctionInfo &f,
       param.role = mlir::fp8::manifest::kRoleInput;
       param.dtype = DType(t.dtype);
       param.shape = t.shape;
-      fillSeeded(param, opts.seed, opts.specials, inputs.back().bytes);
+      fillSeeded(param, opts.seed, opts.specials, inputs.back().bytes,
+                 opts.evenGroups);
       continue;
     }
     std::string file = joinPath(joinPath(opts.inputsFrom, f.name),

@@ -156,7 +156,7 @@ Status runKernel(const Options &opts, const Manifest &manifest,
       continue;
     }
     if (opts.inputsFrom.empty()) {
-      fillSeeded(param, opts.seed, opts.specials, host[n]);
+      fillSeeded(param, opts.seed, opts.specials, host[n], opts.evenGroups);
       continue;
     }
     std::string file = inputFile(opts.inputsFrom, kernel, param);

@@ -6,8 +6,10 @@
 // scales (three consumer warpgroups) on large problems; every 1x128 case
 // again (`_tma`) with its scales in the col_major_tma layout that
 // fp8-legalize makes, which TMA loads with each K-block; partial last
-// rounds of the persistent tile loop for each tile shape; and last rounds of
-// 192 x 128 tiles split into 64-row sub-tiles.
+// rounds of the persistent tile loop for each tile shape; last rounds of
+// 192 x 128 tiles split into 64-row sub-tiles; and grouped GEMMs
+// (fp8.grouped_scaled_matmul) in both layouts, fp8-run choosing group sizes
+// that are rarely tile multiples, with empty groups and rows of no group.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t > /dev/null
 // RUN: %fp8-run %t/manifest.json --iters 0 --seed 0 --dump %t/dump
 // RUN: %check-gemm %t/dump
@@ -473,4 +475,32 @@ func.func @hp_wgrad_n256(%dy: tensor<1024x4096xbf16>, %x: tensor<1024x8192xbf16>
   %dw = linalg.matmul indexing_maps = [affine_map<(n, k, m) -> (m, n)>, affine_map<(n, k, m) -> (m, k)>, affine_map<(n, k, m) -> (n, k)>] {fp8_high_precision}
           ins(%dy, %x : tensor<1024x4096xbf16>, tensor<1024x8192xbf16>) outs(%init : tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16>
   return %dw : tensor<4096x8192xbf16>
+}
+
+// Grouped GEMMs (mixture of experts): 8 experts of 512 x 1024, blockwise;
+// contiguous over 3000 rows (bf16), and masked with 384 rows per expert
+// (f32); rowwise per-expert weights and e5m2 activations, contiguous.
+func.func @grouped_blockwise(%a: tensor<3000x1024xf8E4M3FN>, %sa: tensor<3000x8xf32>, %b: tensor<8x512x1024xf8E4M3FN>, %sb: tensor<8x4x8xf32>, %r: tensor<8xi32>) -> tensor<3000x512xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<3000x1024xf8E4M3FN>, tensor<3000x8xf32>, tensor<8x512x1024xf8E4M3FN>, tensor<8x4x8xf32>, tensor<8xi32>) -> tensor<3000x512xbf16>
+  return %c : tensor<3000x512xbf16>
+}
+
+func.func @grouped_masked_f32(%a: tensor<8x384x1024xf8E4M3FN>, %sa: tensor<8x384x8xf32>, %b: tensor<8x512x1024xf8E4M3FN>, %sb: tensor<8x4x8xf32>, %r: tensor<8xi32>) -> tensor<8x384x512xf32> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        layout = #fp8.group_layout<masked>}
+      : (tensor<8x384x1024xf8E4M3FN>, tensor<8x384x8xf32>, tensor<8x512x1024xf8E4M3FN>, tensor<8x4x8xf32>, tensor<8xi32>) -> tensor<8x384x512xf32>
+  return %c : tensor<8x384x512xf32>
+}
+
+func.func @grouped_rowwise_e5m2(%a: tensor<2000x512xf8E5M2>, %sa: tensor<2000x1xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x256x1xf32>, %r: tensor<4xi32>) -> tensor<2000x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : (tensor<2000x512xf8E5M2>, tensor<2000x1xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x256x1xf32>, tensor<4xi32>) -> tensor<2000x256xbf16>
+  return %c : tensor<2000x256xbf16>
 }
