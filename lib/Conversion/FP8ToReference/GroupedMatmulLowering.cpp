@@ -60,8 +60,8 @@ Value buildRowGroups(OpBuilder &b, Location loc, Value groupRows, int64_t m) {
                    arith::IndexCastOp::create(nb, nloc, nb.getI32Type(), index);
                Value ended = arith::CmpIOp::create(
                    nb, nloc, arith::CmpIPredicate::sle, args[0], rowI32);
-               Value one = arith::ExtUIOp::create(nb, nloc, nb.getI32Type(),
-                                                  ended);
+               Value one =
+                   arith::ExtUIOp::create(nb, nloc, nb.getI32Type(), ended);
                linalg::YieldOp::create(
                    nb, nloc,
                    ValueRange{arith::AddIOp::create(nb, nloc, args[1], one)});
@@ -103,8 +103,7 @@ Value selectRows(OpBuilder &b, Location loc, Value product, Value fallback,
       .getResult(0);
 }
 
-struct GroupedScaledMatmulLowering
-    : OpRewritePattern<GroupedScaledMatmulOp> {
+struct GroupedScaledMatmulLowering : OpRewritePattern<GroupedScaledMatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GroupedScaledMatmulOp op,
                                 PatternRewriter &rewriter) const override {
@@ -156,11 +155,10 @@ struct GroupedScaledMatmulLowering
                                                b.getIndexAttr(groupShape[0]),
                                                b.getIndexAttr(groupShape[1])};
             SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-            next = tensor::InsertSliceOp::create(b, nloc, kept, acc[0],
-                                                 offsets, sizes, strides);
+            next = tensor::InsertSliceOp::create(b, nloc, kept, acc[0], offsets,
+                                                 sizes, strides);
           } else {
-            Value gI32 =
-                arith::IndexCastOp::create(b, nloc, b.getI32Type(), g);
+            Value gI32 = arith::IndexCastOp::create(b, nloc, b.getI32Type(), g);
             next = selectRows(b, nloc, product, acc[0], rowGroups,
                               arith::CmpIPredicate::eq, gI32);
           }

@@ -55,8 +55,8 @@ LogicalResult GroupedScaledMatmulOp::verify() {
   int64_t tileRows = getAScaling().getTile()[0];
   if (!masked && !ShapedType::isDynamic(tileRows) && tileRows != 1)
     return emitOpError() << "a_scaling tile "
-                         << formatTile(getAScaling().getTile())
-                         << " spans " << tileRows
+                         << formatTile(getAScaling().getTile()) << " spans "
+                         << tileRows
                          << " rows, which may belong to different groups; a "
                             "contiguous A takes tiles of 1 or '*' rows";
 
@@ -64,9 +64,8 @@ LogicalResult GroupedScaledMatmulOp::verify() {
   ShapedType groupA = masked ? dropGroupDim(a) : a;
   ShapedType groupAScale = masked ? dropGroupDim(aScale) : aScale;
   ShapedType groupResult = masked ? dropGroupDim(result) : result;
-  return verifyScaledMatmulTypes(*this, groupA, groupAScale, dropGroupDim(b),
-                                 dropGroupDim(bScale), groupResult, {1, 1},
-                                 getAScaling(), getBScaling(),
-                                 ScaleLayout::row_major,
-                                 ScaleLayout::row_major);
+  return verifyScaledMatmulTypes(
+      *this, groupA, groupAScale, dropGroupDim(b), dropGroupDim(bScale),
+      groupResult, {1, 1}, getAScaling(), getBScaling(), ScaleLayout::row_major,
+      ScaleLayout::row_major);
 }
