@@ -21,7 +21,8 @@ MAX_B64 = 4000
 def main(log_path, artifact_dir):
     with open(log_path, errors="replace") as f:
         log = f.read()
-    unit = re.search(r"Test unit written to (\S+)", log)
+    # The failing unit (libFuzzer also writes slow-unit-* files as it goes).
+    units = re.findall(r"Test unit written to (\S*(?:crash|timeout|oom|leak)-\w+)", log)
     frames, ours = [], []
     start = re.search(r"ERROR: (libFuzzer|AddressSanitizer|UndefinedBehavior)|runtime error", log)
     if start:
@@ -36,7 +37,7 @@ def main(log_path, artifact_dir):
                 frames.append(name[:160])
             if "fp8" in name and len(ours) < MAX_FRAMES:
                 ours.append(name[:160])
-    path = unit.group(1) if unit else None
+    path = units[-1] if units else None
     if path and not os.path.exists(path):
         path = os.path.join(artifact_dir, os.path.basename(path))
     summary = "no crash input was written"

@@ -157,6 +157,19 @@ func.func @f(%x: i64 {fp8.role = "weight"}) { return }
 
 // -----
 
+// The same on a declaration, which has no entry block to hold its
+// arguments (fp8-fuzz found an assertion there): the type comes from the
+// function type.
+// expected-error @+1 {{'fp8.role' needs a tensor of floats, argument #1 is 'i64'}}
+func.func private @declared(%x: tensor<4x4xbf16> {fp8.role = "weight"}, %s: i64 {fp8.role = "weight"})
+
+// -----
+
+// expected-error @+1 {{'fp8.seed' is a unit attribute of an i64 argument, argument #0 is 'i32'}}
+func.func private @declared_seed(%s: i32 {fp8.seed})
+
+// -----
+
 // expected-error @+1 {{unknown fp8 argument attribute 'fp8.rol'}}
 func.func @f(%x: tensor<4x4xbf16> {fp8.rol = "weight"}) { return }
 

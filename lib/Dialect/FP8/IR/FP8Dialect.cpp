@@ -9,6 +9,8 @@
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::fp8;
 
@@ -37,7 +39,21 @@ LogicalResult FP8Dialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
-  Type argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  // A function's argument types come from its type: a declaration has no
+  // entry block to hold the arguments (fp8-fuzz found the assertion).
+  Type argType;
+  if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+    ArrayRef<Type> types = func.getArgumentTypes();
+    if (argIndex < types.size())
+      argType = types[argIndex];
+  } else if (Region &region = op->getRegion(regionIndex);
+             !region.empty() && argIndex < region.getNumArguments()) {
+    argType = region.getArgument(argIndex).getType();
+  }
+  if (!argType)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' on argument #" << argIndex
+                           << ", which the region does not have";
   if (attr.getName() == getSeedAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()) || !argType.isInteger(64))
       return op->emitError() << "'" << getSeedAttrName()
