@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the fp8.scaled_matmul kernels fp8-run ran, to a tolerance, two ways.
+"""Checks the fp8.scaled_matmul (and grouped) kernels fp8-run ran, two ways.
 
     check_gemm.py DUMP [DUMP ...] [--tol T] [--device cuda|cpu]
                   [--no-scaled-mm] [--max-report K]
@@ -10,8 +10,9 @@ subdirectory with a meta.json is one kernel) or one DIR/KERNEL. A
 "linalg.matmul" kernel with a "matmul" object (a matmul kept in high
 precision: bf16/f16 operands as stored, "contracting" 1 K-major or 0
 MN-major per operand, f32 accumulation) is compared with the float64
-product at hp_tolerance(K). Other kernels whose op is not
-"fp8.scaled_matmul" are listed as skipped (check_quantize.py checks those).
+product at hp_tolerance(K). An "fp8.grouped_scaled_matmul" kernel is
+checked group by group (Grouped kernels, below). Kernels of any other op
+are listed as skipped (check_quantize.py checks those).
 
 What a kernel computes. The entry's "matmul" gives m, n, k, "contracting"
 (only [1, 1] is checked: A is M x K and B is N x K, both row-major with K
@@ -73,6 +74,33 @@ with E8M0 code c meaning 2^(c - 127) (255: NaN).
       assumption here, not a kernel bug), and |c - torch| within twice
       C's allowance; both max ratios are printed.
 
+Grouped kernels (fp8.grouped_scaled_matmul, mixture of experts): G scaled
+matmuls, each of a group of A's rows with its expert's weights. The
+params: a [M, K] fp8 (every group's rows in one matrix), a_scale as the op
+stores it, b [G*N, K] fp8 (the G experts' [N, K] one after another),
+b_scale [G, N', K'] (each expert's scales for b_scaling's tile, row-major),
+group_rows [G] i32 (its "group_rows" key gives the layout and the bound on
+its values), c [M, N] (bf16 or f32), and tensormaps. "matmul" is as above
+(scale layouts row_major only) with "groups": {"count": G, "layout",
+"capacity"}:
+  contiguous: a_scale is [M', K'] over all of A; group g has rows
+      [group_rows[g-1], group_rows[g]) (from 0 for g = 0), each bound
+      clamped to [0, M] and no end before its start (the op requires
+      group_rows non-decreasing and at most M; other values are flagged on
+      the kernel's line, the kernel's result then being undefined);
+  masked: M = G * capacity and a_scale is [G, capacity', K'], each block
+      of capacity rows a matrix of its own; group g has the first
+      clamp(group_rows[g], 0, capacity) rows of block g.
+Each group with rows is checked as an fp8.scaled_matmul of its rows of A
+(with their scales: a scale tile of several rows that starts before the
+group is repeated per row, which is exact) and expert g's B and scales, by
+(a) and (b) above at the same tolerance (torch._scaled_mm per group, where
+it takes the group's shape and scaling; a group it skips is named); the
+summary merges the groups, with positions in all of C. Every element of a
+row of no group must be exactly 0 (either sign; NaN, i.e. never written,
+fails). The kernel's line gives G, the layout and each group's row count
+as read from group_rows.
+
 Exit status: 0 when every checked kernel passes, 1 on any failure (or if no
 kernel was checked), 2 on bad input or a missing PyTorch.
 
@@ -81,7 +109,11 @@ torch: against a naive Python loop in float64 (math.fsum) for every scaling
 shape (tensorwise, rowwise, blockwise 1x128 / 128x128, MXFP8 1x32 with E8M0,
 partial K-blocks), that the f32 semantics of oracle.scaled_matmul pass the
 tolerance, that a perturbed, NaN or unwritten output fails, a whole dump
-directory written and checked through the same code as a real one, the fp8
+directory written and checked through the same code as a real one, grouped
+kernels' dumps (contiguous with an empty group and rows of no group, masked
+with an empty and a full group; C from oracle.grouped_scaled_matmul) that
+must pass and, corrupted (a wrong element in a group, a nonzero or NaN in a
+row of no group, a group computed with the next expert), fail, the fp8
 decoding of every code, and (on a GPU) torch._scaled_mm's scale layouts
 for every scaling it takes. Run it once on a new torch or GPU.
 """
@@ -91,6 +123,7 @@ import json
 import math
 import os
 import random
+import struct
 import sys
 import tempfile
 
@@ -244,8 +277,173 @@ def describe_gemm(entry, raw):
                 *layouts)
 
 
+GROUP_LAYOUTS = ("contiguous", "masked")
+
+
+class GroupedGemm:
+    """One fp8.grouped_scaled_matmul kernel: G scaled matmuls, each of a
+    group of A's rows with expert g's [N, K] rows of B. The operands are
+    cq.Raw each, as stored (a_scale [M', K'] contiguous or [G, cap', K']
+    masked, b [G*N, K], b_scale [G, N', K']); group_rows is the list of G
+    dumped values."""
+
+    def __init__(self, a, a_scale, a_scaling, b, b_scale, b_scaling,
+                 group_rows, c, accumulate, count, layout, capacity,
+                 rows_bound):
+        self.a, self.a_scale, self.a_scaling = a, a_scale, a_scaling
+        self.b, self.b_scale, self.b_scaling = b, b_scale, b_scaling
+        self.group_rows, self.c, self.accumulate = group_rows, c, accumulate
+        self.count, self.layout, self.capacity = count, layout, capacity
+        self.rows_bound = rows_bound
+        self.m, self.k = a.shape
+        self.n = b.shape[0] // count
+
+    def spans(self):
+        """(start, end) rows of A and C of each group (module docstring)."""
+        return group_spans(self.group_rows, self.layout, self.m,
+                           self.capacity)
+
+
+def group_spans(group_rows, layout, m, capacity):
+    """Each group's rows [start, end) of an M-row A: contiguous, group g
+    from the previous group's end to group_rows[g], each bound clamped to
+    [0, M] and no end before its start; masked, the first
+    clamp(group_rows[g], 0, capacity) rows of block g."""
+    spans = []
+    start = 0
+    for g, v in enumerate(group_rows):
+        if layout == "masked":
+            base = g * capacity
+            spans.append((base, base + min(max(v, 0), capacity)))
+        else:
+            end = max(start, min(max(v, 0), m))
+            spans.append((start, end))
+            start = end
+    return spans
+
+
+def read_i32(path, count):
+    """The `count` little-endian i32 values of a dumped file (cq.Raw reads
+    no integers but i64)."""
+    size = os.path.getsize(path)
+    if size != 4 * count:
+        raise BadInput("%s: %d bytes, expected %d (i32 [%d])" %
+                       (path, size, 4 * count, count))
+    with open(path, "rb") as f:
+        return list(struct.unpack("<%di" % count, f.read()))
+
+
+def describe_grouped_gemm(entry, raw, read_ints):
+    """A GroupedGemm from a manifest entry (raw(param) opens a param's
+    file, read_ints(param, count) reads an i32 one); raises BadInput on
+    anything inconsistent."""
+    op = "fp8.grouped_scaled_matmul"
+    mm = entry.get("matmul")
+    if not isinstance(mm, dict):
+        raise BadInput("%s without a \"matmul\" object" % op)
+    for key in ("m", "n", "k", "a_scaling", "b_scaling", "out_dtype",
+                "groups"):
+        if key not in mm:
+            raise BadInput("matmul: missing %r" % key)
+    if mm.get("contracting", [1, 1]) != [1, 1]:
+        raise BadInput("matmul.contracting %r: only [1, 1] (A M x K, B G*N x "
+                       "K) is checked" % (mm["contracting"],))
+    accumulate = mm.get("accumulate", "promoted")
+    if accumulate not in TOL:
+        raise BadInput("matmul.accumulate %r (expected promoted or fast)" %
+                       (accumulate,))
+    _check_scaling(mm["a_scaling"], "a_scaling")
+    _check_scaling(mm["b_scaling"], "b_scaling")
+    if mm["out_dtype"] not in OUT_DTYPES:
+        raise BadInput("matmul.out_dtype %r (expected bf16, f16 or f32)" %
+                       (mm["out_dtype"],))
+    for which in "ab":
+        layout = mm.get("%s_scale_layout" % which, "row_major")
+        if layout != "row_major":
+            raise BadInput("matmul.%s_scale_layout %r: a grouped GEMM's "
+                           "scales are row-major" % (which, layout))
+    groups = mm["groups"]
+    if not isinstance(groups, dict) or any(
+            key not in groups for key in ("count", "layout")):
+        raise BadInput("matmul.groups: expected an object with count and "
+                       "layout, found %r" % (groups,))
+    G, layout = groups["count"], groups["layout"]
+    capacity = groups.get("capacity", 0)
+    if not isinstance(G, int) or G < 1:
+        raise BadInput("matmul.groups.count %r (expected a positive integer)"
+                       % (G,))
+    if layout not in GROUP_LAYOUTS:
+        raise BadInput("matmul.groups.layout %r (expected contiguous or "
+                       "masked)" % (layout,))
+    M, N, K = mm["m"], mm["n"], mm["k"]
+    if layout == "masked" and (not isinstance(capacity, int) or
+                               capacity < 1 or G * capacity != M):
+        raise BadInput("matmul.groups: masked with capacity %r; m = %d "
+                       "must be count (%d) x capacity" % (capacity, M, G))
+    params = entry["params"]
+    inputs = [p for p in params if p["role"] == "input"]
+    outputs = [p for p in params if p["role"] == "output"]
+    qs = [p for p in inputs if p["dtype"] in FP8]
+    scales = [p for p in inputs if p["dtype"] in ("f32", "e8m0")]
+    ints = [p for p in inputs if p["dtype"] == "i32"]
+    if len(qs) != 2 or len(scales) != 2 or len(ints) != 1 or \
+            len(inputs) != 5 or len(outputs) != 1 or \
+            outputs[0]["dtype"] not in OUT_DTYPES:
+        raise BadInput("%s: expected inputs a, b (fp8), their scales "
+                       "(f32/e8m0) and group_rows (i32), and one "
+                       "bf16/f16/f32 output, found %s" %
+                       (op, [(p["name"], p["role"], p["dtype"])
+                             for p in inputs + outputs]))
+    want = [(qs[0], [M, K]), (qs[1], [G * N, K]), (ints[0], [G]),
+            (outputs[0], [M, N])]
+    for p, shape in want:
+        if p["shape"] != shape:
+            raise BadInput("%s has shape %s; m, n, k = %d, %d, %d and %d "
+                           "groups give %s" %
+                           (p["name"], p["shape"], M, N, K, G, shape))
+    if outputs[0]["dtype"] != mm["out_dtype"]:
+        raise BadInput("%s is %s but matmul.out_dtype is %s" %
+                       (outputs[0]["name"], outputs[0]["dtype"],
+                        mm["out_dtype"]))
+    cq._check_element_type(entry, qs[0])
+    # A's scale as the op stores it: over all of A (contiguous), or [G,
+    # ...] over each group's block of `capacity` rows (masked); B's, [G,
+    # ...] over each expert's [N, K].
+    sa, sb = scales
+    if layout == "contiguous":
+        cq._check_scale_param(sa, mm["a_scaling"], M, K)
+    else:
+        want = [G] + cq._tile_grid([capacity, K], mm["a_scaling"]["tile"])
+        if sa["shape"] != want:
+            raise BadInput("%s has shape %s; tile %s of %d blocks of %s "
+                           "gives %s" % (sa["name"], sa["shape"],
+                                         mm["a_scaling"]["tile"], G,
+                                         [capacity, K], want))
+        cq._check_scale_dtype(sa, mm["a_scaling"])
+    want = [G] + cq._tile_grid([N, K], mm["b_scaling"]["tile"])
+    if sb["shape"] != want:
+        raise BadInput("%s has shape %s; tile %s of %d experts' %s gives %s"
+                       % (sb["name"], sb["shape"], mm["b_scaling"]["tile"],
+                          G, [N, K], want))
+    cq._check_scale_dtype(sb, mm["b_scaling"])
+    bound = capacity if layout == "masked" else M
+    rows = ints[0].get("group_rows")
+    if rows is not None:
+        if not isinstance(rows, dict) or rows.get("layout") != layout or \
+                rows.get("rows") != bound:
+            raise BadInput("%s: group_rows %r; the %s layout with m = %d "
+                           "and capacity %d gives layout %s, rows %d" %
+                           (ints[0]["name"], rows, layout, M, capacity,
+                            layout, bound))
+    return GroupedGemm(raw(qs[0]), raw(sa), mm["a_scaling"], raw(qs[1]),
+                       raw(sb), mm["b_scaling"], read_ints(ints[0], G),
+                       raw(outputs[0]), accumulate, G, layout, capacity,
+                       bound)
+
+
 def describe_kernel(dump_dir):
-    """(meta, Gemm or None, why skipped)."""
+    """(meta, Gemm, GroupedGemm or HighPrecisionGemm or None, why
+    skipped)."""
     with open(os.path.join(dump_dir, "meta.json")) as f:
         meta = json.load(f)
     entry = meta["entry"]
@@ -257,6 +455,11 @@ def describe_kernel(dump_dir):
     # A matmul kept in high precision (its GEMM has a matmul object).
     if entry.get("op") == "linalg.matmul" and "matmul" in entry:
         return meta, describe_hp_gemm(entry, raw), None
+    if entry.get("op") == "fp8.grouped_scaled_matmul":
+        return meta, describe_grouped_gemm(
+            entry, raw, lambda p, count: read_i32(
+                os.path.join(dump_dir, meta["files"][p["name"]]), count)), \
+            None
     if entry.get("op") != "fp8.scaled_matmul":
         return meta, None, "%s is not fp8.scaled_matmul" % entry.get("op")
     return meta, describe_gemm(entry, raw), None
@@ -694,6 +897,161 @@ def check_gemm(g, args, tol=None):
     return failures + ctres.bad + tres.bad
 
 
+class MergedComparison:
+    """The Comparisons of several groups' rows of one C as one (the fields
+    report_reference prints), their positions in all of C."""
+
+    def __init__(self, parts, max_report):
+        self.count = sum(r.count for _, r in parts)
+        self.bad = sum(r.bad for _, r in parts)
+        self.nonfinite = sum(r.nonfinite for _, r in parts)
+        self.max_ratio = max([r.max_ratio for _, r in parts] + [0.0])
+        self.observed_tol = max([r.observed_tol for _, r in parts] + [0.0])
+        self.first = [shift_element(e, r0) for r0, r in parts
+                      for e in r.first][:max_report]
+        self.worst = None
+        worst = [(r.max_ratio, r0, r) for r0, r in parts if r.worst]
+        if worst:
+            _, r0, r = max(worst, key=lambda x: x[0])
+            self.worst = shift_element(r.worst, r0)
+
+
+def shift_element(e, r0):
+    (i, j), got, want, bound, allowed = e
+    return ((i + r0, j), got, want, bound, allowed)
+
+
+def group_a_scale(sa, g, r0, r1, gg):
+    """(A's stored scale, A's scaling) of the group of rows [r0, r1) as a
+    matrix of its own: the rows of its tiles, or where a tile of several
+    rows starts before the group, its scales repeated per row with a tile of
+    1 row (exact either way)."""
+    scaling = gg.a_scaling
+    if gg.layout == "masked":
+        sa, base, rows = sa[g], g * gg.capacity, gg.capacity
+    else:
+        sa, base, rows = sa, 0, gg.m
+    lo, hi = r0 - base, r1 - base
+    if scaling["tile"][0] == -1:  # One tile of rows: the group's too.
+        return sa, scaling
+    tr, _ = cq._resolve_tile(scaling["tile"], rows, gg.k)
+    if lo % tr == 0:
+        return sa[lo // tr:-(-hi // tr)], scaling
+    ri = torch.arange(lo, hi, device=sa.device) // tr
+    return sa[ri], dict(scaling, tile=[1, scaling["tile"][1]])
+
+
+def check_grouped_gemm(gg, args, tol=None):
+    """Prints the checks of one GroupedGemm: each group (with rows) against
+    the float64 reference of its rows and its expert (and torch._scaled_mm),
+    the rows of no group against 0; returns the number of failures."""
+    dev = args.device
+    a, b = cq.load_tensor(gg.a, dev), cq.load_tensor(gg.b, dev)
+    sa, sb = cq.load_tensor(gg.a_scale, dev), cq.load_tensor(gg.b_scale, dev)
+    c = c_to_f64(cq.load_tensor(gg.c, dev))
+    tol = tol if tol is not None else (args.tol if args.tol is not None
+                                       else TOL[gg.accumulate])
+    N, K = gg.n, gg.k
+    in_group = torch.zeros(gg.m, dtype=torch.bool, device=dev)
+    parts, tparts, ctparts, hows, skipped = [], [], [], [], []
+    for g, (r0, r1) in enumerate(gg.spans()):
+        if r1 == r0:
+            continue
+        in_group[r0:r1] = True
+        ag = a[r0:r1]
+        sag, ascg = group_a_scale(sa, g, r0, r1, gg)
+        bg, sbg = b[g * N:(g + 1) * N], sb[g]
+        ref, bound = reference(ag, sag, ascg, gg.a.dtype, bg, sbg,
+                               gg.b_scaling, gg.b.dtype)
+        allowed = allowance(ref, bound, tol, gg.c.dtype, K)
+        c_g = c[r0:r1]
+        parts.append((r0, Comparison(c_g, ref, bound, allowed, gg.c.dtype,
+                                     args.max_report)))
+        if args.no_scaled_mm:
+            continue
+        t, how = scaled_mm(ag.contiguous(), sag.contiguous(), ascg,
+                           gg.a.dtype, bg, sbg.contiguous(), gg.b_scaling,
+                           gg.b.dtype, gg.c.dtype, gg.accumulate == "fast")
+        if t is None:
+            skipped.append("group %d: %s" % (g, how))
+            continue
+        hows.append(how)
+        tparts.append((r0, Comparison(t, ref, bound, allowed, gg.c.dtype,
+                                      args.max_report)))
+        ctparts.append((r0, Comparison(c_g, t, bound, 2 * allowed,
+                                       gg.c.dtype, args.max_report)))
+    res = MergedComparison(parts, args.max_report)
+    failures = res.bad
+    report_reference(res, tol, gg.accumulate)
+    # The rows of no group: exactly 0 (either sign; NaN, never written,
+    # fails).
+    none = ~in_group
+    rest = c[none]
+    nonzero = rest != 0
+    bad_zero = int(nonzero.sum())
+    print("    rows of no group: %d, %d nonzero elements" %
+          (int(none.sum()), bad_zero))
+    rows = none.nonzero().flatten()
+    for i, j in nonzero.nonzero()[:args.max_report].tolist():
+        print("      c[%d, %d]: %.9g, expected 0" %
+              (int(rows[i]), j, float(rest[i, j])))
+    failures += bad_zero
+    if args.no_scaled_mm:
+        return failures
+    if not tparts:
+        print("    torch._scaled_mm: skipped (%s)" %
+              (skipped[0] if skipped else "no group has rows"))
+        return failures
+    tres = MergedComparison(tparts, args.max_report)
+    ctres = MergedComparison(ctparts, args.max_report)
+    print("    torch._scaled_mm per group (%d of %d with rows; %s): max "
+          "|torch-ref|/allowed %.3g, observed tol %s; max |c-torch|/(2 "
+          "allowed) %.3g, %d mismatches" %
+          (len(tparts), len(parts), "; ".join(sorted(set(hows))),
+           tres.max_ratio, log2_text(tres.observed_tol), ctres.max_ratio,
+           ctres.bad))
+    if skipped:
+        print("    torch._scaled_mm skipped %d groups (%s)" %
+              (len(skipped), skipped[0]))
+    for e in ctres.first:
+        show_element("c vs torch ", e)
+    if tres.bad:
+        print("    REFERENCES DISAGREE: torch._scaled_mm is off the float64 "
+              "reference at %d elements" % tres.bad)
+        for e in tres.first:
+            show_element("torch", e)
+    return failures + ctres.bad + tres.bad
+
+
+def group_sizes_text(gg, most=16):
+    """"G contiguous|masked (capacity C), rows s0 s1 ...; R in none"."""
+    sizes = [r1 - r0 for r0, r1 in gg.spans()]
+    shown = " ".join(str(s) for s in sizes[:most])
+    if len(sizes) > most:
+        shown += " ... (%d more)" % (len(sizes) - most)
+    text = "%d groups %s%s, rows %s; %d rows in none" % (
+        gg.count, gg.layout,
+        " (capacity %d)" % gg.capacity if gg.layout == "masked" else "",
+        shown, gg.m - sum(sizes))
+    if not valid_group_rows(gg.group_rows, gg.layout, gg.rows_bound):
+        text += " (group_rows %s: not %s, so the kernel's result is " \
+            "undefined; checked as clamped)" % (
+                gg.group_rows[:most], "non-decreasing within [0, %d]" %
+                gg.rows_bound if gg.layout == "contiguous" else
+                "within [0, %d]" % gg.rows_bound)
+    return text
+
+
+def valid_group_rows(group_rows, layout, bound):
+    """What the op requires of group_rows (beyond that, the GPU kernel's
+    result is undefined): all within [0, bound], non-decreasing where
+    contiguous."""
+    if any(v < 0 or v > bound for v in group_rows):
+        return False
+    return layout == "masked" or all(
+        x <= y for x, y in zip(group_rows, group_rows[1:]))
+
+
 def scaling_text(sc):
     tile = "x".join("*" if t == -1 else str(t) for t in sc["tile"])
     return "%s %s" % (tile, sc["scale"])
@@ -727,6 +1085,16 @@ def check_dump(path, args):
                " MN-major" if g.b_mn_major else "", g.c.dtype,
                meta.get("inputs"), meta.get("device")))
         failures = check_hp_gemm(g, args)
+        print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
+        return failures
+    if isinstance(g, GroupedGemm):
+        print("kernel %s (fp8.grouped_scaled_matmul): %s; %d x %d x %d, a %s "
+              "%s, b %s %s, c %s, %s, inputs %s, device %s" %
+              (name, group_sizes_text(g), g.m, g.n, g.k, g.a.dtype,
+               scaling_text(g.a_scaling), g.b.dtype,
+               scaling_text(g.b_scaling), g.c.dtype, g.accumulate,
+               meta.get("inputs"), meta.get("device")))
+        failures = check_grouped_gemm(g, args)
         print("  %s" % ("ok" if not failures else "FAILED (%d)" % failures))
         return failures
     print("kernel %s (fp8.scaled_matmul): %d x %d x %d, a %s %s, b %s %s, "
@@ -879,14 +1247,15 @@ def self_test(args):
                 failures += self_test_detects(label, c, ref, bound, allowed,
                                               out_dtype)
     failures += self_test_dump(args, rng)
+    failures += self_test_grouped(args, rng)
     if dev != "cpu" and torch.cuda.is_available():
         failures += self_test_scaled_mm(rng, dev)
     else:
         print("self-test: no CUDA device, torch._scaled_mm's layouts not "
               "checked")
-    count = len(SELF_TEST_CASES)
-    print("self-test: %d cases, %s" % (count, "ok" if not failures
-                                       else "%d failures" % failures))
+    print("self-test: %d cases, %d grouped, %s" %
+          (len(SELF_TEST_CASES), len(GROUPED_SELF_TEST_CASES),
+           "ok" if not failures else "%d failures" % failures))
     return 1 if failures else 0
 
 
@@ -1002,6 +1371,201 @@ def self_test_dump(args, rng):
     return failures
 
 
+GROUPED_SELF_TEST_CASES = [
+    # (layout, G, rows (M contiguous, capacity masked), N, K, group_rows,
+    #  a tile, a scale, b tile, b scale, out dtype). N = 128 where
+    # torch._scaled_mm takes the scalings (on a GPU it checks those too),
+    # as its blockwise kernels are checked at N >= 128 (self_test_scaled_mm).
+    # Group 1 empty, rows 19-23 in none.
+    ("contiguous", 4, 24, 128, 256, [5, 5, 13, 19], [1, 128], "f32",
+     [128, 128], "f32", "bf16"),
+    # One tile of all rows for A; a partial K-block; nothing left over.
+    ("contiguous", 3, 20, 128, 200, [6, 6, 20], [-1, 128], "f32", [1, 128],
+     "f32", "f32"),
+    # Group 0 has no rows, group 1 all of its capacity.
+    ("masked", 3, 8, 16, 256, [0, 8, 3], [1, 32], "e8m0", [1, 32], "e8m0",
+     "bf16"),
+    # A tile of 4 rows, the last partial in group 0; B tensorwise.
+    ("masked", 3, 8, 16, 192, [5, 0, 8], [4, 64], "f32", [-1, -1], "f32",
+     "f32"),
+]
+
+
+def grouped_entry(name, layout, G, M, N, K, capacity, asc, bsc, a_scale,
+                  b_scale, out_dtype):
+    """A manifest entry of an fp8.grouped_scaled_matmul kernel as
+    GemmManifest.cpp writes it."""
+    return {
+        "name": name, "ptx": name + ".ptx", "op": "fp8.grouped_scaled_matmul",
+        "grid": [132, 1, 1], "block": [384, 1, 1], "shared_bytes": 0,
+        "params": [
+            {"name": "a", "role": "input", "dtype": "f8e4m3", "shape": [M, K]},
+            {"name": "a_scale", "role": "input", "dtype": a_scale[0],
+             "shape": a_scale[1]},
+            {"name": "b", "role": "input", "dtype": "f8e4m3",
+             "shape": [G * N, K]},
+            {"name": "b_scale", "role": "input", "dtype": b_scale[0],
+             "shape": b_scale[1]},
+            {"name": "group_rows", "role": "input", "dtype": "i32",
+             "shape": [G], "group_rows": {
+                 "layout": layout,
+                 "rows": capacity if layout == "masked" else M}},
+            {"name": "c", "role": "output", "dtype": out_dtype,
+             "shape": [M, N]},
+            {"name": "a_map", "role": "tensormap", "tensor": "a",
+             "box": [128, 128], "swizzle": "128B"},
+            {"name": "b_map", "role": "tensormap", "tensor": "b",
+             "box": [64, 128], "swizzle": "128B"}],
+        "element_type": "f8e4m3", "bytes_moved": 0, "flops": 2 * M * N * K,
+        "matmul": {"m": M, "n": N, "k": K, "contracting": [1, 1],
+                   "accumulate": "promoted", "a_scaling": asc,
+                   "b_scaling": bsc, "a_scale_layout": "row_major",
+                   "b_scale_layout": "row_major",
+                   "groups": {"count": G, "layout": layout,
+                              "capacity": capacity},
+                   "out_dtype": out_dtype, "tile": [128, 64, 128]}}
+
+
+def oracle_grouped(a, sa, asc, b, sb, bsc, G, N, capacity, group_rows,
+                   masked):
+    """oracle.grouped_scaled_matmul (the CPU reference's definition of the
+    op, independent of check_grouped_gemm's grouping) on the tensors as a
+    kernel stores them, as float32 [M, N]."""
+    def scaling(sc):
+        return oracle.Scaling(["*" if t == -1 else t for t in sc["tile"]],
+                              sc["scale"])
+    A, SA = a.cpu().tolist(), sa.cpu().tolist()
+    if masked:
+        A = [A[g * capacity:(g + 1) * capacity] for g in range(G)]
+    B = b.cpu().tolist()
+    B = [B[g * N:(g + 1) * N] for g in range(G)]
+    out = oracle.grouped_scaled_matmul(
+        A, SA, FORMATS["f8e4m3"], scaling(asc), B, sb.cpu().tolist(),
+        FORMATS["f8e4m3"], scaling(bsc), group_rows, masked=masked)
+    if masked:
+        out = sum(out, [])
+    return torch.tensor(out, dtype=torch.float32)
+
+
+def self_test_grouped(args, rng):
+    """Grouped kernels' dumps (GROUPED_SELF_TEST_CASES) with oracle.py's
+    result as C must pass check_dump; a wrong element in a group, a nonzero
+    or NaN in a row of no group, or a group computed with the next expert
+    must fail, the first two at exactly one element; an inconsistent entry
+    must raise BadInput."""
+    dev = args.device
+    failures = 0
+    for case in GROUPED_SELF_TEST_CASES:
+        layout, G, rows, N, K, group_rows, at, ascale, bt, bscale, out = case
+        masked = layout == "masked"
+        capacity = rows if masked else 0
+        M = G * rows if masked else rows
+        asc = {"tile": at, "scale": ascale, "round": "exact"}
+        bsc = {"tile": bt, "scale": bscale, "round": "exact"}
+        a = random_codes(rng, M, K, "f8e4m3", dev)
+        b = random_codes(rng, G * N, K, "f8e4m3", dev)
+        a_grid = ([G] + cq._tile_grid([capacity, K], at) if masked else
+                  cq._tile_grid([M, K], at))
+        sa = random_scales(rng, [math.prod(a_grid[:-1]), a_grid[-1]], ascale,
+                           dev).reshape(a_grid)
+        b_grid = [G] + cq._tile_grid([N, K], bt)
+        sb = random_scales(rng, [G * b_grid[1], b_grid[2]], bscale,
+                           dev).reshape(b_grid)
+        gr = torch.tensor(group_rows, dtype=torch.int32)
+        tdt = getattr(torch, TORCH_OUT[out])
+        c = oracle_grouped(a, sa, asc, b, sb, bsc, G, N, capacity,
+                           group_rows, masked).to(tdt)
+        # Which rows are whose, from the case itself.
+        owner = [None] * M
+        start = 0
+        for g, v in enumerate(group_rows):
+            lo, hi = (g * capacity, g * capacity + v) if masked else (start,
+                                                                      v)
+            for r in range(lo, hi):
+                owner[r] = g
+            start = v
+        spare = [r for r in range(M) if owner[r] is None]
+        label = "grouped %s %s" % (layout, group_rows)
+        entry = grouped_entry("grouped_test", layout, G, M, N, K, capacity,
+                              asc, bsc, ("e8m0" if ascale == "e8m0" else
+                                         "f32", a_grid),
+                              ("e8m0" if bscale == "e8m0" else "f32",
+                               b_grid), out)
+        with tempfile.TemporaryDirectory() as top:
+            d = os.path.join(top, "grouped_test")
+            os.makedirs(d)
+            files = {}
+            for name, t in (("a", a), ("a_scale", sa), ("b", b),
+                            ("b_scale", sb), ("group_rows", gr), ("c", c)):
+                files[name] = write_param(d, name, t)
+            meta = {"kernel": "grouped_test", "inputs": "self-test",
+                    "device": str(dev), "files": files, "entry": entry}
+
+            def write_meta():
+                with open(os.path.join(d, "meta.json"), "w") as f:
+                    json.dump(meta, f)
+
+            def check(c_out, want, what, compare_torch=False):
+                """check_dump's failure count on c_out must be `want`
+                (None: any nonzero)."""
+                write_param(d, "c", c_out)
+                sub = Args(dev, max_report=2)
+                sub.no_scaled_mm = not compare_torch
+                got = check_dump(d, sub)
+                if got is None or (got != want if want is not None else
+                                   not got):
+                    print("self-test %s: %s gave %s failures, expected %s" %
+                          (label, what, got, "some" if want is None
+                           else want))
+                    return 1
+                return 0
+
+            write_meta()
+            # torch._scaled_mm too where there is a GPU (its result is
+            # within twice the allowance of the oracle's).
+            failures += check(c, 0, "the oracle's result", compare_torch=True)
+            g = next(g for g in range(G) if owner.count(g) > 1)
+            r = owner.index(g) + 1
+            wrong = c.clone()
+            wrong[r, 3] = 4 * c.float().abs().max() + 1
+            failures += check(wrong, 1, "a wrong element in group %d" % g)
+            if spare:
+                wrong = c.clone()
+                wrong[spare[-1], N - 1] = 1.0
+                failures += check(wrong, 1, "a nonzero in row %d of no group"
+                                  % spare[-1])
+                wrong = c.clone()
+                wrong[spare[0], 0] = -0.0
+                failures += check(wrong, 0, "-0 in a row of no group")
+                wrong = c.clone()
+                wrong[spare] = math.nan
+                failures += check(wrong, len(spare) * N,
+                                  "rows of no group never written (NaN)")
+            # Expert g + 1's product (oracle.py, experts rotated by one) in
+            # the rows of group g.
+            g = next(g for g in range(G - 1) if owner.count(g))
+            rot = torch.cat([b[N:], b[:N]])
+            srot = torch.cat([sb[1:], sb[:1]])
+            other = oracle_grouped(a, sa, asc, rot, srot, bsc, G, N, capacity,
+                                   group_rows, masked).to(tdt)
+            mine = [r for r in range(M) if owner[r] == g]
+            wrong = c.clone()
+            wrong[mine] = other[mine]
+            failures += check(wrong, None, "group %d computed with expert %d"
+                              % (g, g + 1))
+            # An inconsistent entry: B's scales of one expert too few.
+            entry["params"][3]["shape"] = [G - 1] + b_grid[1:]
+            write_meta()
+            try:
+                check_dump(d, Args(dev))
+                print("self-test %s: a b_scale of %d experts passed" %
+                      (label, G - 1))
+                failures += 1
+            except BadInput:
+                pass
+    return failures
+
+
 def self_test_scaled_mm(rng, dev):
     """For each scaling torch._scaled_mm takes, its result on a case whose
     scales differ per row and per K-block must match the reference (a
@@ -1054,8 +1618,9 @@ def self_test_scaled_mm(rng, dev):
 
 def main():
     ap = argparse.ArgumentParser(
-        description="Check fp8-run dumps of fp8.scaled_matmul kernels "
-        "against a float64 reference and torch._scaled_mm.",
+        description="Check fp8-run dumps of fp8.scaled_matmul and "
+        "fp8.grouped_scaled_matmul kernels against a float64 reference and "
+        "torch._scaled_mm.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n\n", 2)[2])
     ap.add_argument("dumps", nargs="*", help="fp8-run --dump directories")
@@ -1082,7 +1647,7 @@ def main():
         return self_test(args)
     if not args.dumps:
         ap.error("no dump directory given")
-    return cq.run_checks("check_gemm", "fp8.scaled_matmul kernel", args.dumps,
+    return cq.run_checks("check_gemm", "GEMM kernel", args.dumps,
                          lambda d: check_dump(d, args))
 
 
