@@ -47,13 +47,15 @@
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK: cp.async.bulk.commit_group;
-// Promotion (ScaledTerm.h): where the thread's two scale products (A's
-// row scale times B's block scale) are normal f32s, one FMA per accumulator
-// register (64 per thread) and K-block; otherwise the branch that applies
-// each pair as (P * first) * second, a multiply and an FMA per register.
+// Promotion (ScaledTerm.h): where the thread's scales (A's two row scales,
+// B's block scale) lie in [2^-63, 2^63] (bits - 2^-63's <= 126 << 23), so
+// that their products are normal f32s, one FMA per accumulator register (64
+// per thread) and K-block; otherwise the branch that applies each pair as
+// (P * first) * second, a multiply and an FMA per register.
 // PROMOTE: wgmma.wait_group.sync.aligned 0;
-// PROMOTE-COUNT-2: mul.rn.f32
-// PROMOTE: bra
+// PROMOTE: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
+// PROMOTE: setp.gt.u32 [[SAFE:%p[0-9]+]], %r{{[0-9]+}}, 1056964608;
+// PROMOTE: @[[SAFE]] bra
 // PROMOTE-COUNT-64: fma.rn.f32
 // PROMOTE: selp.f32
 // PROMOTE: mul.rn.f32 [[P:%r[0-9]+]],

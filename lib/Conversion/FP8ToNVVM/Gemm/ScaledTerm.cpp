@@ -5,6 +5,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -38,7 +39,9 @@ struct ScaleFactors {
 } // namespace
 
 static ScaleFactors splitScales(KernelBuilder &b, Value sa, Value sb) {
-  Value product = b.mulF(sa, sb);
+  // sb * sa: not the instruction the cheap branch starts with, which LLVM
+  // would hoist above the branch and keep live across it.
+  Value product = b.mulF(sb, sa);
   Value normal = isPositiveNormal(b, product);
   return {arith::SelectOp::create(b, normal, product, sa),
           arith::SelectOp::create(b, normal, b.f32(1.0), sb)};
@@ -72,6 +75,8 @@ static Value addSingleScaled(KernelBuilder &b, Value partial, Value scale,
 // the promotion's chunks are at most 128 long, and e4m3 is smaller): times
 // a scale in [2^-94, 2^90] it stays a normal f32 (or 0).
 static constexpr int64_t kSafeScaleLog2Min = -94, kSafeScaleLog2Max = 90;
+// Two scales within [2^-63, 2^63] have a normal f32 product.
+static constexpr int64_t kNormalProductLog2 = 63;
 
 void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
                          function_ref<Value(int64_t)> aScale,
@@ -113,16 +118,17 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
   constexpr size_t kFewPairs = 4;
   llvm::DenseMap<std::pair<Value, Value>, Value> products;
   if (pairs.size() <= kFewPairs) {
-    for (auto [sa, sb] : pairs) {
-      Value product = b.mulF(sa, sb);
-      products[{sa, sb}] = product;
-      andSafe(isPositiveNormal(b, product));
-    }
+    // Each scale within [2^-63, 2^63], so that every product is a normal
+    // f32. The test reads the scales, not their products: the products are
+    // made inside the branch, so the branch keeps only the scales live (the
+    // 128-register blockwise kernels have not one register to spare).
+    for (Value s : llvm::concat<const Value>(aValues, bValues))
+      andSafe(inPowerRange(b, s, -kNormalProductLog2, kNormalProductLog2));
     cheapPair = [&](int64_t i) {
-      return LLVM::FMAOp::create(b, partials[i],
-                                 products.lookup({aScale(i), bScale(i)}),
-                                 sums[i])
-          .getResult();
+      Value &product = products[{aScale(i), bScale(i)}];
+      if (!product)
+        product = b.mulF(aScale(i), bScale(i));
+      return LLVM::FMAOp::create(b, partials[i], product, sums[i]).getResult();
     };
   } else {
     bool byA = aValues.size() <= bValues.size();
@@ -144,25 +150,20 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
   for (int64_t i = 0; i < n; ++i)
     results.push_back(cheap(i));
   scf::YieldOp::create(b, results);
-  // The other branch: the factors of a few pairs computed once, of many
-  // next to their use (each pair's take two registers).
+  // The other branch, one pair at a time: its factors, then its elements
+  // (so that only one pair's factors are live: the 128-register blockwise
+  // kernels have no register to spare), then the elements without a pair.
   b.setInsertionPointToStart(&branch.getElseRegion().front());
-  llvm::DenseMap<std::pair<Value, Value>, ScaleFactors> factors;
-  if (pairs.size() <= kFewPairs)
-    for (auto [sa, sb] : pairs)
-      factors[{sa, sb}] = splitScales(b, sa, sb);
-  results.clear();
-  for (int64_t i = 0; i < n; ++i) {
-    Value sa = aScale(i), sb = bScale(i);
-    if (!sa || !sb) {
-      results.push_back(single(i));
-      continue;
-    }
-    ScaleFactors pair = factors.lookup({sa, sb});
-    if (!pair.first)
-      pair = splitScales(b, sa, sb);
-    results.push_back(addScaledTerm(b, partials[i], pair, sums[i]));
+  results.assign(n, Value());
+  for (auto [sa, sb] : pairs) {
+    ScaleFactors factors = splitScales(b, sa, sb);
+    for (int64_t i = 0; i < n; ++i)
+      if (aScale(i) == sa && bScale(i) == sb)
+        results[i] = addScaledTerm(b, partials[i], factors, sums[i]);
   }
+  for (int64_t i = 0; i < n; ++i)
+    if (!results[i])
+      results[i] = single(i);
   scf::YieldOp::create(b, results);
   for (int64_t i = 0; i < n; ++i)
     sums[i] = branch.getResult(i);

@@ -31,8 +31,9 @@ Value scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb);
 /// are safe for a cheap form (below), that form runs; otherwise every
 /// element takes the scaled term's choice. The branch is per thread and
 /// almost always the cheap one:
-///  - few distinct pairs (a scale per row against one per tile, say): the
-///    products, when all are normal, and one FMA per element;
+///  - few distinct pairs (a scale per row against one per tile, say): where
+///    every scale lies in [2^-63, 2^63] (so every product is a normal f32),
+///    the products and one FMA per element;
 ///  - a scale per row and per column (MXFP8, blockwise Wgrad): one side's
 ///    scales all within [2^-94, 2^90], where P·s neither overflows nor
 ///    leaves the normal range for any partial sum of FP8 products (at most
