@@ -294,6 +294,21 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   return kernel->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// The promoted main loop adds a partial sum every `promotion` of K within
+/// its 128-deep K-blocks (32 or 64), or once per K-block: a K-block that
+/// neither divides 128 nor is a multiple of it (96, 160, 192) would promote
+/// across a scale block's edge.
+static LogicalResult checkPromotionInterval(Operation *op, int64_t promotion) {
+  if (ShapedType::isDynamic(promotion) || kTileK % promotion == 0 ||
+      promotion % kTileK == 0)
+    return success();
+  return op->emitOpError()
+         << "K-block " << promotion
+         << ": the sm_90a GEMM promotes every 32 or 64 of K or every "
+            "multiple of 128 (a K-block that divides 128 or is a multiple "
+            "of it)";
+}
+
 FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
                                                  ScaledMatmulOp op,
                                                  StringRef name,
@@ -359,6 +374,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
              << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows "
                 "per scale";
   }
+  if (failed(checkPromotionInterval(op, op.getPromotionInterval())))
+    return failure();
   bool fast = op.getAccumulate() == Accumulate::fast &&
               ShapedType::isDynamic(op.getPromotionInterval());
   int64_t m = aType.getDimSize(0);
@@ -399,7 +416,8 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   if (!aType.hasStaticShape() || !bType.hasStaticShape() ||
       !aScaleType.hasStaticShape() || !bScaleType.hasStaticShape() ||
-      !resultType.hasStaticShape())
+      !resultType.hasStaticShape() ||
+      !cast<ShapedType>(op.getGroupRows().getType()).hasStaticShape())
     return op.emitOpError("convert-fp8-to-nvvm needs static shapes for a "
                           "grouped GEMM kernel");
   if (op.getGroupCount() == 0)
@@ -475,11 +493,22 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
                           : std::min(kBlockA, kBlockB);
   bool fast = op.getAccumulate() == Accumulate::fast &&
               ShapedType::isDynamic(promotion);
+  if (failed(checkPromotionInterval(op, promotion)))
+    return failure();
   problem.promotion =
       ShapedType::isDynamic(promotion) ? (fast ? 0 : kTileK) : promotion;
   GemmConfig config =
       chooseConfig(target, problem.m, problem.n, fast, promotion,
                    problem.aScaling, problem.bScaling, /*grouped=*/true);
+  // The tile walk counts in i32: at most one partial row tile per group
+  // beyond the whole ones.
+  int64_t rowTiles =
+      llvm::divideCeil(problem.m, config.tileM) + problem.groups.count;
+  if (int64_t tiles = rowTiles * llvm::divideCeil(problem.n, config.tileN);
+      tiles > std::numeric_limits<int32_t>::max())
+    return op.emitOpError("the groups' ")
+           << tiles << " tiles of " << config.tileM << " x " << config.tileN
+           << " exceed the kernel's 32-bit tile index (2^31 - 1)";
   KernelSignature buffers = declareGroupedGemmBuffers(
       op, problem, LLVM::LLVMPointerType::get(op.getContext()));
   return buildKernel(

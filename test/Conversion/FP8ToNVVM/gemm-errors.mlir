@@ -114,3 +114,20 @@ func.func @high_precision_accumulates(%a: tensor<128x256xbf16>, %b: tensor<128x2
          ins(%a, %b : tensor<128x256xbf16>, tensor<128x256xbf16>) outs(%c0 : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %c : tensor<128x128xf32>
 }
+
+// -----
+
+// The promoted loop adds a partial sum every 32 or 64 of K, or once per
+// 128-deep K-block: a K-block of 96 would promote across a scale block's
+// edge.
+func.func @k_block_96(%a: tensor<256x384xf8E4M3FN>, %sa: tensor<256x4xf32>,
+                      %b: tensor<256x384xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<256x256xbf16> {
+  // expected-error @+1 {{K-block 96: the sm_90a GEMM promotes every 32 or 64 of K or every multiple of 128 (a K-block that divides 128 or is a multiple of it)}}
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 96], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x384xf8E4M3FN>, tensor<256x4xf32>,
+         tensor<256x384xf8E4M3FN>, tensor<1x1xf32>) -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}

@@ -8,12 +8,13 @@
 //    product is normal (bits - 0x00800000 < 0x7F000000), else (sa, sb);
 //  - two E8M0 scales per element (MXFP8) are applied in the promotion as
 //    fma(P * sa, sb, C) where both of the thread's row scales lie in
-//    [2^-94, 2^90] (bits - 33 << 23 <= 184 << 23), where P * sa is exact
+//    [2^-94, 2^88] (bits - 33 << 23 <= 182 << 23), where P * sa is exact
 //    for any partial sum; otherwise a branch takes the term's choice per
 //    element.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=ROW < %t/rowwise_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mxfp8_gemm_1.ptx
+// RUN: FileCheck %s --check-prefix=MIXED < %t/mixed_gemm_2.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rowwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/mxfp8_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
@@ -37,11 +38,24 @@
 // MX: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 // MX: wgmma.wait_group.sync.aligned 0;
 // MX: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -276824064;
-// MX: setp.gt.u32 [[SAFE:%p[0-9]+]], %r{{[0-9]+}}, 1543503872;
+// MX: setp.gt.u32 [[SAFE:%p[0-9]+]], %r{{[0-9]+}}, 1526726656;
 // MX-NEXT: @[[SAFE]] bra
 // MX-NEXT: mul.rn.f32 [[P:%r[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}};
 // MX-NEXT: fma.rn.f32 %r{{[0-9]+}}, [[P]], %r{{[0-9]+}}, %r{{[0-9]+}};
 // MX: selp.f32 %r{{[0-9]+}}, 0f3F800000,
+
+// One scale varies along K (A's 1x128), the other does not (B's [*, *], as
+// fp8-legalize makes for tensorwise weights): every K-block's partial sum
+// takes both scales, which the epilogue then leaves alone; applying B's
+// there would be (P * sa) * sb in the wrong place, overflowing where sb
+// brings the result back. B's scale is range-checked once, above the loop;
+// A's every K-block.
+// MIXED: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
+// MIXED: wgmma.wait_group.sync.aligned 0;
+// MIXED-NEXT: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
+// MIXED: fma.rn.f32
+// MIXED: bar.sync
+// MIXED-NEXT: cvt.rn.bf16x2.f32
 
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
@@ -61,5 +75,14 @@ func.func @mxfp8(%a: tensor<256x512xf8E4M3FN>, %sa: tensor<256x16xf8E8M0FNU>, %b
         b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
         contracting = array<i64: 1, 1>}
       : (tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>, tensor<256x512xf8E4M3FN>, tensor<256x16xf8E8M0FNU>) -> tensor<256x256xbf16>
+  return %c : tensor<256x256xbf16>
+}
+
+func.func @mixed(%a: tensor<256x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %b: tensor<256x512xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<256x256xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<256x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<256x256xbf16>
   return %c : tensor<256x256xbf16>
 }

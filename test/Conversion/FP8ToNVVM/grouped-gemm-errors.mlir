@@ -46,5 +46,28 @@ func.func @no_groups(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<64x4xf32>, %b: ten
   return %c : tensor<64x256xbf16>
 }
 
+// -----
+
+// group_rows' extent is the manifest's: it must be static.
+func.func @dynamic_rows(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<64x4xf32>, %b: tensor<2x256x512xf8E4M3FN>, %sb: tensor<2x2x4xf32>, %r: tensor<?xi32>) -> tensor<64x256xbf16> {
+  // expected-error @+1 {{convert-fp8-to-nvvm needs static shapes for a grouped GEMM kernel}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<64x512xf8E4M3FN>, tensor<64x4xf32>, tensor<2x256x512xf8E4M3FN>, tensor<2x2x4xf32>, tensor<?xi32>) -> tensor<64x256xbf16>
+  return %c : tensor<64x256xbf16>
+}
+
+// -----
+
+func.func @k_block_96(%a: tensor<64x384xf8E4M3FN>, %sa: tensor<64x4xf32>, %b: tensor<2x256x384xf8E4M3FN>, %sb: tensor<2x1x1xf32>, %r: tensor<2xi32>) -> tensor<64x256xbf16> {
+  // expected-error @+1 {{K-block 96: the sm_90a GEMM promotes every 32 or 64 of K or every multiple of 128}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 96], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : (tensor<64x384xf8E4M3FN>, tensor<64x4xf32>, tensor<2x256x384xf8E4M3FN>, tensor<2x1x1xf32>, tensor<2xi32>) -> tensor<64x256xbf16>
+  return %c : tensor<64x256xbf16>
+}
+
 // No tcgen05 grouped GEMM yet: every case is refused for sm_100a.
-// SM100-COUNT-4: error: 'fp8.grouped_scaled_matmul' op convert-fp8-to-nvvm has no sm_100a grouped GEMM kernel yet; chip=sm_90a has one
+// SM100-COUNT-6: error: 'fp8.grouped_scaled_matmul' op convert-fp8-to-nvvm has no sm_100a grouped GEMM kernel yet; chip=sm_90a has one

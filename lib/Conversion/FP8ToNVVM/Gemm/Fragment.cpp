@@ -73,25 +73,25 @@ Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
 
 FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
                                  TileCoord tile, bool kBlockOnly) {
-  // Only scales that vary along K are applied per block; the others wait
-  // for the epilogue (kBlockOnly) or are the epilogue's (!kBlockOnly).
-  auto wanted = [&](const OperandScaling &s) {
-    return kBlockOnly ? !s.spansK() : s.spansK();
-  };
+  // Where a scale varies along K, every K-block's partial sum takes both
+  // scales at once (docs/Numerics.md's term, which a scale that spans K
+  // applied later in the epilogue would break: P * sa can overflow where sb
+  // brings the result back); where both span K, the epilogue applies them.
   const OperandScaling &aScaling = problem.aScaling;
   const OperandScaling &bScaling = problem.bScaling;
+  bool perBlock = !aScaling.spansK() || !bScaling.spansK();
   FragmentScales scales;
-  if (problem.unscaled)
+  if (problem.unscaled || kBlockOnly != perBlock)
     return scales;
   // Scales that TMA brings with the tile are read by readFromStage.
-  if (wanted(aScaling) && !(kBlockOnly && config.aScaleBytes)) {
+  if (!(kBlockOnly && config.aScaleBytes)) {
     scales.a.push_back(
         loadScale(args.aScale, aScaling, fragment.row0, kIndex, problem.m));
     if (aScaling.rowBlock == 1)
       scales.a.push_back(
           loadScale(args.aScale, aScaling, fragment.row1, kIndex, problem.m));
   }
-  if (wanted(bScaling) && !(kBlockOnly && config.bScaleBytes)) {
+  if (!(kBlockOnly && config.bScaleBytes)) {
     Value bScales = groupScales(args.bScale, bScaling, tile.bScaleBase);
     if (bScaling.rowBlock == 1) {
       // One scale per column this thread holds: 8j + laneCol + {0, 1}.

@@ -71,10 +71,10 @@ static Value addSingleScaled(KernelBuilder &b, Value partial, Value scale,
 }
 
 // A partial sum of FP8 products is 0 or at least 2^-32 (e5m2's smallest
-// subnormal squared) and at most 2^37 (32 products of 57344^2 below 2^36.6;
-// the promotion's chunks are at most 128 long, and e4m3 is smaller): times
-// a scale in [2^-94, 2^90] it stays a normal f32 (or 0).
-static constexpr int64_t kSafeScaleLog2Min = -94, kSafeScaleLog2Max = 90;
+// subnormal squared) and below 2^39 (a chunk of at most 128 products of
+// 57344^2 is 2^38.61; e4m3 is smaller): times a scale in [2^-94, 2^88] it
+// stays a normal f32 (or 0). (2^90 overflowed for 128 e5m2 maxima.)
+static constexpr int64_t kSafeScaleLog2Min = -94, kSafeScaleLog2Max = 88;
 // Two scales within [2^-63, 2^63] have a normal f32 product.
 static constexpr int64_t kNormalProductLog2 = 63;
 

@@ -35,9 +35,9 @@ Value scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb);
 ///    every scale lies in [2^-63, 2^63] (so every product is a normal f32),
 ///    the products and one FMA per element;
 ///  - a scale per row and per column (MXFP8, blockwise Wgrad): one side's
-///    scales all within [2^-94, 2^90], where P·s neither overflows nor
+///    scales all within [2^-94, 2^88], where P·s neither overflows nor
 ///    leaves the normal range for any partial sum of FP8 products (at most
-///    2^37 in magnitude, and 0 or at least 2^-32), and fma(P·s, s', sum):
+///    2^39 in magnitude, and 0 or at least 2^-32), and fma(P·s, s', sum):
 ///    a multiply and an FMA per element.
 void promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
                    function_ref<Value(int64_t)> aScale,
