@@ -218,18 +218,19 @@ def _check_scaling(sc, what):
                        (what, sc["scale"]))
 
 
-def describe_gemm(entry, raw):
-    """A Gemm from a manifest entry (raw(param) opens a param's file);
-    raises BadInput on anything inconsistent."""
+def check_matmul_object(entry, op, more_keys, forms):
+    """The entry's "matmul" object and its accumulate mode, checked for
+    what both scaled GEMMs have (`more_keys` too); raises BadInput."""
     mm = entry.get("matmul")
     if not isinstance(mm, dict):
-        raise BadInput("fp8.scaled_matmul without a \"matmul\" object")
-    for key in ("m", "n", "k", "a_scaling", "b_scaling", "out_dtype"):
+        raise BadInput("%s without a \"matmul\" object" % op)
+    for key in ("m", "n", "k", "a_scaling", "b_scaling", "out_dtype") + \
+            tuple(more_keys):
         if key not in mm:
             raise BadInput("matmul: missing %r" % key)
     if mm.get("contracting", [1, 1]) != [1, 1]:
-        raise BadInput("matmul.contracting %r: only [1, 1] (A M x K, B N x K)"
-                       " is checked" % (mm["contracting"],))
+        raise BadInput("matmul.contracting %r: only [1, 1] (%s) is checked" %
+                       (mm["contracting"], forms))
     accumulate = mm.get("accumulate", "promoted")
     if accumulate not in TOL:
         raise BadInput("matmul.accumulate %r (expected promoted or fast)" %
@@ -239,6 +240,14 @@ def describe_gemm(entry, raw):
     if mm["out_dtype"] not in OUT_DTYPES:
         raise BadInput("matmul.out_dtype %r (expected bf16, f16 or f32)" %
                        (mm["out_dtype"],))
+    return mm, accumulate
+
+
+def describe_gemm(entry, raw):
+    """A Gemm from a manifest entry (raw(param) opens a param's file);
+    raises BadInput on anything inconsistent."""
+    mm, accumulate = check_matmul_object(entry, "fp8.scaled_matmul", (),
+                                         "A M x K, B N x K")
     params = entry["params"]
     inputs = [p for p in params if p["role"] == "input"]
     outputs = [p for p in params if p["role"] == "output"]
@@ -338,25 +347,8 @@ def describe_grouped_gemm(entry, raw, read_ints):
     file, read_ints(param, count) reads an i32 one); raises BadInput on
     anything inconsistent."""
     op = "fp8.grouped_scaled_matmul"
-    mm = entry.get("matmul")
-    if not isinstance(mm, dict):
-        raise BadInput("%s without a \"matmul\" object" % op)
-    for key in ("m", "n", "k", "a_scaling", "b_scaling", "out_dtype",
-                "groups"):
-        if key not in mm:
-            raise BadInput("matmul: missing %r" % key)
-    if mm.get("contracting", [1, 1]) != [1, 1]:
-        raise BadInput("matmul.contracting %r: only [1, 1] (A M x K, B G*N x "
-                       "K) is checked" % (mm["contracting"],))
-    accumulate = mm.get("accumulate", "promoted")
-    if accumulate not in TOL:
-        raise BadInput("matmul.accumulate %r (expected promoted or fast)" %
-                       (accumulate,))
-    _check_scaling(mm["a_scaling"], "a_scaling")
-    _check_scaling(mm["b_scaling"], "b_scaling")
-    if mm["out_dtype"] not in OUT_DTYPES:
-        raise BadInput("matmul.out_dtype %r (expected bf16, f16 or f32)" %
-                       (mm["out_dtype"],))
+    mm, accumulate = check_matmul_object(entry, op, ("groups",),
+                                         "A M x K, B G*N x K")
     for which in "ab":
         layout = mm.get("%s_scale_layout" % which, "row_major")
         if layout != "row_major":

@@ -11,36 +11,82 @@ using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
 namespace schema = mlir::fp8::manifest;
 
-KernelSignature gemm::declareGemmBuffers(ScaledMatmulOp op,
-                                         const GemmProblem &problem,
-                                         Type pointerType) {
-  auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
+/// Declares a, a_scale, b, b_scale (b as `bShape`, the others as the op
+/// stores them, a as `aShape`) and binds them to the op's operands.
+template <typename OpT>
+static void declareOperands(KernelSignature &signature, OpT op,
+                            const GemmProblem &problem,
+                            ArrayRef<int64_t> aShape, ArrayRef<int64_t> bShape,
+                            Type pointerType) {
   auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
   auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  KernelSignature signature;
-  signature.addBuffer("a", ParamRole::input, problem.aElement, aType.getShape(),
+  signature.addBuffer("a", ParamRole::input, problem.aElement, aShape,
                       pointerType);
   signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
                       aScaleType.getShape(), pointerType);
-  signature.addBuffer("b", ParamRole::input, problem.bElement, bType.getShape(),
+  signature.addBuffer("b", ParamRole::input, problem.bElement, bShape,
                       pointerType);
   signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
                       bScaleType.getShape(), pointerType);
-  signature.addBuffer("c", ParamRole::output, problem.resultElement,
-                      {problem.m, problem.n}, pointerType);
   signature.bindOperand("a", op.getAMutable());
   signature.bindOperand("a_scale", op.getAScaleMutable());
   signature.bindOperand("b", op.getBMutable());
   signature.bindOperand("b_scale", op.getBScaleMutable());
+}
+
+/// Declares c (m x n), bound to the op's result.
+static void declareResult(KernelSignature &signature, Operation *op,
+                          const GemmProblem &problem, Type pointerType) {
+  signature.addBuffer("c", ParamRole::output, problem.resultElement,
+                      {problem.m, problem.n}, pointerType);
   signature.bindResult("c", op->getResult(0));
+}
+
+KernelSignature gemm::declareGemmBuffers(ScaledMatmulOp op,
+                                         const GemmProblem &problem,
+                                         Type pointerType) {
+  KernelSignature signature;
+  declareOperands(signature, op, problem,
+                  cast<RankedTensorType>(op.getA().getType()).getShape(),
+                  cast<RankedTensorType>(op.getB().getType()).getShape(),
+                  pointerType);
+  declareResult(signature, op, problem, pointerType);
   return signature;
 }
 
-void gemm::setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
-                           ScaledMatmulOp op, const GemmProblem &problem,
-                           const KernelSignature &signature,
-                           const GemmLaunch &launch) {
+/// The `matmul` entries both scaled GEMMs share, up to `groups` (appended
+/// by the caller), then out_dtype, tile and the target's pipeline entries
+/// (appended by finishMatmul).
+template <typename OpT>
+static SmallVector<NamedAttribute>
+matmulEntries(OpBuilder &b, OpT op, const GemmProblem &problem,
+              ArrayRef<int64_t> contracting, ScaleLayout aLayout,
+              ScaleLayout bLayout) {
+  auto named = [&](StringRef key, Attribute value) {
+    return b.getNamedAttr(key, value);
+  };
+  return {
+      named("m", b.getI64IntegerAttr(problem.m)),
+      named("n", b.getI64IntegerAttr(problem.n)),
+      named("k", b.getI64IntegerAttr(problem.k)),
+      named("contracting", b.getI64ArrayAttr(contracting)),
+      named("accumulate",
+            b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
+      named("a_scaling", manifestScaling(b, op.getAScaling())),
+      named("b_scaling", manifestScaling(b, op.getBScaling())),
+      named("a_scale_layout", b.getStringAttr(stringifyScaleLayout(aLayout))),
+      named("b_scale_layout", b.getStringAttr(stringifyScaleLayout(bLayout)))};
+}
+
+/// Sets the manifest of a scaled GEMM from its `matmul` entries: the
+/// quantization facts, shared memory, FLOPs (every row of C), and the bytes
+/// of A, B (`bElements`), the scales, `extraBytes` and C.
+template <typename OpT>
+static void
+finishManifest(OpBuilder &b, gpu::GPUFuncOp kernel, OpT op,
+               const GemmProblem &problem, const KernelSignature &signature,
+               const GemmLaunch &launch, SmallVector<NamedAttribute> entries,
+               int64_t bElements, int64_t extraBytes) {
   int64_t m = problem.m, n = problem.n, k = problem.k;
   auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
   auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
@@ -51,31 +97,30 @@ void gemm::setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
   auto named = [&](StringRef key, Attribute value) {
     return b.getNamedAttr(key, value);
   };
-  SmallVector<NamedAttribute> entries = {
-      named("m", b.getI64IntegerAttr(m)),
-      named("n", b.getI64IntegerAttr(n)),
-      named("k", b.getI64IntegerAttr(k)),
-      named("contracting", b.getI64ArrayAttr(op.getContracting())),
-      named("accumulate",
-            b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
-      named("a_scaling", manifestScaling(b, op.getAScaling())),
-      named("b_scaling", manifestScaling(b, op.getBScaling())),
-      named("a_scale_layout",
-            b.getStringAttr(stringifyScaleLayout(op.getAScaleLayout()))),
-      named("b_scale_layout",
-            b.getStringAttr(stringifyScaleLayout(op.getBScaleLayout()))),
-      named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
-      named(schema::kTile, b.getI64ArrayAttr(launch.tile))};
+  entries.append(
+      {named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
+       named(schema::kTile, b.getI64ArrayAttr(launch.tile))});
   entries.append(launch.pipeline.begin(), launch.pipeline.end());
-  NamedAttribute matmul = named(schema::kMatmul, b.getDictionaryAttr(entries));
   SmallVector<NamedAttribute> extra =
       manifestQuantization(b, problem.aElement, op.getAScaling());
   extra.append(
       {named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
-       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
-  setManifest(b, kernel, signature, "fp8.scaled_matmul", launch.gridSize,
-              launch.threads, m * k + n * k + scaleBytes + m * n * resultBytes,
+       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)),
+       named(schema::kMatmul, b.getDictionaryAttr(entries))});
+  setManifest(b, kernel, signature, op->getName().getStringRef(),
+              launch.gridSize, launch.threads,
+              m * k + bElements + scaleBytes + extraBytes + m * n * resultBytes,
               extra);
+}
+
+void gemm::setGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
+                           ScaledMatmulOp op, const GemmProblem &problem,
+                           const KernelSignature &signature,
+                           const GemmLaunch &launch) {
+  finishManifest(b, kernel, op, problem, signature, launch,
+                 matmulEntries(b, op, problem, op.getContracting(),
+                               op.getAScaleLayout(), op.getBScaleLayout()),
+                 problem.n * problem.k, /*extraBytes=*/0);
 }
 
 KernelSignature gemm::declareHighPrecisionBuffers(linalg::LinalgOp op,
@@ -133,31 +178,16 @@ void gemm::setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
 KernelSignature gemm::declareGroupedGemmBuffers(GroupedScaledMatmulOp op,
                                                 const GemmProblem &problem,
                                                 Type pointerType) {
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
+  // The matrices as the kernel reads them (their tensor maps are 2-D).
   int64_t groups = problem.groups.count;
-  // The matrices as the kernel reads them (their tensor maps are 2-D); the
-  // scales as the op stores them.
   KernelSignature signature;
-  signature.addBuffer("a", ParamRole::input, problem.aElement,
-                      {problem.m, problem.k}, pointerType);
-  signature.addBuffer("a_scale", ParamRole::input, aScaleType.getElementType(),
-                      aScaleType.getShape(), pointerType);
-  signature.addBuffer("b", ParamRole::input, problem.bElement,
-                      {groups * problem.n, problem.k}, pointerType);
-  signature.addBuffer("b_scale", ParamRole::input, bScaleType.getElementType(),
-                      bScaleType.getShape(), pointerType);
+  declareOperands(signature, op, problem, {problem.m, problem.k},
+                  {groups * problem.n, problem.k}, pointerType);
   signature.addBuffer("group_rows", ParamRole::input,
                       IntegerType::get(op.getContext(), 32), {groups},
                       pointerType);
-  signature.addBuffer("c", ParamRole::output, problem.resultElement,
-                      {problem.m, problem.n}, pointerType);
-  signature.bindOperand("a", op.getAMutable());
-  signature.bindOperand("a_scale", op.getAScaleMutable());
-  signature.bindOperand("b", op.getBMutable());
-  signature.bindOperand("b_scale", op.getBScaleMutable());
   signature.bindOperand("group_rows", op.getGroupRowsMutable());
-  signature.bindResult("c", op->getResult(0));
+  declareResult(signature, op, problem, pointerType);
   return signature;
 }
 
@@ -166,42 +196,24 @@ void gemm::setGroupedGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
                                   const GemmProblem &problem,
                                   const KernelSignature &signature,
                                   const GemmLaunch &launch) {
-  int64_t m = problem.m, n = problem.n, k = problem.k;
   int64_t groups = problem.groups.count;
-  auto aScaleType = cast<RankedTensorType>(op.getAScale().getType());
-  auto bScaleType = cast<RankedTensorType>(op.getBScale().getType());
-  int64_t scaleBytes =
-      aScaleType.getNumElements() * (problem.aScaling.e8m0 ? 1 : 4) +
-      bScaleType.getNumElements() * (problem.bScaling.e8m0 ? 1 : 4);
-  int64_t resultBytes = problem.resultElement.isBF16() ? 2 : 4;
   auto named = [&](StringRef key, Attribute value) {
     return b.getNamedAttr(key, value);
   };
   StringRef layout =
       problem.groups.masked ? schema::kLayoutMasked : schema::kLayoutContiguous;
+  SmallVector<NamedAttribute> entries = matmulEntries(
+      b, op, problem, {1, 1}, ScaleLayout::row_major, ScaleLayout::row_major);
+  entries.push_back(named(
+      "groups",
+      b.getDictionaryAttr(
+          {named("count", b.getI64IntegerAttr(groups)),
+           named(schema::kLayout, b.getStringAttr(layout)),
+           named("capacity", b.getI64IntegerAttr(problem.groups.capacity))})));
   // Each group's rows are bounded by all of M (contiguous) or by its
   // capacity (masked).
-  int64_t rowsBound = problem.groups.masked ? problem.groups.capacity : m;
-  SmallVector<NamedAttribute> entries = {
-      named("m", b.getI64IntegerAttr(m)),
-      named("n", b.getI64IntegerAttr(n)),
-      named("k", b.getI64IntegerAttr(k)),
-      named("contracting", b.getI64ArrayAttr({1, 1})),
-      named("accumulate",
-            b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
-      named("a_scaling", manifestScaling(b, op.getAScaling())),
-      named("b_scaling", manifestScaling(b, op.getBScaling())),
-      named("a_scale_layout", b.getStringAttr("row_major")),
-      named("b_scale_layout", b.getStringAttr("row_major")),
-      named("groups", b.getDictionaryAttr(
-                          {named("count", b.getI64IntegerAttr(groups)),
-                           named(schema::kLayout, b.getStringAttr(layout)),
-                           named("capacity", b.getI64IntegerAttr(
-                                                 problem.groups.capacity))})),
-      named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
-      named(schema::kTile, b.getI64ArrayAttr(launch.tile))};
-  entries.append(launch.pipeline.begin(), launch.pipeline.end());
-  NamedAttribute matmul = named(schema::kMatmul, b.getDictionaryAttr(entries));
+  int64_t rowsBound =
+      problem.groups.masked ? problem.groups.capacity : problem.m;
   KernelSignature withBounds = signature;
   withBounds.addManifestKey(
       "group_rows",
@@ -209,16 +221,8 @@ void gemm::setGroupedGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
             b.getDictionaryAttr(
                 {named(schema::kLayout, b.getStringAttr(layout)),
                  named(schema::kRows, b.getI64IntegerAttr(rowsBound))})));
-  SmallVector<NamedAttribute> extra =
-      manifestQuantization(b, problem.aElement, op.getAScaling());
   // FLOPs and bytes as if every row were in a group (the most the kernel
   // does); the run's group sizes decide the real count.
-  extra.append(
-      {named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
-       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)), matmul});
-  setManifest(b, kernel, withBounds, "fp8.grouped_scaled_matmul",
-              launch.gridSize, launch.threads,
-              m * k + groups * n * k + scaleBytes + 4 * groups +
-                  m * n * resultBytes,
-              extra);
+  finishManifest(b, kernel, op, problem, withBounds, launch, std::move(entries),
+                 groups * problem.n * problem.k, 4 * groups);
 }
