@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 using namespace fp8run;
@@ -37,8 +38,48 @@ std::string tensorName(const char *what, size_t n, const TensorInfo &t) {
   return std::string(what) + " " + std::to_string(n) + " (" + t.name + ")";
 }
 
-bool readInputs(const Options &opts, const FunctionInfo &f,
-                std::vector<HostTensor> &inputs) {
+// Little-endian i32 values, space-separated.
+std::string formatInt32s(const std::vector<uint8_t> &bytes) {
+  std::string text;
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    int32_t v;
+    std::memcpy(&v, bytes.data() + i, 4);
+    text += (i ? " " : "") + std::to_string(v);
+  }
+  return text;
+}
+
+// Where input `index` of function `f` reaches a kernel param that holds a
+// grouped GEMM's group_rows (directly or through a view), that param's
+// layout and bound, so the input is filled with valid bounds.
+void findGroupRows(const Manifest &manifest, const FunctionInfo &f,
+                   size_t index, Param &param) {
+  const Function *plan = manifest.findFunction(f.name);
+  if (!plan)
+    return;
+  auto isInput = [&](size_t id) {
+    const Buffer &buffer = plan->buffers[id];
+    if (buffer.kind == BufferKind::View)
+      return plan->buffers[buffer.of].kind == BufferKind::Argument &&
+             plan->buffers[buffer.of].index == index;
+    return buffer.kind == BufferKind::Argument && buffer.index == index;
+  };
+  for (const Launch &launch : plan->launches) {
+    const Kernel &kernel = manifest.kernels[launch.kernel];
+    for (size_t p = 0; p < launch.args.size() && p < kernel.params.size();
+         ++p) {
+      const Param &bound = kernel.params[p];
+      if (!bound.groupLayout.empty() && isInput(launch.args[p])) {
+        param.groupLayout = bound.groupLayout;
+        param.groupRowsBound = bound.groupRowsBound;
+        return;
+      }
+    }
+  }
+}
+
+bool readInputs(const Options &opts, const Manifest &manifest,
+                const FunctionInfo &f, std::vector<HostTensor> &inputs) {
   for (size_t n = 0; n < f.inputs.size(); ++n) {
     const TensorInfo &t = f.inputs[n];
     inputs.push_back({&t, {}, 0});
@@ -50,8 +91,15 @@ bool readInputs(const Options &opts, const FunctionInfo &f,
       param.role = mlir::fp8::manifest::kRoleInput;
       param.dtype = DType(t.dtype);
       param.shape = t.shape;
+      findGroupRows(manifest, f, n, param);
       fillSeeded(param, opts.seed, opts.specials, inputs.back().bytes,
                  opts.evenGroups);
+      if (!param.groupLayout.empty())
+        std::printf("  %s holds group_rows (%s, at most %lld): %s\n",
+                    tensorName("input", n, t).c_str(),
+                    param.groupLayout.c_str(),
+                    static_cast<long long>(param.groupRowsBound),
+                    formatInt32s(inputs.back().bytes).c_str());
       continue;
     }
     std::string file = joinPath(joinPath(opts.inputsFrom, f.name),
@@ -160,7 +208,7 @@ int fp8run::runFunction(const Options &opts) {
               f->name.c_str(), f->inputs.size(), f->outputs.size(),
               f->numLaunches, f->workspaceBytes, f->zeroedBytes);
   std::vector<HostTensor> inputs, outputs;
-  if (!readInputs(opts, *f, inputs))
+  if (!readInputs(opts, manifest, *f, inputs))
     return 1;
   if (opts.validate)
     return 0;
