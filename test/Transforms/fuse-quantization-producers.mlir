@@ -279,3 +279,43 @@ func.func @not_fused(%x: tensor<128x128xbf16>, %xt: tensor<128x128xbf16>, %amax:
         tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>,
         tensor<128x128xf8E4M3FN>
 }
+
+// -----
+
+// A Hadamard rotation along the rows that only the quantization reads fuses
+// into it: the identity body and the rotation's size and seed. One read by
+// another op, one along dim 0, one before block tiles (the row-tile kernel
+// rotates in registers; no other) stay.
+// CHECK-LABEL: func.func @hadamard(
+// CHECK-SAME:    %[[X:.*]]: tensor<128x256xbf16>
+// CHECK:         %[[Q:.*]], %[[S:.*]] = fp8.quantize_elementwise %[[X]] {hadamard_seed = 42 : i64, hadamard_size = 128 : i64, indexing_maps = [#map], scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32> {
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: bf16):
+// CHECK-NEXT:      fp8.yield %[[E]] : bf16
+// CHECK:         %[[R2:.*]] = fp8.hadamard %[[X]] {dim = 1 : i64, size = 64 : i64}
+// CHECK:         fp8.quantize %[[R2]]
+// CHECK:         %[[R3:.*]] = fp8.hadamard %[[X]] {dim = 0 : i64, size = 128 : i64}
+// CHECK:         fp8.quantize %[[R3]]
+// CHECK:         %[[R4:.*]] = fp8.hadamard %[[X]] {dim = 1 : i64, size = 128 : i64}
+// CHECK:         fp8.quantize %[[R4]] {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+// OFF-LABEL: func.func @hadamard(
+// OFF-COUNT-4: fp8.hadamard
+// OFF-NOT:     fp8.quantize_elementwise
+func.func @hadamard(%x: tensor<128x256xbf16>)
+    -> (tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<128x256xbf16>,
+        tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>) {
+  %r1 = fp8.hadamard %x {dim = 1 : i64, size = 128 : i64, seed = 42 : i64} : tensor<128x256xbf16>
+  %q1, %s1 = fp8.quantize %r1 {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>
+  %r2 = fp8.hadamard %x {dim = 1 : i64, size = 64 : i64} : tensor<128x256xbf16>
+  %q2, %s2 = fp8.quantize %r2 {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>
+  %r3 = fp8.hadamard %x {dim = 0 : i64, size = 128 : i64} : tensor<128x256xbf16>
+  %q3, %s3 = fp8.quantize %r3 {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>
+  %r4 = fp8.hadamard %x {dim = 1 : i64, size = 128 : i64} : tensor<128x256xbf16>
+  %q4, %s4 = fp8.quantize %r4 {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<1x2xf32>
+  return %q1, %q2, %r2, %q3, %q4
+      : tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>, tensor<128x256xbf16>,
+        tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>
+}

@@ -26,7 +26,10 @@
 // RUN: ls %t.kt > %t.kt.ls
 // RUN: ls %t.km | diff %t.kt.ls -
 // RUN: FileCheck %s --check-prefix=KERNELS < %t.kt.ls
-// KERNELS-COUNT-6: linear_fwd_bwd_hadamard_{{[0-9]+}}.ptx
+// The weights' two rotations have kernels of their own; the other four are
+// fused into their quantizations' kernels.
+// KERNELS-COUNT-2: linear_fwd_bwd_hadamard_{{[0-9]+}}.ptx
+// KERNELS-COUNT-4: linear_fwd_bwd_quantize_elementwise_{{[0-9]+}}.ptx
 // One amax (and one history) per tensor: X, W and dY.
 // DELAYED: 3 quantizations (3 fresh, 0 requantized), 0 reused, 3 transposed
 // DELAYED-LABEL: func.func @linear_fwd_bwd

@@ -45,10 +45,11 @@
 // BLOCKWISE:         return
 
 // The recipe's Hadamard size reaches every matmul of the MLP block: both
-// operands of its six matmuls are rotated along the contracted dim.
+// operands of its six matmuls are rotated along the contracted dim, each
+// rotation fused into the 1x32 quantization that reads it.
 // HADAMARD-LABEL: func.func @mlp_block
 // HADAMARD-SAME:    fp8.recipe = #fp8.recipe<mxfp8, hadamard = 32>
-// HADAMARD-COUNT-12: fp8.hadamard {{.*}}size = 32 : i64
+// HADAMARD-COUNT-12: fp8.quantize_elementwise {{.*}}hadamard_size = 32 : i64
 // HADAMARD-NOT:      fp8.hadamard
 
 // KERNELS: linear_fwd_bwd_cast_transpose_0.ptx

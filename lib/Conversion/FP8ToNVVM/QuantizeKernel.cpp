@@ -76,6 +76,8 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
     margin = fused.getMargin();
     scaleLayout = fused.getScaleLayout();
     producer.emplace(fused);
+    if (std::optional<uint64_t> size = fused.getHadamardSize())
+      rotation = HadamardRotation::get(int64_t(*size), fused.getHadamardSeed());
   }
 }
 
@@ -245,10 +247,26 @@ Value QuantizeKernelBuilder::load(Value offset) {
                : vector::LoadOp::create(b, vectorType, input, offset,
                                         /*nontemporal=*/false, llvm::Align(16))
                      .getResult();
-  if (inputElement.isF32())
-    return loaded;
-  return arith::ExtFOp::create(b, VectorType::get({kChunk}, b.getF32Type()),
-                               loaded);
+  auto f32Type = VectorType::get({kChunk}, b.getF32Type());
+  Value values = inputElement.isF32()
+                     ? loaded
+                     : arith::ExtFOp::create(b, f32Type, loaded).getResult();
+  if (!rotation)
+    return values;
+  // Rotate in registers; then round to the produced type and back, as
+  // fp8.hadamard's result is (HadamardKernel.h), so that the bits are the
+  // unfused program's. The chunk's segment of its block: chunk mod n/16.
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < kChunk; ++i)
+    elements.push_back(vector::ExtractOp::create(b, values, i));
+  Value segment = b.remU(b.divU(offset, kChunk), rotation->lanesPerBlock());
+  rotateInRegisters(b, *rotation, segment, elements);
+  if (!inputElement.isF32())
+    for (Value &element : elements)
+      element = arith::ExtFOp::create(
+          b, b.getF32Type(),
+          arith::TruncFOp::create(b, inputElement, element).getResult());
+  return vector::FromElementsOp::create(b, f32Type, elements);
 }
 
 Value QuantizeKernelBuilder::loadScalar(Value offset) {
@@ -559,7 +577,22 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
   } else {
     KernelBuilder b(op.getLoc(), builder);
     QuantizeKernelBuilder k(b, producedType, op.getScaling().getTile(), op);
-    module = buildTileKernel(k, op, name, target);
+    if (k.rotation) {
+      // Only the row-tile kernel holds a rotation block's elements in
+      // consecutive lanes (fp8-fuse-quantization fuses no other).
+      int64_t lanesPerTile = k.tileCols / kChunk;
+      int64_t n = k.rotation->size;
+      if (k.tileRows != 1 || k.tileCols % kChunk != 0 ||
+          k.cols % k.tileCols != 0 || !llvm::isPowerOf2_64(lanesPerTile) ||
+          lanesPerTile > kWarpSize || n < kChunk || n > 256 || k.cols % n != 0)
+        return op.emitOpError("convert-fp8-to-nvvm: a rotated quantization "
+                              "needs tiles of one row and 16 to 512 columns "
+                              "and a rotation of 16 to 256, both dividing "
+                              "the row length");
+      module = buildRowTileKernel(k, name, target);
+    } else {
+      module = buildTileKernel(k, op, name, target);
+    }
   }
   if (failed(module))
     return failure();

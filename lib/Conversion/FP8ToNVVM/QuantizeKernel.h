@@ -11,6 +11,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 
+#include "HadamardKernel.h"
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
@@ -84,6 +85,11 @@ struct QuantizeKernelBuilder {
   ScaleLayout scaleLayout = ScaleLayout::row_major;
   // An fp8.quantize_elementwise's producer: load() computes it.
   std::optional<FusedProducer> producer;
+  // Its Hadamard rotation (hadamard_size): load() rotates the 16 values a
+  // thread holds, which only the row-tile kernel's layout allows (thread t
+  // holds elements 16t..16t+15, a rotation block's threads are consecutive
+  // lanes).
+  std::optional<HadamardRotation> rotation;
 
   QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
                         ArrayRef<int64_t> tile, Operation *op = nullptr);

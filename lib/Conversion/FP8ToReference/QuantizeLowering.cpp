@@ -431,6 +431,10 @@ struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
                                   mapping.lookup(op.getYield().getValue()));
         });
     Value produced = generic.getResult(0);
+    // The rotation between producer and quantization, by definition.
+    if (std::optional<uint64_t> size = op.getHadamardSize())
+      produced = HadamardOp::create(rewriter, loc, producedType, produced,
+                                    /*dim=*/1, *size, op.getHadamardSeedAttr());
     SmallVector<Value> results;
     if (op.getTranspose()) {
       auto fused = QuantizeTransposeOp::create(

@@ -38,3 +38,20 @@ func.func @large(%x: tensor<8x512xbf16>) -> tensor<8x512xbf16> {
   %h = fp8.hadamard %x {dim = 1 : i64, size = 512 : i64} : tensor<8x512xbf16>
   return %h : tensor<8x512xbf16>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A rotation fused into a quantization (written by hand here; the fusion
+// pass fuses only what the row-tile kernel takes): block tiles would hold a
+// rotation block's elements outside one warp's consecutive lanes.
+func.func @rotated_block_tiles(%x: tensor<128x256xbf16>) -> (tensor<128x256xf8E4M3FN>, tensor<1x2xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm: a rotated quantization needs tiles of one row and 16 to 512 columns and a rotation of 16 to 256, both dividing the row length}}
+  %q, %s = fp8.quantize_elementwise %x {hadamard_size = 128 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<1x2xf32> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return %q, %s : tensor<128x256xf8E4M3FN>, tensor<1x2xf32>
+}

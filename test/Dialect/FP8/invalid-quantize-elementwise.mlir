@@ -302,3 +302,61 @@ func.func @quantize_transpose_tma(%x: tensor<256x384xbf16>) {
       : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A rotation's seed without its size.
+func.func @seed_without_size(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op hadamard_seed needs hadamard_size}}
+  %q, %s = fp8.quantize_elementwise %x {hadamard_seed = 3 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+func.func @size_not_power_of_two(%x: tensor<128x240xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op hadamard_size 48 is not a power of two}}
+  %q, %s = fp8.quantize_elementwise %x {hadamard_size = 48 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 16], scale = f32>}
+      : tensor<128x240xbf16> -> tensor<128x240xf8E4M3FN>, tensor<128x15xf32> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+func.func @size_not_dividing(%x: tensor<128x192xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op hadamard_size 128 does not divide the 192 columns}}
+  %q, %s = fp8.quantize_elementwise %x {hadamard_size = 128 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 64], scale = f32>}
+      : tensor<128x192xbf16> -> tensor<128x192xf8E4M3FN>, tensor<128x3xf32> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The rotated value has no other reader: no kept result.
+func.func @rotated_kept(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op a rotated quantization has neither the transpose nor a kept result}}
+  %q, %s, %k = fp8.quantize_elementwise %x {hadamard_size = 128 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>, tensor<128x256xbf16> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return
+}

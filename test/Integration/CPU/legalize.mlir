@@ -36,9 +36,15 @@
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<rowwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hrowwise
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt '--fp8-quantize-matmuls=recipe="#fp8.recipe<rowwise, hadamard = 128>"' --fp8-insert-hadamard --fp8-derive-scaling --fp8-legalize --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.hrowwise.legal
 // RUN: diff %t.hrowwise %t.hrowwise.legal
-// RUN: fp8-opt %S/../../../examples/linear_fwd_bwd.mlir '--fp8-pipeline=recipe="#fp8.recipe<blockwise, hadamard = 128>"' | FileCheck %s --check-prefix=ROTATION
-// ROTATION-COUNT-6: fp8.hadamard {{.*}}{dim = 1 : i64, size = 128 : i64}
+// RUN: fp8-opt %S/../../../examples/linear_fwd_bwd.mlir '--fp8-pipeline=recipe="#fp8.recipe<blockwise, hadamard = 128>"' > %t.rotated
+// RUN: FileCheck %s --check-prefix=ROTATION < %t.rotated
+// RUN: FileCheck %s --check-prefix=FUSEDROTATION < %t.rotated
+// The weights' two rotations (before 128x128 tiles) stay; the four before
+// 1x128 tiles are fused into their quantizations, rows too.
+// ROTATION-COUNT-2: fp8.hadamard {{.*}}{dim = 1 : i64, size = 128 : i64}
 // ROTATION-NOT: fp8.hadamard
+// FUSEDROTATION-COUNT-4: fp8.quantize_elementwise {{.*}}hadamard_size = 128 : i64
+// FUSEDROTATION-NOT: hadamard_size
 // The checksums see the recipe: the quantizations differ, so do the bits.
 // RUN: not diff %t.blockwise %t.rowwise > /dev/null
 // RUN: FileCheck %s < %t.blockwise.legal

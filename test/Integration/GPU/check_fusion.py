@@ -25,9 +25,12 @@ result; GELU' times dA the same way (MLP backward); SiLU(h1) h3 quantized
 1x128 (SwiGLU forward) and with the transpose and its bf16 result; a bias
 row added then GELU, tensorwise; a residual add, a scaling and a cast to
 bf16, 128x128 tiles in e5m2; a per-row scaling with column tiles [128, 1];
-and the scale re-layout for TMA (fp8.tma_align_scales) stored by the
+the scale re-layout for TMA (fp8.tma_align_scales) stored by the
 quantization itself: GELU's cast-transpose, and a plain 1x128
-quantization of m - 2 rows (the re-laid rows padded with zeros).
+quantization of m - 2 rows (the re-laid rows padded with zeros); and a
+Hadamard rotation along the rows rotated in registers by the quantization
+that reads it (blocks of 128 with signs, 256 over two 1x128 tiles, 16
+under 1x32 tiles).
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -165,6 +168,18 @@ class _Function:
                 scale = self.align(scale[0], st)
             self.results += [("%%qt%d" % k, _t((n, m), fp8)), scale]
 
+    def rotate(self, value, size, seed=None):
+        """fp8.hadamard of bf16 `value` along its rows in blocks of `size`
+        (random signs from `seed`)."""
+        self.count += 1
+        r = "%%h%d" % self.count
+        attrs = "dim = 1 : i64, size = %d : i64" % size
+        if seed is not None:
+            attrs += ", seed = %d : i64" % seed
+        self.lines.append("%s = fp8.hadamard %s {%s} : %s" %
+                          (r, value, attrs, _t((self.m, self.n), "bf16")))
+        return r
+
     def keep(self, value):
         self.results.insert(0, (value, _t((self.m, self.n), "bf16")))
 
@@ -228,6 +243,16 @@ def program(m, n):
     f = _Function("quantize_tma_pad", m - 2, n)
     f.quantize(f.arg((m - 2, n)), (1, 128), tma=True)
     fns.append(f)
+    # A Hadamard rotation along the rows into the quantization that reads
+    # it (the row-tile kernel rotates in registers): blocks of 128 with
+    # random signs under 1x128 tiles, of 256 over two tiles, of 16 under
+    # 1x32 tiles.
+    for size, seed, tile in ((128, 42, 128), (256, 7, 128), (16, None, 32)):
+        if n % size:
+            continue
+        f = _Function("hadamard%d_1x%d" % (size, tile), m, n)
+        f.quantize(f.rotate(f.arg((m, n)), size, seed), (1, tile))
+        fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
     c = f.arg((m,), "f32")
@@ -344,8 +369,10 @@ def check(directory, fp8_run, seeds, keep):
 
 def self_test():
     text = program(256, 384)
-    assert text.count("func.func") == 10, text
-    assert text.count("fp8.quantize ") == 15, text.count("fp8.quantize ")
+    # 384 columns: no rotation of 256.
+    assert text.count("func.func") == 12, text
+    assert text.count("fp8.quantize ") == 17, text.count("fp8.quantize ")
+    assert text.count("fp8.hadamard") == 2, text
     assert text.count("fp8.tma_align_scales") == 3, text
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")

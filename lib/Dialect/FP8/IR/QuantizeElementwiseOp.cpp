@@ -191,5 +191,27 @@ LogicalResult QuantizeElementwiseOp::verify() {
       return emitOpError("expects the kept value of type ")
              << getProducedType() << " (the data's shape, the yield's type), "
              << "got " << kept.getType();
+  return verifyRotation();
+}
+
+/// The rotation between producer and quantization: fp8.hadamard's own
+/// rules along dim 1, and no result besides the quantization's.
+LogicalResult QuantizeElementwiseOp::verifyRotation() {
+  std::optional<uint64_t> size = getHadamardSize();
+  if (!size) {
+    if (getHadamardSeed())
+      return emitOpError("hadamard_seed needs hadamard_size");
+    return success();
+  }
+  if (!llvm::isPowerOf2_64(*size))
+    return emitOpError() << "hadamard_size " << *size
+                         << " is not a power of two";
+  int64_t cols = getQuantized().getType().getDimSize(1);
+  if (!ShapedType::isDynamic(cols) && cols % int64_t(*size) != 0)
+    return emitOpError() << "hadamard_size " << *size << " does not divide the "
+                         << cols << " columns";
+  if (getTranspose() || getKept())
+    return emitOpError("a rotated quantization has neither the transpose "
+                       "nor a kept result");
   return success();
 }

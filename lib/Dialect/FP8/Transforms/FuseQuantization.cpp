@@ -4,8 +4,8 @@
 // read of their input, the ops become one fused op, so that what kernel
 // generation fuses is visible in the IR and decided here, not matched
 // inside the conversion: the cast-transpose (fp8.quantize_transpose), and
-// elementwise producers into the quantization that reads them
-// (fp8.quantize_elementwise).
+// elementwise producers and Hadamard rotations into the quantization that
+// reads them (fp8.quantize_elementwise).
 //
 //===----------------------------------------------------------------------===//
 
@@ -280,8 +280,9 @@ static void fuseProducer(Operation *quantize, Operation *producer,
   auto fused = QuantizeElementwiseOp::create(
       b,
       FusedLoc::get(b.getContext(), {quantize->getLoc(), producer->getLoc()}),
-      types, body.inputs, b.getArrayAttr(body.maps), scaling, margin,
-      transpose);
+      types, body.inputs, b.getArrayAttr(body.maps), scaling, margin, transpose,
+      ScaleLayout::row_major, ScaleLayout::row_major,
+      /*hadamard_size=*/nullptr, /*hadamard_seed=*/nullptr);
   fused.getBody().push_back(block);
   if (Attribute role = quantize->getAttr(FP8Dialect::getRoleAttrName()))
     fused->setAttr(FP8Dialect::getRoleAttrName(), role);
@@ -306,6 +307,50 @@ static void fuseProducer(Operation *quantize, Operation *producer,
       constant->erase();
 }
 
+static QuantizeElementwiseOp asElementwise(QuantizeOp q);
+
+/// Whether the row-tile quantize kernel can rotate each thread's 16 values
+/// of a `type` matrix in registers before quantizing them with `scaling`:
+/// tiles of one row and c columns, rotation blocks of n (both a power of
+/// two of 16-element chunks, at most a warp's: c <= 512, n <= 256, what
+/// the kernel's rotation takes), both dividing the columns. The kernel
+/// (buildQuantizeElementwiseKernel) refuses anything else.
+static bool fitsRotatedRowTiles(RankedTensorType type, ScalingAttr scaling,
+                                int64_t n) {
+  int64_t cols = type.getDimSize(1);
+  int64_t tileRows = scaling.getTile()[0], c = scaling.getTile()[1];
+  if (ShapedType::isDynamic(c))
+    c = cols;
+  auto chunks = [](int64_t extent, int64_t most) {
+    return extent % 16 == 0 && llvm::isPowerOf2_64(extent / 16) &&
+           extent <= most;
+  };
+  return tileRows == 1 && chunks(c, 512) && chunks(n, 256) && cols % c == 0 &&
+         cols % n == 0;
+}
+
+/// Fuses a Hadamard rotation (along the rows) that only `q` reads into it:
+/// one fp8.quantize_elementwise of the rotation's input with the identity
+/// body and the rotation's size and seed. Returns whether it did.
+static bool fuseRotation(QuantizeOp q, HadamardOp rotation) {
+  auto type = dyn_cast<RankedTensorType>(rotation.getInput().getType());
+  if (!rotation->hasOneUse() || rotation.getDim() != 1 ||
+      rotation->getBlock() != q->getBlock() || !type ||
+      !isStaticMatrixOfLoadable(type) ||
+      !fitsRotatedRowTiles(type, q.getScaling(), rotation.getSize()))
+    return false;
+  Location loc = FusedLoc::get(q.getContext(), {q.getLoc(), rotation.getLoc()});
+  QuantizeElementwiseOp fused = asElementwise(q);
+  if (!fused)
+    return false;
+  fused->setLoc(loc);
+  fused->setOperand(0, rotation.getInput());
+  fused.setHadamardSizeAttr(rotation.getSizeAttr());
+  fused.setHadamardSeedAttr(rotation.getSeedAttr());
+  rotation->erase();
+  return true;
+}
+
 /// Fuses the producer of `quantize`'s input into it where it can; returns
 /// whether it did.
 static bool fuseProducerOf(Operation *quantize) {
@@ -313,6 +358,9 @@ static bool fuseProducerOf(Operation *quantize) {
     return false;
   Value input = quantize->getOperand(0);
   Operation *producer = input.getDefiningOp();
+  if (auto rotation = dyn_cast_or_null<HadamardOp>(producer))
+    if (auto q = dyn_cast<QuantizeOp>(quantize))
+      return fuseRotation(q, rotation);
   if (!isFusibleProducer(producer) ||
       producer->getBlock() != quantize->getBlock())
     return false;
@@ -359,7 +407,9 @@ static QuantizeElementwiseOp asElementwise(QuantizeOp q) {
   auto fused = QuantizeElementwiseOp::create(
       b, q.getLoc(), q->getResultTypes(), ValueRange{q.getInput()},
       b.getAffineMapArrayAttr({b.getMultiDimIdentityMap(2)}), q.getScaling(),
-      q.getMargin(), /*transpose=*/false);
+      q.getMargin(), /*transpose=*/false, ScaleLayout::row_major,
+      ScaleLayout::row_major, /*hadamard_size=*/nullptr,
+      /*hadamard_seed=*/nullptr);
   Block *body = new Block();
   fused.getBody().push_back(body);
   Value element = body->addArgument(

@@ -201,6 +201,13 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     another op still reads it, `%v` itself (the `kept` result).
     `scale_layout` and `scale_t_layout` as for `fp8.quantize_transpose`.
 
+    With `hadamard_size` (and optionally `hadamard_seed`), a Hadamard
+    rotation lies between the producer and the quantization, bit for bit
+    `%r = fp8.hadamard %v {dim = 1, size = hadamard_size, seed =
+    hadamard_seed}`, and `%r` is what is quantized (then neither `transpose`
+    nor a kept result: the rotation's result has no other reader). A
+    kernel rotates the values it holds in registers before their amax.
+
     ```mlir
     %q, %s, %qt, %st, %a = fp8.quantize_elementwise %h {
           indexing_maps = [affine_map<(i, j) -> (i, j)>],
@@ -222,7 +229,9 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin,
     UnitAttr:$transpose,
     DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_layout,
-    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_t_layout
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$scale_t_layout,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$hadamard_size,
+    OptionalAttr<I64Attr>:$hadamard_seed
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
@@ -238,6 +247,8 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     TypedValue<RankedTensorType> getScaleT();
     /// The producer's result, where the op keeps it; else null.
     TypedValue<RankedTensorType> getKept();
+    /// Checks hadamard_size and hadamard_seed (part of the verifier).
+    ::mlir::LogicalResult verifyRotation();
     /// The type of the producer's result (kept or not).
     RankedTensorType getProducedType();
     /// The body's terminator.

@@ -187,7 +187,12 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       else reads inlined too (a bias add before a GELU, a cast). The
       producer's result stays a result of the fused op where another op
       reads it. GELU, its derivative times the gradient, SiLU·mul (SwiGLU),
-      bias and residual adds, casts and scalings are such producers.
+      bias and residual adds, casts and scalings are such producers. So is
+      a Hadamard rotation along the rows (`fp8.hadamard`, dim 1) that only
+      the quantization reads, where the row-tile kernel can rotate in
+      registers (tiles of one row and 16 to 512 columns, rotations of 16 to
+      256): the fused op carries its size and seed (`hadamard_size`,
+      `hadamard_seed`) and the identity body.
 
     - Scale re-layout (`scales=true`, the default): `fp8.tma_align_scales`
       of a quantization's scales (plain, cast-transpose or elementwise)
