@@ -455,14 +455,18 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
            << "row strides";
   if (problem.n % 8 != 0)
     return op.emitOpError("N = ") << problem.n << " must be a multiple of 8";
-  // A's scales are read per row of the (all groups') rows: tiles of one row
-  // or of all rows; B's as the plain GEMM reads them, per group.
+  // A's scales are read per row of the (all groups') rows, or as one row
+  // of scales for all rows (contiguous) or for each group's (masked); B's
+  // as the plain GEMM reads them, per group.
   int64_t aRows = op.getAScaling().getTile()[0];
-  if (aRows != 1 && !(ShapedType::isDynamic(aRows) && !masked))
+  if (aRows != 1 && !ShapedType::isDynamic(aRows))
     return op.emitOpError()
            << "a_scaling tile " << formatTile(op.getAScaling().getTile())
-           << ": the grouped GEMM kernel takes one scale per row of A (or, "
-              "contiguous, one for all rows)";
+           << ": the grouped GEMM kernel takes one scale per row of A or "
+              "one for all of a group's rows";
+  if (masked && ShapedType::isDynamic(aRows))
+    problem.groups.aScalesPerGroup =
+        aScaleType.getDimSize(1) * aScaleType.getDimSize(2);
   int64_t bRows = op.getBScaling().getTile()[0];
   if (!ShapedType::isDynamic(bRows) && bRows != 1 && bRows % 128 != 0)
     return op.emitOpError()

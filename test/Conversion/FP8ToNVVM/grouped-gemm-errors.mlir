@@ -4,7 +4,7 @@
 // Grouped GEMM forms the sm_90a kernel does not take get a diagnostic at
 // the op. A's scales are read per row of all groups' rows:
 func.func @a_tile_rows(%a: tensor<4x256x512xf8E4M3FN>, %sa: tensor<4x2x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) -> tensor<4x256x256xbf16> {
-  // expected-error @+1 {{a_scaling tile [128, 128]: the grouped GEMM kernel takes one scale per row of A (or, contiguous, one for all rows)}}
+  // expected-error @+1 {{a_scaling tile [128, 128]: the grouped GEMM kernel takes one scale per row of A or one for all of a group's rows}}
   %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
         a_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
         b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,

@@ -479,7 +479,9 @@ func.func @hp_wgrad_n256(%dy: tensor<1024x4096xbf16>, %x: tensor<1024x8192xbf16>
 
 // Grouped GEMMs (mixture of experts): 8 experts of 512 x 1024, blockwise;
 // contiguous over 3000 rows (bf16), and masked with 384 rows per expert
-// (f32); rowwise per-expert weights and e5m2 activations, contiguous.
+// (f32); rowwise per-expert weights and e5m2 activations, contiguous; MXFP8
+// (1x32 E8M0 both sides, per-column B scales of each expert), contiguous;
+// and per-expert tensorwise scales, masked, fast accumulation.
 func.func @grouped_blockwise(%a: tensor<3000x1024xf8E4M3FN>, %sa: tensor<3000x8xf32>, %b: tensor<8x512x1024xf8E4M3FN>, %sb: tensor<8x4x8xf32>, %r: tensor<8xi32>) -> tensor<3000x512xbf16> {
   %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
@@ -503,4 +505,21 @@ func.func @grouped_rowwise_e5m2(%a: tensor<2000x512xf8E5M2>, %sa: tensor<2000x1x
         b_scaling = #fp8.scaling<tile = [1, *], scale = f32>}
       : (tensor<2000x512xf8E5M2>, tensor<2000x1xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x256x1xf32>, tensor<4xi32>) -> tensor<2000x256xbf16>
   return %c : tensor<2000x256xbf16>
+}
+
+func.func @grouped_mxfp8(%a: tensor<1000x512xf8E4M3FN>, %sa: tensor<1000x16xf8E8M0FNU>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x256x16xf8E8M0FNU>, %r: tensor<4xi32>) -> tensor<1000x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
+      : (tensor<1000x512xf8E4M3FN>, tensor<1000x16xf8E8M0FNU>, tensor<4x256x512xf8E4M3FN>, tensor<4x256x16xf8E8M0FNU>, tensor<4xi32>) -> tensor<1000x256xbf16>
+  return %c : tensor<1000x256xbf16>
+}
+
+func.func @grouped_tensorwise_fast(%a: tensor<8x128x512xf8E4M3FN>, %sa: tensor<8x1x1xf32>, %b: tensor<8x256x512xf8E4M3FN>, %sb: tensor<8x1x1xf32>, %r: tensor<8xi32>) -> tensor<8x128x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        accumulate = #fp8.accumulate<fast>, layout = #fp8.group_layout<masked>}
+      : (tensor<8x128x512xf8E4M3FN>, tensor<8x1x1xf32>, tensor<8x256x512xf8E4M3FN>, tensor<8x1x1xf32>, tensor<8xi32>) -> tensor<8x128x256xbf16>
+  return %c : tensor<8x128x256xbf16>
 }

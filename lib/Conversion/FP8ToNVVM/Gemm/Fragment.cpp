@@ -85,11 +85,12 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
     return scales;
   // Scales that TMA brings with the tile are read by readFromStage.
   if (!(kBlockOnly && config.aScaleBytes)) {
+    Value aScales = groupScales(args.aScale, aScaling, tile.aScaleBase);
     scales.a.push_back(
-        loadScale(args.aScale, aScaling, fragment.row0, kIndex, problem.m));
+        loadScale(aScales, aScaling, fragment.row0, kIndex, problem.m));
     if (aScaling.rowBlock == 1)
       scales.a.push_back(
-          loadScale(args.aScale, aScaling, fragment.row1, kIndex, problem.m));
+          loadScale(aScales, aScaling, fragment.row1, kIndex, problem.m));
   }
   if (!(kBlockOnly && config.bScaleBytes)) {
     Value bScales = groupScales(args.bScale, bScaling, tile.bScaleBase);

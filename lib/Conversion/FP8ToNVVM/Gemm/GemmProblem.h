@@ -29,8 +29,9 @@ struct GemmGroups {
   /// to group_rows[g].
   bool masked = false;
   int64_t capacity = 0;
-  /// The elements of b_scale per group.
-  int64_t bScalesPerGroup = 0;
+  /// The elements of b_scale per group, and of a_scale where A's scales
+  /// are per group (masked, `*` rows; else 0: A's scales go by its rows).
+  int64_t bScalesPerGroup = 0, aScalesPerGroup = 0;
 };
 
 /// C (m x n) = A (m x k) * B (n x k)^T with scales.

@@ -107,6 +107,8 @@ Value GroupedTileScheduler::buildTileLoop(Value counter, TileLoopBody body) {
     coord.rowEnd = end;
     coord.bRow = b.add(b.mul(group, problem.n), coord.col);
     coord.bScaleBase = b.mul(group, problem.groups.bScalesPerGroup);
+    if (problem.groups.aScalesPerGroup)
+      coord.aScaleBase = b.mul(group, problem.groups.aScalesPerGroup);
     Value next = body(coord, after->getArgument(3));
     scf::YieldOp::create(
         b, ValueRange{b.add(tile, tileStride), group, tilesBefore, next});

@@ -21,8 +21,9 @@ struct TileCoord {
   /// A grouped GEMM's tile (null otherwise): the first row past its group
   /// (its rows at or past it are the next group's), B's row of the tile's
   /// first column in B's (groups * n) x k view, and the index of the
-  /// group's first B scale.
-  Value rowEnd, bRow, bScaleBase;
+  /// group's first B scale; in the masked layout with one A scale row per
+  /// group (`*` rows), the index of the group's first A scale.
+  Value rowEnd, bRow, bScaleBase, aScaleBase;
 
   /// B's row of the tile's first column, grouped or not.
   Value bFirstRow() const { return bRow ? bRow : col; }
