@@ -220,6 +220,16 @@ void fp8run::fillSeeded(const Param &param, uint64_t seed, bool specials,
   }
 }
 
+std::string fp8run::formatInt32s(const std::vector<uint8_t> &bytes) {
+  std::string text;
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    int32_t v;
+    std::memcpy(&v, bytes.data() + i, 4);
+    text += (i ? " " : "") + std::to_string(v);
+  }
+  return text;
+}
+
 bool fp8run::writeFile(const std::string &path, const void *data, size_t size,
                        std::string &error) {
   FILE *f = std::fopen(path.c_str(), "wb");

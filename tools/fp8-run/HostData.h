@@ -29,6 +29,10 @@ using namespace fp8rt;
 void fillSeeded(const Param &param, uint64_t seed, bool specials,
                 std::vector<uint8_t> &bytes, bool evenGroups = false);
 
+// Little-endian i32 values, space-separated (a grouped GEMM's group_rows,
+// as fp8-run reports them).
+std::string formatInt32s(const std::vector<uint8_t> &bytes);
+
 // Round to nearest even; NaN stays a quiet NaN of the same sign.
 uint16_t floatToBF16(float f);
 uint16_t floatToF16(float f);

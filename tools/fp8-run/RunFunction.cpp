@@ -16,7 +16,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 
 using namespace fp8run;
@@ -36,17 +35,6 @@ std::string describe(const TensorInfo &t) {
 // "input 2 (arg2)".
 std::string tensorName(const char *what, size_t n, const TensorInfo &t) {
   return std::string(what) + " " + std::to_string(n) + " (" + t.name + ")";
-}
-
-// Little-endian i32 values, space-separated.
-std::string formatInt32s(const std::vector<uint8_t> &bytes) {
-  std::string text;
-  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
-    int32_t v;
-    std::memcpy(&v, bytes.data() + i, 4);
-    text += (i ? " " : "") + std::to_string(v);
-  }
-  return text;
 }
 
 // Where input `index` of function `f` reaches a kernel param that holds a

@@ -185,15 +185,10 @@ Status runKernel(const Options &opts, const Manifest &manifest,
     const Param &param = kernel.params[n];
     if (param.groupLayout.empty() || host[n].size() != param.numBytes())
       continue;
-    std::string values;
-    for (int64_t g = 0; g < param.numElements(); ++g) {
-      int32_t v;
-      std::memcpy(&v, host[n].data() + 4 * g, 4);
-      values += (g ? " " : "") + std::to_string(v);
-    }
     std::printf("  %s (%s, at most %lld): %s\n", param.name.c_str(),
                 param.groupLayout.c_str(),
-                static_cast<long long>(param.groupRowsBound), values.c_str());
+                static_cast<long long>(param.groupRowsBound),
+                formatInt32s(host[n]).c_str());
   }
 
   DeviceBuffers buffers(drv);

@@ -294,6 +294,43 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   return kernel->getParentOfType<gpu::GPUModuleOp>();
 }
 
+using Extent = std::pair<int64_t, const char *>;
+
+/// TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
+/// indices are signed 32-bit: a larger extent would wrap.
+static LogicalResult checkTmaExtents(Operation *op, ArrayRef<Extent> extents) {
+  for (auto [extent, what] : extents)
+    if (extent > std::numeric_limits<int32_t>::max())
+      return op->emitOpError()
+             << what << " = " << extent
+             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  return success();
+}
+
+/// The FP8 kernels' K and N: 16-byte row strides for TMA, and N in wgmma's
+/// steps of 8.
+static LogicalResult checkFp8KAndN(Operation *op, int64_t k, int64_t n) {
+  if (k % 16 != 0)
+    return op->emitOpError("K = ")
+           << k << " must be a multiple of 16: TMA needs 16-byte row strides";
+  if (n % 8 != 0)
+    return op->emitOpError("N = ") << n << " must be a multiple of 8";
+  return success();
+}
+
+/// The scales of one row group must be constant over a CTA's rows (its
+/// columns) unless they are per row: 1, a multiple of 128 or `*` rows.
+static LogicalResult checkScaleRowBlock(Operation *op, ScalingAttr scaling,
+                                        StringRef which) {
+  int64_t rowBlock = scaling.getTile()[0];
+  if (ShapedType::isDynamic(rowBlock) || rowBlock == 1 || rowBlock % 128 == 0)
+    return success();
+  return op->emitOpError()
+         << which << "_scaling tile " << formatTile(scaling.getTile())
+         << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows per "
+            "scale";
+}
+
 /// The promoted main loop adds a partial sum every `promotion` of K within
 /// its 128-deep K-blocks (32 or 64), or once per K-block: a K-block that
 /// neither divides 128 nor is a multiple of it (96, 160, 192) would promote
@@ -333,17 +370,11 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
       !cast<ShapedType>(op.getBScale().getType()).hasStaticShape())
     return op.emitOpError("convert-fp8-to-nvvm needs static rank-2 operands "
                           "for a GEMM kernel");
-  // TMA coordinates (cp.async.bulk.tensor) and the kernel's tile and K-block
-  // indices are signed 32-bit: a larger extent or tile count would wrap.
   int64_t aK = op.getContracting()[0], bK = op.getContracting()[1];
-  for (auto [extent, what] :
-       {std::pair<int64_t, const char *>{aType.getDimSize(1 - aK), "M"},
-        {bType.getDimSize(1 - bK), "N"},
-        {aType.getDimSize(aK), "K"}})
-    if (extent > std::numeric_limits<int32_t>::max())
-      return op.emitOpError()
-             << what << " = " << extent
-             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  if (failed(checkTmaExtents(op, {{aType.getDimSize(1 - aK), "M"},
+                                  {bType.getDimSize(1 - bK), "N"},
+                                  {aType.getDimSize(aK), "K"}})))
+    return failure();
   if (target.isBlackwell())
     return buildTcgen05GemmKernel(builder, op, name, target);
   if (op.getContracting() != ArrayRef<int64_t>{1, 1})
@@ -357,23 +388,10 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
              << "_scale_layout tcgen05 is sm_100a's scale-factor layout; the "
                 "sm_90a GEMM reads row_major or col_major_tma scales";
   int64_t k = aType.getDimSize(1), n = bType.getDimSize(0);
-  if (k % 16 != 0)
-    return op.emitOpError("K = ")
-           << k << " must be a multiple of 16: TMA needs 16-byte row strides";
-  if (n % 8 != 0)
-    return op.emitOpError("N = ") << n << " must be a multiple of 8";
-  // The scales of one row (column) group must be constant over a CTA's
-  // 128 rows (its columns) unless they are per row.
-  for (auto [scaling, which] :
-       {std::pair{op.getAScaling(), "a"}, std::pair{op.getBScaling(), "b"}}) {
-    int64_t rowBlock = scaling.getTile()[0];
-    if (!ShapedType::isDynamic(rowBlock) && rowBlock != 1 &&
-        rowBlock % 128 != 0)
-      return op.emitOpError()
-             << which << "_scaling tile " << formatTile(scaling.getTile())
-             << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows "
-                "per scale";
-  }
+  if (failed(checkFp8KAndN(op, k, n)) ||
+      failed(checkScaleRowBlock(op, op.getAScaling(), "a")) ||
+      failed(checkScaleRowBlock(op, op.getBScaling(), "b")))
+    return failure();
   if (failed(checkPromotionInterval(op, op.getPromotionInterval())))
     return failure();
   bool fast = op.getAccumulate() == Accumulate::fast &&
@@ -439,22 +457,12 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
   problem.resultElement = resultType.getElementType();
   problem.numKBlocks =
       llvm::divideCeil(problem.k, problem.aLayout().kBlockElements());
-  // The tile loop and the maps address rows of A and of B's groups, and
-  // columns, with signed 32-bit coordinates.
-  for (auto [extent, what] :
-       {std::pair<int64_t, const char *>{problem.m, "M (all groups' rows)"},
-        {problem.groups.count * problem.n, "G x N"},
-        {problem.k, "K"}})
-    if (extent > std::numeric_limits<int32_t>::max())
-      return op.emitOpError()
-             << what << " = " << extent
-             << " exceeds 2^31 - 1, the largest TMA coordinate";
-  if (problem.k % 16 != 0)
-    return op.emitOpError("K = ")
-           << problem.k << " must be a multiple of 16: TMA needs 16-byte "
-           << "row strides";
-  if (problem.n % 8 != 0)
-    return op.emitOpError("N = ") << problem.n << " must be a multiple of 8";
+  // The tile loop and the maps address rows of A and of B's groups.
+  if (failed(checkTmaExtents(op, {{problem.m, "M (all groups' rows)"},
+                                  {problem.groups.count * problem.n, "G x N"},
+                                  {problem.k, "K"}})) ||
+      failed(checkFp8KAndN(op, problem.k, problem.n)))
+    return failure();
   // A's scales are read per row of the (all groups') rows, or as one row
   // of scales for all rows (contiguous) or for each group's (masked); B's
   // as the plain GEMM reads them, per group.
@@ -467,12 +475,8 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
   if (masked && ShapedType::isDynamic(aRows))
     problem.groups.aScalesPerGroup =
         aScaleType.getDimSize(1) * aScaleType.getDimSize(2);
-  int64_t bRows = op.getBScaling().getTile()[0];
-  if (!ShapedType::isDynamic(bRows) && bRows != 1 && bRows % 128 != 0)
-    return op.emitOpError()
-           << "b_scaling tile " << formatTile(op.getBScaling().getTile())
-           << ": the GEMM kernel takes 1, a multiple of 128 or '*' rows "
-              "per scale";
+  if (failed(checkScaleRowBlock(op, op.getBScaling(), "b")))
+    return failure();
   // The scales as 2-D [rows, K-blocks]: A's over all groups' rows, B's of
   // one group.
   auto flat = [](RankedTensorType type) {
@@ -613,13 +617,9 @@ fp8::buildHighPrecisionGemmKernel(OpBuilder &builder, linalg::LinalgOp op,
            << " elements: TMA needs 16-byte row strides";
   if (problem.n % 8 != 0)
     return op.emitOpError("N = ") << problem.n << " must be a multiple of 8";
-  for (auto [extent, what] : {std::pair<int64_t, const char *>{problem.m, "M"},
-                              {problem.n, "N"},
-                              {problem.k, "K"}})
-    if (extent > std::numeric_limits<int32_t>::max())
-      return op.emitOpError()
-             << what << " = " << extent
-             << " exceeds 2^31 - 1, the largest TMA coordinate";
+  if (failed(checkTmaExtents(
+          op, {{problem.m, "M"}, {problem.n, "N"}, {problem.k, "K"}})))
+    return failure();
   // No scales: placed like tensorwise ones, which the kernel never reads.
   OperandScaling none{
       ShapedType::kDynamic, ShapedType::kDynamic, 1, false, false, false};

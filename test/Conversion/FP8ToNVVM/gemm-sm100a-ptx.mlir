@@ -72,7 +72,9 @@ func.func @mx_wgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<16x512xf8E8M0FN
 
 // Blockwise Dgrad (B MN-major): kind::f8f6f4, a partial sum per K-block
 // (the first MMA of every block overwrites: predicate false), promoted by
-// the eight epilogue warps (320 threads) with FMAs, 64 sums per thread.
+// the eight epilogue warps (320 threads) with FMAs, 64 sums per thread: 32
+// per load of 32 columns where the scales lie in [2^-63, 2^63], and again
+// in the branch that takes the scaled term's other case (ScaledTerm.h).
 // BLOCK: .maxntid 320, 1, 1
 // BLOCK-NOT: block_scale
 // BLOCK-NOT: tcgen05.cp

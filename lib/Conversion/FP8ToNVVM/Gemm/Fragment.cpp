@@ -61,11 +61,6 @@ Value gemm::groupScales(KernelBuilder &b, Value scales,
   return b.gep(NVVM::NVVMMemorySpace::Global, storage, scales, base);
 }
 
-Value ScaleReader::groupScales(Value scales, const OperandScaling &scaling,
-                               Value base) {
-  return gemm::groupScales(b, scales, scaling, base);
-}
-
 Value ScaleReader::loadScale(Value scales, const OperandScaling &scaling,
                              Value row, Value kIndex, int64_t rows) {
   return loadOperandScale(b, scales, scaling, row, kIndex, rows);
@@ -85,7 +80,7 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
     return scales;
   // Scales that TMA brings with the tile are read by readFromStage.
   if (!(kBlockOnly && config.aScaleBytes)) {
-    Value aScales = groupScales(args.aScale, aScaling, tile.aScaleBase);
+    Value aScales = groupScales(b, args.aScale, aScaling, tile.aScaleBase);
     scales.a.push_back(
         loadScale(aScales, aScaling, fragment.row0, kIndex, problem.m));
     if (aScaling.rowBlock == 1)
@@ -93,7 +88,7 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
           loadScale(aScales, aScaling, fragment.row1, kIndex, problem.m));
   }
   if (!(kBlockOnly && config.bScaleBytes)) {
-    Value bScales = groupScales(args.bScale, bScaling, tile.bScaleBase);
+    Value bScales = groupScales(b, args.bScale, bScaling, tile.bScaleBase);
     if (bScaling.rowBlock == 1) {
       // One scale per column this thread holds: 8j + laneCol + {0, 1}.
       for (int64_t j = 0; j < config.tileN / 8; ++j)

@@ -98,7 +98,6 @@ public:
 private:
   FragmentScales load(Value kIndex, const ThreadFragment &fragment,
                       TileCoord tile, bool kBlockOnly);
-  Value groupScales(Value scales, const OperandScaling &scaling, Value base);
   /// scale[min(row, rows - 1) / rowBlock][k / kBlock] as f32.
   Value loadScale(Value scales, const OperandScaling &scaling, Value row,
                   Value kIndex, int64_t rows);
