@@ -211,11 +211,16 @@ Status runKernel(const Options &opts, const Manifest &manifest,
         host[n].assign(raw, raw + sizeof(encoded));
         std::printf("  tensormap %s\n", tensorMapString(kernel, param).c_str());
       }
-      // cuMemAlloc aligns to 256 bytes, more than the 64 a map needs.
+      // cuMemAlloc aligns to 256 bytes, more than the 64 a map needs. The
+      // copy goes on the launch stream: a cuMemcpyHtoD from pageable memory
+      // may return before its data lands, on the legacy stream, which the
+      // non-blocking launch stream does not wait for (a large output's 0xFF
+      // fill then overwrote part of what the kernel wrote).
       if (!gpu.check(buffers.alloc(param.numBytes(), ptrs[n]),
                      where + ": allocating " + param.name + " (" +
                          std::to_string(param.numBytes()) + " bytes)") ||
-          !gpu.check(drv.cuMemcpyHtoD(ptrs[n], host[n].data(), host[n].size()),
+          !gpu.check(drv.cuMemcpyHtoDAsync(ptrs[n], host[n].data(),
+                                           host[n].size(), gpu.stream),
                      where + ": copying " + param.name + " to the device"))
         return Status::Failed;
       args[n] = &ptrs[n];
@@ -294,7 +299,8 @@ Status runKernel(const Options &opts, const Manifest &manifest,
     CUdeviceptr src, dst;
     if (!gpu.check(buffers.alloc(bytes, src), where + ": copy buffer") ||
         !gpu.check(buffers.alloc(bytes, dst), where + ": copy buffer") ||
-        !gpu.check(drv.cuMemsetD8(src, 0x3C, bytes), where + ": memset"))
+        !gpu.check(drv.cuMemsetD8Async(src, 0x3C, bytes, gpu.stream),
+                   where + ": memset"))
       return Status::Failed;
     auto copy = [&] {
       return drv.cuMemcpyDtoDAsync(dst, src, bytes, gpu.stream);
