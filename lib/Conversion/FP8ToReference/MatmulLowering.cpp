@@ -80,8 +80,11 @@ static Value buildScaledTerm(OpBuilder &b, Location loc, Value partial,
     return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
   };
   Value product = arith::MulFOp::create(b, loc, sa, sb);
-  // bits in [0x00800000, 0x7F7FFFFF]: from the smallest normal to max f32.
-  Value bits = arith::BitcastOp::create(b, loc, i32, product);
+  // Magnitude bits in [0x00800000, 0x7F7FFFFF]: from the smallest normal to
+  // max f32, of either sign.
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32, product),
+      constant(0x7FFFFFFF));
   Value offset = arith::SubIOp::create(b, loc, bits, constant(0x00800000));
   Value normal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        offset, constant(0x7F000000));

@@ -5,10 +5,11 @@
 // (P*sa)*sb (ScaledTerm.h):
 //  - scales that span K (rowwise here) are applied in the epilogue as
 //    (P * first) * second, with (first, second) = (sa*sb, 1) where the
-//    product is normal (bits - 0x00800000 < 0x7F000000), else (sa, sb);
+//    product is normal (|bits| - 0x00800000 < 0x7F000000), else (sa, sb);
 //  - two E8M0 scales per element (MXFP8) are applied in the promotion as
 //    fma(P * sa, sb, C) where both of the thread's row scales lie in
-//    [2^-94, 2^88] (bits - 33 << 23 <= 182 << 23), where P * sa is exact
+//    [2^-94, 2^88] in magnitude (|bits| - 33 << 23 <= 182 << 23; either
+//    sign takes the fast path), where P * sa is exact
 //    for any partial sum; otherwise a branch takes the term's choice per
 //    element.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
@@ -25,7 +26,8 @@
 // ROW: ld.global.nc.b32 [[A1:%r[0-9]+]],
 // ROW: ld.global.nc.b32 [[B0:%r[0-9]+]],
 // ROW: mul.rn.f32 [[S:%r[0-9]+]], [[A0]], [[B0]];
-// ROW-NEXT: add.s32 [[O:%r[0-9]+]], [[S]], -8388608;
+// ROW-NEXT: and.b32 [[M:%r[0-9]+]], [[S]], 2147483647;
+// ROW-NEXT: add.s32 [[O:%r[0-9]+]], [[M]], -8388608;
 // ROW-NEXT: setp.lt.u32 [[N:%p[0-9]+]], [[O]], 2130706432;
 // ROW-NEXT: selp.f32 [[F:%r[0-9]+]], [[S]], [[A0]], [[N]];
 // ROW-NEXT: selp.f32 [[G:%r[0-9]+]], 0f3F800000, [[B0]], [[N]];
@@ -52,7 +54,8 @@
 // A's every K-block.
 // MIXED: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
 // MIXED: wgmma.wait_group.sync.aligned 0;
-// MIXED-NEXT: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
+// MIXED-NEXT: and.b32 [[MA:%r[0-9]+]], %r{{[0-9]+}}, 2147483647;
+// MIXED-NEXT: add.s32 %r{{[0-9]+}}, [[MA]], -536870912;
 // MIXED: fma.rn.f32
 // MIXED: bar.sync
 // MIXED-NEXT: cvt.rn.bf16x2.f32

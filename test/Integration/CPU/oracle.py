@@ -364,10 +364,10 @@ def kblock(scaling, d):
 
 
 def scaled_term(p, sa, sb):
-    """fl32(sa*sb)*p where the scale product is a normal f32, else
-    (p*sa)*sb (docs/Numerics.md)."""
+    """fl32(sa*sb)*p where the scale product is a normal f32 (of either
+    sign), else (p*sa)*sb (docs/Numerics.md)."""
     s = fmul(sa, sb)
-    if 2.0 ** -126 <= s <= FLT_MAX:
+    if 2.0 ** -126 <= abs(s) <= FLT_MAX:
         return fmul(s, p)
     return fmul(fmul(p, sa), sb)
 
@@ -900,6 +900,13 @@ def scaled_matmul_():
     for tile in ([1, "*"], [1, 32]):
         S = Scaling(tile)
         print_bits(scaled_matmul(qe, se, E4M3, S, qn, sn, E4M3, S, (1, 1)))
+    # A negative scale: its normal product still goes first (P = 7 with
+    # -1.1 * 1.3 gives other bits than (7 * -1.1) * 1.3).
+    sg = [[1.0], [1.0], [from_bits(0xBF8CCCCD)]]
+    sh = [[from_bits(0x3FA66666)], [1.0]]
+    for tile in ([1, "*"], [1, 32]):
+        S = Scaling(tile)
+        print_bits(scaled_matmul(qe, sg, E4M3, S, qn, sh, E4M3, S, (1, 1)))
 
 
 

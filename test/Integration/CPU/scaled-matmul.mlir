@@ -446,5 +446,36 @@ func.func @main() {
   // CHECK-NEXT: [2055208960, 1678875033]
   // CHECK-NEXT: [502687335, 126624727]
   call @print_f32_bits(%xpd) : (tensor<?x?xf32>) -> ()
+
+  // A negative scale: the product's magnitude decides, so a normal negative
+  // product goes first like a positive one. sa = 1, 1, -1.1; sb = 1.3, 1:
+  // C[2][0] = fl32(-1.1 * 1.3) * 7 = -1054856971 (0xC1209BF5), where
+  // (7 * -1.1) * 1.3 would give -1054856970.
+  %gsb = arith.constant dense<[[0x3F800000], [0x3F800000], [0xBF8CCCCD]]> : tensor<3x1xi32>
+  %gs = arith.bitcast %gsb : tensor<3x1xi32> to tensor<3x1xf32>
+  %hsb = arith.constant dense<[[0x3FA66666], [0x3F800000]]> : tensor<2x1xi32>
+  %hs = arith.bitcast %hsb : tensor<2x1xi32> to tensor<2x1xf32>
+  %ge = fp8.scaled_matmul %eq, %gs, %nq, %hs {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<3x32xf8E4M3FN>, tensor<3x1xf32>, tensor<2x32xf8E4M3FN>, tensor<2x1xf32>) -> tensor<3x2xf32>
+  %ged = tensor.cast %ge : tensor<3x2xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [0, 0]
+  // CHECK-NEXT: [967206502, 1088421888]
+  // CHECK-NEXT: [-1054856971, -933783142]
+  call @print_f32_bits(%ged) : (tensor<?x?xf32>) -> ()
+  %gp = fp8.scaled_matmul %eq, %gs, %nq, %hs {
+        a_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, 32], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<3x32xf8E4M3FN>, tensor<3x1xf32>, tensor<2x32xf8E4M3FN>, tensor<2x1xf32>) -> tensor<3x2xf32>
+  %gpd = tensor.cast %gp : tensor<3x2xf32> to tensor<?x?xf32>
+  // CHECK: Unranked Memref
+  // CHECK-NEXT: [0, 0]
+  // CHECK-NEXT: [967206502, 1088421888]
+  // CHECK-NEXT: [-1054856971, -933783142]
+  call @print_f32_bits(%gpd) : (tensor<?x?xf32>) -> ()
   return
 }

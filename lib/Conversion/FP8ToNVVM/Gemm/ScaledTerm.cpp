@@ -15,18 +15,24 @@ using namespace mlir::fp8::kernels::gemm;
 /// The f32 bits of 2^e.
 static int64_t powerOfTwoBits(int64_t e) { return (e + 127) << 23; }
 
-/// Whether positive f32 `s` lies in [2^lo, 2^hi] (by its bits: a negative
-/// value, NaN or inf falls outside).
+/// The bits of |s|.
+static Value magnitudeBits(KernelBuilder &b, Value s) {
+  return b.andI(b.bitcast(b.getI32Type(), s), b.i32(0x7FFFFFFF));
+}
+
+/// Whether |s| lies in [2^lo, 2^hi] (by its bits: NaN and inf fall
+/// outside). The sign does not matter: scales are positive in practice, but
+/// a negative one (fp8-run's seeded scales have both signs) must not send
+/// every K-block down the slow path (it cost blockwise a quarter of its
+/// speed).
 static Value inPowerRange(KernelBuilder &b, Value s, int64_t lo, int64_t hi) {
-  Value bits = b.bitcast(b.getI32Type(), s);
-  return b.ult(b.sub(bits, powerOfTwoBits(lo)),
+  return b.ult(b.sub(magnitudeBits(b, s), powerOfTwoBits(lo)),
                powerOfTwoBits(hi) - powerOfTwoBits(lo) + 1);
 }
 
-Value gemm::isPositiveNormal(KernelBuilder &b, Value s) {
-  Value bits = b.bitcast(b.getI32Type(), s);
+Value gemm::isNormal(KernelBuilder &b, Value s) {
   // [0x00800000, 0x7F7FFFFF]: the smallest normal up to max f32.
-  return b.ult(b.sub(bits, 0x00800000), 0x7F000000);
+  return b.ult(b.sub(magnitudeBits(b, s), 0x00800000), 0x7F000000);
 }
 
 namespace {
@@ -42,7 +48,7 @@ static ScaleFactors splitScales(KernelBuilder &b, Value sa, Value sb) {
   // sb * sa: not the instruction the cheap branch starts with, which LLVM
   // would hoist above the branch and keep live across it.
   Value product = b.mulF(sb, sa);
-  Value normal = isPositiveNormal(b, product);
+  Value normal = isNormal(b, product);
   return {arith::SelectOp::create(b, normal, product, sa),
           arith::SelectOp::create(b, normal, b.f32(1.0), sb)};
 }

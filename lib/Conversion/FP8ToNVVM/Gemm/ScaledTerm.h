@@ -19,8 +19,8 @@
 
 namespace mlir::fp8::kernels::gemm {
 
-/// Whether f32 `s` is a positive normal number (2^-126 <= s <= max f32).
-Value isPositiveNormal(KernelBuilder &b, Value s);
+/// Whether f32 `s` is a normal number (2^-126 <= |s| <= max f32).
+Value isNormal(KernelBuilder &b, Value s);
 
 /// The scaled term of docs/Numerics.md: fl32(sa·sb)·P where sa·sb is a
 /// normal f32, else (P·sa)·sb. Either scale may be null (no scale).
@@ -32,10 +32,10 @@ Value scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb);
 /// element takes the scaled term's choice. The branch is per thread and
 /// almost always the cheap one:
 ///  - few distinct pairs (a scale per row against one per tile, say): where
-///    every scale lies in [2^-63, 2^63] (so every product is a normal f32),
+///    every |scale| lies in [2^-63, 2^63] (so every product is a normal f32),
 ///    the products and one FMA per element;
 ///  - a scale per row and per column (MXFP8, blockwise Wgrad): one side's
-///    scales all within [2^-94, 2^88], where P·s neither overflows nor
+///    |scales| all within [2^-94, 2^88], where P·s neither overflows nor
 ///    leaves the normal range for any partial sum of FP8 products (at most
 ///    2^39 in magnitude, and 0 or at least 2^-32), and fma(P·s, s', sum):
 ///    a multiply and an FMA per element.
