@@ -211,7 +211,10 @@ check-gpu:
 	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 0 \
 	    --dump $(GPU_DUMP_DIR)/gemm && \
 	  $(CHECK_GEMM) --self-test && \
-	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm; \
+	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm && \
+	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 1 \
+	    --specials --dump $(GPU_DUMP_DIR)/gemm-specials && \
+	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm-specials; \
 	fi
 	@$(MAKE) --no-print-directory run-gpu-programs run-gpu-fusion
 	@$(MAKE) --no-print-directory gpu-python run-gpu-python
