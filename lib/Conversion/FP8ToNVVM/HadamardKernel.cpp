@@ -42,19 +42,21 @@ static constexpr int64_t kMaxSize = 256;
 static constexpr uint32_t kSignBit = 0x80000000u;
 
 HadamardRotation HadamardRotation::get(int64_t size,
-                                       std::optional<uint64_t> seed) {
+                                       std::optional<uint64_t> seed,
+                                       int64_t chunk) {
   HadamardRotation rotation;
   rotation.size = size;
-  rotation.signMasks.assign(kChunk, 0);
+  rotation.chunk = chunk;
+  rotation.signMasks.assign(chunk, 0);
   for (int64_t j = 0; seed && j < size; ++j)
     if (philoxRandom32(*seed, j) & 1)
-      rotation.signMasks[j % kChunk] |= 1u << (j / kChunk);
+      rotation.signMasks[j % chunk] |= 1u << (j / chunk);
   rotation.norm =
       static_cast<float>(1.0 / std::sqrt(static_cast<double>(size)));
   return rotation;
 }
 
-int64_t HadamardRotation::lanesPerBlock() const { return size / kChunk; }
+int64_t HadamardRotation::lanesPerBlock() const { return size / chunk; }
 
 bool HadamardRotation::hasSigns() const {
   return llvm::any_of(signMasks, [](uint32_t mask) { return mask != 0; });
@@ -70,11 +72,12 @@ static Value flipSign(KernelBuilder &b, Value x, Value flip) {
 void kernels::rotateInRegisters(KernelBuilder &b,
                                 const HadamardRotation &rotation, Value segment,
                                 MutableArrayRef<Value> values) {
-  assert(static_cast<int64_t>(values.size()) == kChunk && "one chunk");
+  int64_t chunk = rotation.chunk;
+  assert(static_cast<int64_t>(values.size()) == chunk && "one chunk");
   Value segment32 = b.toI32(segment);
   // x_j s_j: bit `segment` of each position's mask, moved to the sign bit.
   if (rotation.hasSigns()) {
-    for (int64_t k = 0; k < kChunk; ++k) {
+    for (int64_t k = 0; k < chunk; ++k) {
       if (!rotation.signMasks[k])
         continue;
       Value mask = b.i32(rotation.signMasks[k]);
@@ -83,8 +86,8 @@ void kernels::rotateInRegisters(KernelBuilder &b,
     }
   }
   // Strides within the thread: (a, b) -> (a + b, a - b).
-  for (int64_t h = 1; h < kChunk && h < rotation.size; h *= 2) {
-    for (int64_t k = 0; k < kChunk; ++k) {
+  for (int64_t h = 1; h < chunk && h < rotation.size; h *= 2) {
+    for (int64_t k = 0; k < chunk; ++k) {
       if (k & h)
         continue;
       Value lo = values[k], hi = values[k + h];
@@ -98,7 +101,7 @@ void kernels::rotateInRegisters(KernelBuilder &b,
   for (int64_t lanes = 1; lanes < rotation.lanesPerBlock(); lanes *= 2) {
     Value upper = b.ne(b.andI(segment32, lanes), 0);
     Value flip = arith::SelectOp::create(b, upper, b.i32(kSignBit), b.i32(0));
-    for (int64_t k = 0; k < kChunk; ++k) {
+    for (int64_t k = 0; k < chunk; ++k) {
       Value partner = gpu::ShuffleOp::create(b, values[k], lanes, kWarpSize,
                                              gpu::ShuffleMode::XOR)
                           .getShuffleResult();

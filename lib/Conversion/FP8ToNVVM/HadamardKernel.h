@@ -10,6 +10,7 @@
 #define FP8_LIB_CONVERSION_FP8TONVVM_HADAMARDKERNEL_H
 
 #include "KernelBuilder.h"
+#include "KernelUtils.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -25,21 +26,28 @@ namespace mlir::fp8::kernels {
 struct HadamardRotation {
   /// The block size n.
   int64_t size;
-  /// signMasks[k]: bit `segment` set iff s_j = -1 for j = 16 segment + k
+  /// The consecutive elements of a block each thread holds (16, or 32 where
+  /// a kernel gives each thread more to save a shuffle stage).
+  int64_t chunk;
+  /// signMasks[k]: bit `segment` set iff s_j = -1 for j = chunk segment + k
   /// (bit 0 of the seed's random word j); all zero without a seed.
-  llvm::SmallVector<uint32_t, 16> signMasks;
+  llvm::SmallVector<uint32_t, 32> signMasks;
   /// fl32(1 / sqrt(n)).
   float norm;
 
-  static HadamardRotation get(int64_t size, std::optional<uint64_t> seed);
-  /// Threads per block of the rotation, n / 16.
+  static HadamardRotation get(int64_t size, std::optional<uint64_t> seed,
+                              int64_t chunk = kChunk);
+  /// Threads per block of the rotation, n / chunk.
   int64_t lanesPerBlock() const;
   bool hasSigns() const;
 };
 
-/// Rotates the 16 f32 `values` this thread holds in place: elements
-/// 16 segment .. 16 segment + 15 of a block, where `segment` (an index) is
-/// the thread's lane modulo lanesPerBlock(). The result is fl32(v_i *
+/// Rotates the `rotation.chunk` f32 `values` this thread holds in place:
+/// elements chunk segment .. chunk segment + chunk - 1 of a block, where
+/// `segment` (an index) is the thread's lane modulo lanesPerBlock(). The
+/// strides below the chunk pair registers of the thread, the others the
+/// same register of two lanes (a shuffle per element and stage). The
+/// result is fl32(v_i *
 /// fl32(1/sqrt(n))) after the butterfly, still in f32: fp8.hadamard rounds
 /// it to its element type, so a consumer fused after it must round (and
 /// widen back) before using it to match the unfused program. Every lane of

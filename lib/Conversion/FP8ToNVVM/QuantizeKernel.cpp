@@ -76,8 +76,12 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
     margin = fused.getMargin();
     scaleLayout = fused.getScaleLayout();
     producer.emplace(fused);
-    if (std::optional<uint64_t> size = fused.getHadamardSize())
-      rotation = HadamardRotation::get(int64_t(*size), fused.getHadamardSeed());
+    if (std::optional<uint64_t> size = fused.getHadamardSize()) {
+      if (*size >= 2 * kChunk && tileCols % (2 * kChunk) == 0)
+        chunk = 2 * kChunk;
+      rotation =
+          HadamardRotation::get(int64_t(*size), fused.getHadamardSeed(), chunk);
+    }
   }
 }
 
@@ -241,13 +245,13 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
 }
 
 Value QuantizeKernelBuilder::load(Value offset) {
-  auto vectorType = VectorType::get({kChunk}, inputElement);
+  auto vectorType = VectorType::get({chunk}, inputElement);
   Value loaded =
-      producer ? producer->compute(b, offset, kChunk)
+      producer ? producer->compute(b, offset, chunk)
                : vector::LoadOp::create(b, vectorType, input, offset,
                                         /*nontemporal=*/false, llvm::Align(16))
                      .getResult();
-  auto f32Type = VectorType::get({kChunk}, b.getF32Type());
+  auto f32Type = VectorType::get({chunk}, b.getF32Type());
   Value values = inputElement.isF32()
                      ? loaded
                      : arith::ExtFOp::create(b, f32Type, loaded).getResult();
@@ -255,11 +259,11 @@ Value QuantizeKernelBuilder::load(Value offset) {
     return values;
   // Rotate in registers; then round to the produced type and back, as
   // fp8.hadamard's result is (HadamardKernel.h), so that the bits are the
-  // unfused program's. The chunk's segment of its block: chunk mod n/16.
+  // unfused program's. The chunk's segment of its block: chunk mod n/chunk.
   SmallVector<Value> elements;
-  for (int64_t i = 0; i < kChunk; ++i)
+  for (int64_t i = 0; i < chunk; ++i)
     elements.push_back(vector::ExtractOp::create(b, values, i));
-  Value segment = b.remU(b.divU(offset, kChunk), rotation->lanesPerBlock());
+  Value segment = b.remU(b.divU(offset, chunk), rotation->lanesPerBlock());
   rotateInRegisters(b, *rotation, segment, elements);
   if (!inputElement.isF32())
     for (Value &element : elements)
@@ -333,19 +337,19 @@ Value QuantizeKernelBuilder::stochasticByte(Value scaled, Value index) {
 void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
                                              Value offset) {
   SmallVector<Value> scaled;
-  for (int64_t i = 0; i < kChunk; ++i)
+  for (int64_t i = 0; i < chunk; ++i)
     scaled.push_back(
         b.mulF(vector::ExtractOp::create(b, values, i), quantScale));
   Value bytes;
   if (!stochastic) {
     bytes = convertToBytes(b, scaled, elementType);
   } else {
-    // One Philox call per four elements: `offset` is a multiple of kChunk,
+    // One Philox call per four elements: `offset` is a multiple of chunk,
     // so element offset + i draws word i % 4 of counter (offset + i) / 4.
     SmallVector<Value> codes;
     Value counter = b.divU(
         arith::IndexCastOp::create(b, b.getI64Type(), offset), int64_t(4));
-    for (int64_t i = 0; i < kChunk; i += 4) {
+    for (int64_t i = 0; i < chunk; i += 4) {
       std::array<Value, 4> words =
           buildPhiloxRandom4x32(b, b.getLoc(), seed, b.add(counter, i / 4));
       for (int64_t w = 0; w < 4; ++w)
@@ -353,13 +357,13 @@ void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
                                                 words[w], elementType));
     }
     bytes = vector::FromElementsOp::create(
-        b, VectorType::get({kChunk}, b.getI8Type()), codes);
+        b, VectorType::get({chunk}, b.getI8Type()), codes);
   }
   vector::StoreOp::create(b, bytes, data, offset,
                           /*nontemporal=*/false, llvm::Align(16));
   if (monitor) {
     SmallVector<Value> inputs;
-    for (int64_t i = 0; i < kChunk; ++i)
+    for (int64_t i = 0; i < chunk; ++i)
       inputs.push_back(vector::ExtractOp::create(b, values, i));
     count(inputs, scaled, bytes);
   }
@@ -580,11 +584,11 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
     if (k.rotation) {
       // Only the row-tile kernel holds a rotation block's elements in
       // consecutive lanes (fp8-fuse-quantization fuses no other).
-      int64_t lanesPerTile = k.tileCols / kChunk;
+      int64_t lanesPerTile = k.tileCols / k.chunk;
       int64_t n = k.rotation->size;
-      if (k.tileRows != 1 || k.tileCols % kChunk != 0 ||
+      if (k.tileRows != 1 || k.tileCols % k.chunk != 0 ||
           k.cols % k.tileCols != 0 || !llvm::isPowerOf2_64(lanesPerTile) ||
-          lanesPerTile > kWarpSize || n < kChunk || n > 256 || k.cols % n != 0)
+          lanesPerTile > kWarpSize || n < k.chunk || n > 256 || k.cols % n != 0)
         return op.emitOpError("convert-fp8-to-nvvm: a rotated quantization "
                               "needs tiles of one row and 16 to 512 columns "
                               "and a rotation of 16 to 256, both dividing "

@@ -85,11 +85,16 @@ struct QuantizeKernelBuilder {
   ScaleLayout scaleLayout = ScaleLayout::row_major;
   // An fp8.quantize_elementwise's producer: load() computes it.
   std::optional<FusedProducer> producer;
-  // Its Hadamard rotation (hadamard_size): load() rotates the 16 values a
+  // Its Hadamard rotation (hadamard_size): load() rotates the values a
   // thread holds, which only the row-tile kernel's layout allows (thread t
-  // holds elements 16t..16t+15, a rotation block's threads are consecutive
-  // lanes).
+  // holds elements chunk t .. chunk t + chunk - 1, a rotation block's
+  // threads are consecutive lanes).
   std::optional<HadamardRotation> rotation;
+  // The elements a thread loads, quantizes and stores at a time: 16, or 32
+  // for rotations of 32 and more (and tiles of 32 columns or more), where
+  // the wider chunk saves a shuffle stage of the butterfly (n = 128: two
+  // stages across lanes instead of three).
+  int64_t chunk = kChunk;
 
   QuantizeKernelBuilder(KernelBuilder &b, RankedTensorType type,
                         ArrayRef<int64_t> tile, Operation *op = nullptr);
@@ -109,8 +114,8 @@ struct QuantizeKernelBuilder {
   gpu::GPUFuncOp create(StringRef name, const Target &target, int64_t numBlocks,
                         bool workspace = false);
 
-  /// The 16 elements at `offset`, in f32, from a 16-byte aligned load (or
-  /// computed by the fused producer: the load hook).
+  /// The `chunk` elements at `offset`, in f32, from 16-byte aligned loads
+  /// (or computed by the fused producer: the load hook).
   Value load(Value offset);
   /// The element at `offset`, in f32.
   Value loadScalar(Value offset);
@@ -131,7 +136,7 @@ struct QuantizeKernelBuilder {
   /// The FP8 byte of f32 `scaled` by stochastic rounding with the random
   /// number of i64 element index `index`.
   Value stochasticByte(Value scaled, Value index);
-  /// Quantizes the 16 f32 `values` of elements offset..offset+15 with
+  /// Quantizes the `chunk` f32 `values` of elements offset.. with
   /// `quantScale` and stores their bytes.
   void quantizeAndStore(Value values, Value quantScale, Value offset);
 

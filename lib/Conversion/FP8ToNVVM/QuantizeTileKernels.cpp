@@ -21,13 +21,14 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-/// Row tiles: thread t quantizes elements 16t..16t+15.
+/// Row tiles: thread t quantizes elements chunk t .. chunk t + chunk - 1
+/// (a chunk is 16 elements, or 32 under a wide rotation).
 gpu::GPUModuleOp kernels::buildRowTileKernel(QuantizeKernelBuilder &k,
                                              StringRef name,
                                              const Target &target) {
   KernelBuilder &b = k.b;
-  int64_t lanesPerTile = k.tileCols / kChunk;
-  int64_t numThreads = k.rows * k.cols / kChunk;
+  int64_t lanesPerTile = k.tileCols / k.chunk;
+  int64_t numThreads = k.rows * k.cols / k.chunk;
   gpu::GPUFuncOp func =
       k.create(name, target, llvm::divideCeil(numThreads, kThreadsPerBlock));
   Value thread = b.globalIdX();
@@ -35,7 +36,7 @@ gpu::GPUModuleOp kernels::buildRowTileKernel(QuantizeKernelBuilder &k,
   // Threads past the end (whole tiles of them) still join the shuffles, on
   // a clamped index, but store nothing.
   Value safeThread = arith::SelectOp::create(b, active, thread, b.index(0));
-  Value offset = b.mul(safeThread, kChunk);
+  Value offset = b.mul(safeThread, k.chunk);
   Value values = k.load(offset);
   Value safeTile = b.divU(safeThread, lanesPerTile);
   Value dataAmax = k.shuffleMax(k.maxAbs(values), lanesPerTile);

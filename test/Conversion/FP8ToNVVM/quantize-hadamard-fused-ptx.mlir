@@ -1,8 +1,9 @@
 // A Hadamard rotation fused into the quantization that reads it
 // (fp8.quantize_elementwise with hadamard_size, fp8-fuse-quantization):
-// the row-tile kernel loads each thread's 16 elements, rotates them in
-// registers (strides 1-8 inside the thread, 16..n/2 by warp shuffles, the
-// sign flips of the seed, 1/sqrt(n)), rounds them to bf16 as fp8.hadamard's
+// the row-tile kernel loads each thread's 32 elements (16 for rotations of
+// 16), rotates them in registers (strides 1-16 inside the thread, 32..n/2
+// by warp shuffles, the sign flips of the seed, 1/sqrt(n)), rounds them to
+// bf16 as fp8.hadamard's
 // result is, then takes the tile amax and quantizes: one read of X, one
 // write of the FP8 data, no rotated bf16 in memory.
 // RUN: rm -rf %t && fp8-opt %s --fp8-fuse-quantization --fp8-emit=dir=%t -o /dev/null
@@ -11,10 +12,10 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotated_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// CHECK: ld.global.v4.b32
-// Strides 16, 32, 64 of a block of 128: three rounds of shuffles of the 16
-// values, then the tile amax (three more: 1x128 is 8 lanes).
-// CHECK-COUNT-51: shfl.sync.bfly.b32
+// CHECK-COUNT-4: ld.global.v4.b32
+// Strides 32 and 64 of a block of 128: two rounds of shuffles of the 32
+// values, then the tile amax (two more: 1x128 is 4 lanes).
+// CHECK-COUNT-66: shfl.sync.bfly.b32
 // CHECK-NOT: shfl.sync
 // The rotated values rounded to bf16 and back before the amax.
 // ROUND: cvt.rn.bf16.f32

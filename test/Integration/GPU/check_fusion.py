@@ -246,8 +246,10 @@ def program(m, n):
     # A Hadamard rotation along the rows into the quantization that reads
     # it (the row-tile kernel rotates in registers): blocks of 128 with
     # random signs under 1x128 tiles, of 256 over two tiles, of 16 under
-    # 1x32 tiles.
-    for size, seed, tile in ((128, 42, 128), (256, 7, 128), (16, None, 32)):
+    # 1x32 tiles; from 32 up a thread holds 32 elements: 64 is two lanes
+    # of a 1x128 tile's four, 32 one lane with no shuffle.
+    for size, seed, tile in ((128, 42, 128), (256, 7, 128), (16, None, 32),
+                             (64, 3, 128), (32, 5, 32)):
         if n % size:
             continue
         f = _Function("hadamard%d_1x%d" % (size, tile), m, n)
@@ -370,9 +372,9 @@ def check(directory, fp8_run, seeds, keep):
 def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256.
-    assert text.count("func.func") == 12, text
-    assert text.count("fp8.quantize ") == 17, text.count("fp8.quantize ")
-    assert text.count("fp8.hadamard") == 2, text
+    assert text.count("func.func") == 14, text
+    assert text.count("fp8.quantize ") == 19, text.count("fp8.quantize ")
+    assert text.count("fp8.hadamard") == 4, text
     assert text.count("fp8.tma_align_scales") == 3, text
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
