@@ -16,6 +16,15 @@
 // 0xCD bytes, so memory the runtime fails to zero shows. Every event is
 // 0.5 ms after the one before, so timings are predictable.
 //
+// Streams are ordered as the driver orders them, in one respect that has
+// bitten: cuMemcpyHtoD (from pageable memory) and cuMemsetD8 run on the
+// legacy stream and may return before they land, and a stream created
+// CU_STREAM_NON_BLOCKING does not wait for the legacy stream. So here they
+// land late: when something ordered after the legacy stream runs (work on
+// it or on a blocking stream, a copy back, a synchronization). A launch on
+// a non-blocking stream that relied on them reads stale memory, and the
+// late copy then overwrites what it wrote.
+//
 // cuTensorMapEncodeTiled checks what the driver documents and stores its
 // arguments in the 128 bytes; only this library reads them back.
 //
@@ -28,6 +37,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -139,6 +149,40 @@ bool planKernel(const std::string &name, size_t n, void **params) {
   return true;
 }
 
+/// The flags of the streams cuStreamCreate made: whether each waits for
+/// the legacy stream.
+std::map<CUstream, unsigned> streamFlags;
+
+/// Whether work on `stream` is ordered after the legacy stream's: the
+/// legacy stream itself (null or CU_STREAM_LEGACY) and blocking streams. A
+/// handle this library did not make (a test's stand-in) is taken as
+/// non-blocking.
+bool isLegacyOrdered(CUstream stream) {
+  if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    return true;
+  auto it = streamFlags.find(stream);
+  return it != streamFlags.end() && !(it->second & CU_STREAM_NON_BLOCKING);
+}
+
+/// The legacy stream's copies and fills not yet landed, in order.
+struct PendingWrite {
+  CUdeviceptr dst;
+  std::vector<uint8_t> bytes;
+};
+std::vector<PendingWrite> legacyPending;
+
+void flushLegacy() {
+  for (const PendingWrite &w : legacyPending)
+    std::memcpy(reinterpret_cast<void *>(uintptr_t(w.dst)), w.bytes.data(),
+                w.bytes.size());
+  legacyPending.clear();
+}
+
+/// Work on `stream` starts after the legacy stream's where it is ordered so.
+void orderAfterLegacy(CUstream stream) {
+  if (isLegacyOrdered(stream))
+    flushLegacy();
+}
 } // namespace
 
 extern "C" {
@@ -187,7 +231,10 @@ CUresult cuCtxGetCurrent(CUcontext *ctx) {
   *ctx = currentContext;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize() {
+  flushLegacy();
+  return CUDA_SUCCESS;
+}
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned,
                             CUjit_option *, void **) {
@@ -232,42 +279,50 @@ CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree(CUdeviceptr ptr) {
+  flushLegacy(); // cuMemFree synchronizes the device.
   std::free(reinterpret_cast<void *>(uintptr_t(ptr)));
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
-  std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, bytes);
+  const auto *from = static_cast<const uint8_t *>(src);
+  legacyPending.push_back({dst, std::vector<uint8_t>(from, from + bytes)});
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
-                           CUstream) {
+                           CUstream stream) {
+  orderAfterLegacy(stream);
   std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+  flushLegacy();
   std::memcpy(dst, reinterpret_cast<const void *>(uintptr_t(src)), bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                           CUstream) {
+                           CUstream stream) {
+  orderAfterLegacy(stream);
   std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)),
               reinterpret_cast<const void *>(uintptr_t(src)), bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t bytes) {
-  std::memset(reinterpret_cast<void *>(uintptr_t(dst)), value, bytes);
+  legacyPending.push_back({dst, std::vector<uint8_t>(bytes, value)});
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
-                         CUstream) {
-  return cuMemsetD8(dst, value, bytes);
+                         CUstream stream) {
+  orderAfterLegacy(stream);
+  std::memset(reinterpret_cast<void *>(uintptr_t(dst)), value, bytes);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
-                        CUstream, void **params, void **extra) {
+                        CUstream stream, void **params, void **extra) {
   if (extra || shared > 227 * 1024 || bx * by * bz > 1024)
     return CUDA_ERROR_INVALID_VALUE;
+  orderAfterLegacy(stream);
   const std::string &name = reinterpret_cast<Function *>(fn)->name;
   unsigned grid[3] = {gx, gy, gz};
   if (name == "copy_f32") {
@@ -283,18 +338,26 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreate(CUstream *stream, unsigned) {
-  static int s;
-  *stream = reinterpret_cast<CUstream>(&s);
+CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
+  *stream = reinterpret_cast<CUstream>(new int(0));
+  streamFlags[*stream] = flags;
   return CUDA_SUCCESS;
 }
-CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamDestroy(CUstream stream) {
+  if (streamFlags.erase(stream))
+    delete reinterpret_cast<int *>(stream);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream stream) {
+  orderAfterLegacy(stream);
+  return CUDA_SUCCESS;
+}
 CUresult cuEventCreate(CUevent *event, unsigned) {
   *event = reinterpret_cast<CUevent>(new int(0));
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent event, CUstream) {
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  orderAfterLegacy(stream);
   *reinterpret_cast<int *>(event) = ++eventClock;
   return CUDA_SUCCESS;
 }
