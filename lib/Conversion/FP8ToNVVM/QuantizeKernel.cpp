@@ -586,7 +586,7 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
       // consecutive lanes (fp8-fuse-quantization fuses no other).
       int64_t lanesPerTile = k.tileCols / k.chunk;
       int64_t n = k.rotation->size;
-      if (k.tileRows != 1 || k.tileCols % k.chunk != 0 ||
+      if (k.tileRows != 1 || k.tileCols > 512 || k.tileCols % k.chunk != 0 ||
           k.cols % k.tileCols != 0 || !llvm::isPowerOf2_64(lanesPerTile) ||
           lanesPerTile > kWarpSize || n < k.chunk || n > 256 || k.cols % n != 0)
         return op.emitOpError("convert-fp8-to-nvvm: a rotated quantization "

@@ -55,3 +55,19 @@ func.func @rotated_block_tiles(%x: tensor<128x256xbf16>) -> (tensor<128x256xf8E4
   }
   return %q, %s : tensor<128x256xf8E4M3FN>, tensor<1x2xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Tiles of 1024 columns: a rotation of 128 gives each thread 32 elements, so
+// a tile would fill a warp's 32 lanes; refused like any tile past 512.
+func.func @rotated_wide_tiles(%x: tensor<4x1024xbf16>) -> (tensor<4x1024xf8E4M3FN>, tensor<4x1xf32>) {
+  // expected-error @+1 {{convert-fp8-to-nvvm: a rotated quantization needs tiles of one row and 16 to 512 columns and a rotation of 16 to 256, both dividing the row length}}
+  %q, %s = fp8.quantize_elementwise %x {hadamard_size = 128 : i64, indexing_maps = [#id], scaling = #fp8.scaling<tile = [1, 1024], scale = f32>}
+      : tensor<4x1024xbf16> -> tensor<4x1024xf8E4M3FN>, tensor<4x1xf32> {
+  ^bb0(%e: bf16):
+    fp8.yield %e : bf16
+  }
+  return %q, %s : tensor<4x1024xf8E4M3FN>, tensor<4x1xf32>
+}
