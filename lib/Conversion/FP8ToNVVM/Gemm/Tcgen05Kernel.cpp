@@ -267,7 +267,9 @@ FailureOr<gpu::GPUModuleOp> gemm::buildTcgen05GemmKernel(OpBuilder &builder,
                                                          ScaledMatmulOp op,
                                                          StringRef name,
                                                          const Target &target) {
-  Tcgen05Scaling scaling;
+  // Set by describeProblem where it succeeds (initialized for GCC's
+  // -Wmaybe-uninitialized, which cannot see that).
+  Tcgen05Scaling scaling = Tcgen05Scaling::blockScaled;
   FailureOr<GemmProblem> problem = describeProblem(op, scaling);
   if (failed(problem))
     return failure();
