@@ -616,31 +616,41 @@ def allowance(ref, bound, tol, out_dtype, K):
     return tol * (1 + u) * bound + u * ref.abs() + tiny
 
 
+def beyond_f32(ref, bound):
+    """Where the terms' magnitudes add up past f32's range (special-value
+    inputs): the f32 partial sums and promotion may overflow in some orders
+    (inf - inf is NaN) where float64 does not."""
+    return torch.isfinite(ref) & (bound > F32_MAX)
+
+
+def passes(got, ref, bound, allowed, out_dtype):
+    """The elementwise rule: True where got (float64) is within allowed of
+    ref, or a non-finite result is excused."""
+    finite = torch.isfinite(ref)
+    ok = (got - ref).abs() <= allowed
+    # Overflow: |ref| within the tolerance of the largest finite value
+    # may round to inf of ref's sign.
+    near_max = finite & (ref.abs() + allowed >= OUT_MAX[out_dtype])
+    ok |= near_max & torch.isinf(got) & (torch.sign(got) == torch.sign(ref))
+    # NaN or inf inputs: any non-finite result.
+    ok |= ~finite & ~torch.isfinite(got)
+    # Terms past f32's range: any non-finite result; a finite one is still
+    # checked.
+    ok |= beyond_f32(ref, bound) & ~torch.isfinite(got)
+    return ok
+
+
 class Comparison:
     """got (float64) against ref within allowed, elementwise."""
 
     def __init__(self, got, ref, bound, allowed, out_dtype, max_report):
         finite = torch.isfinite(ref)
         diff = (got - ref).abs()
-        ok = diff <= allowed
-        # Overflow: |ref| within the tolerance of the largest finite value
-        # may round to inf of ref's sign.
-        near_max = finite & (ref.abs() + allowed >= OUT_MAX[out_dtype])
-        ok |= near_max & torch.isinf(got) & (torch.sign(got) ==
-                                             torch.sign(ref))
-        # NaN or inf inputs: any non-finite result.
-        ok |= ~finite & ~torch.isfinite(got)
-        # Terms whose magnitudes add up past f32's range (special-value
-        # inputs): the f32 partial sums and promotion may overflow in some
-        # orders (inf - inf is NaN) where float64 does not, so any
-        # non-finite result passes there; a finite one is still checked.
-        beyond = finite & (bound > F32_MAX)
-        ok |= beyond & ~torch.isfinite(got)
-        bad = ~ok
+        bad = ~passes(got, ref, bound, allowed, out_dtype)
         self.count = ref.numel()
         self.bad = int(bad.sum())
         self.nonfinite = int((~finite).sum())
-        self.beyond_f32 = int(beyond.sum())
+        self.beyond_f32 = int(beyond_f32(ref, bound).sum())
         checked = finite & torch.isfinite(got)
         ratio = torch.where(checked, diff / allowed,
                             torch.zeros_like(diff))

@@ -529,18 +529,6 @@ def compare_exact(got, want, how, max_report):
     return nbad, detail, first
 
 
-def within_mask(c, ref, bound, allowed, out_dtype):
-    """check_gemm.Comparison's rule, elementwise: True where c passes."""
-    finite = torch.isfinite(ref)
-    ok = (c - ref).abs() <= allowed
-    near_max = finite & (ref.abs() + allowed >= cg.OUT_MAX[out_dtype])
-    ok |= near_max & torch.isinf(c) & (torch.sign(c) == torch.sign(ref))
-    ok |= ~finite & ~torch.isfinite(c)
-    # Terms past f32's range: the f32 accumulation may overflow.
-    ok |= finite & (bound > cg.F32_MAX) & ~torch.isfinite(c)
-    return ok
-
-
 def compare_within(got, how, max_report):
     c = cg.c_to_f64(got.reshape(how.ref.shape))
     res = cg.Comparison(c, how.ref, how.bound, how.allowed, how.out_dtype,
@@ -548,7 +536,7 @@ def compare_within(got, how, max_report):
     detail = ("tol %s (%s), max |c-ref|/allowed %.3g, observed tol %s" %
               (cg.log2_text(how.tol), how.accumulate, res.max_ratio,
                cg.log2_text(res.observed_tol)))
-    ok = within_mask(c, how.ref, how.bound, how.allowed, how.out_dtype)
+    ok = cg.passes(c, how.ref, how.bound, how.allowed, how.out_dtype)
     notes = []
     if how.torch is not None:
         t = how.torch
