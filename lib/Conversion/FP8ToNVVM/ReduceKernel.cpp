@@ -7,11 +7,17 @@
 // training step's bookkeeping (the max of an amax history), not for large
 // ones.
 //
+// A row sum (fp8/Dialect/FP8/Utils/RowSum.h: a norm's sum of squares) is
+// summed in the row-sum order instead, a warp per row (WarpRowSum.h), as
+// the CPU reference and the fused norm kernel add it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "KernelUtils.h"
+#include "WarpRowSum.h"
+#include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,6 +26,103 @@
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
+
+/// A row sum: warp w of CTA c sums row 8 c + w, its lanes loading each
+/// element through the input maps, and adds the init's element.
+static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
+                                                     linalg::GenericOp op,
+                                                     StringRef name,
+                                                     const Target &target) {
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  int64_t rows = loops[0], cols = loops[1];
+  constexpr int64_t rowsPerBlock = kThreadsPerBlock / kWarpSize;
+  KernelBuilder b(op.getLoc(), builder);
+  KernelSignature signature;
+  int64_t bytesMoved = 0;
+  auto declare = [&](StringRef param, ParamRole role, Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Type element = type.getElementType();
+    signature.addBuffer(
+        param, role, element, type.getShape(),
+        MemRefType::get({type.getNumElements()}, storageType(element)));
+    bytesMoved += type.getNumElements() *
+                  llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  };
+  SmallVector<std::string> inputNames;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    inputNames.push_back(("in" + Twine(inputNames.size())).str());
+    declare(inputNames.back(), ParamRole::input, input->get());
+    signature.bindOperand(inputNames.back(), *input);
+  }
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  declare("init", ParamRole::input, init.get());
+  signature.bindOperand("init", init);
+  declare("out", ParamRole::output, op->getResult(0));
+  signature.bindResult("out", op->getResult(0));
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, op->getName().getStringRef(),
+              llvm::divideCeil(rows, rowsPerBlock), kThreadsPerBlock,
+              bytesMoved);
+
+  Value thread = b.threadIdX();
+  Value lane = b.remU(thread, kWarpSize);
+  Value row =
+      b.add(b.mul(b.blockIdX(), rowsPerBlock), b.divU(thread, kWarpSize));
+  // Whole warps idle past the last row: the others' shuffles stay whole.
+  auto ifRow = scf::IfOp::create(b, b.ult(row, rows), false);
+  b.setInsertionPointToStart(ifRow.thenBlock());
+  Block *body = op.getBlock();
+  auto [add, termOperand] = getRowSumStep(op);
+  Value sum = buildWarpRowSum(
+      b, lane, cols, /*maxUnrolled=*/1,
+      [&](Value chunk, std::optional<int64_t>) {
+        SmallVector<Value> terms;
+        for (int64_t r = 0; r < kRowSumChunk; ++r) {
+          // A column past the row (in a partial last chunk) reads the
+          // row's last: its term is never added.
+          Value col =
+              b.minU(b.add(b.mul(chunk, kRowSumChunk), r), b.index(cols - 1));
+          IRMapping mapping;
+          for (auto [index, input] :
+               llvm::enumerate(op.getDpsInputOperands())) {
+            auto shape =
+                cast<RankedTensorType>(input->get().getType()).getShape();
+            Value offset = mapOffset(b, op.getMatchingIndexingMap(input), shape,
+                                     {row, col});
+            mapping.map(
+                body->getArgument(input->getOperandNumber()),
+                memref::LoadOp::create(
+                    b, signature.getArgument(func, inputNames[index]), offset));
+          }
+          for (Operation &inner : body->without_terminator()) {
+            if (&inner == add.getOperation())
+              continue;
+            for (Value operand : inner.getOperands())
+              if (operand.getParentBlock() != body &&
+                  !mapping.contains(operand))
+                mapping.map(operand,
+                            b.clone(*operand.getDefiningOp())->getResult(0));
+            b.clone(inner, mapping);
+          }
+          terms.push_back(
+              mapping.lookupOrDefault(add->getOperand(termOperand)));
+        }
+        return terms;
+      });
+  auto ifLead = scf::IfOp::create(b, b.eq(lane, 0), false);
+  b.setInsertionPointToStart(ifLead.thenBlock());
+  Value start =
+      memref::LoadOp::create(b, signature.getArgument(func, "init"), row);
+  memref::StoreOp::create(b, arith::AddFOp::create(b, start, sum),
+                          signature.getArgument(func, "out"), row);
+  b.setInsertionPointAfter(ifRow);
+  gpu::GPUModuleOp module = finishKernel(b, func);
+  if (failed(expandMathFunctions(func)))
+    return op->emitOpError("convert-fp8-to-nvvm: cannot expand the body's "
+                           "math functions");
+  return module;
+}
 
 FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
                                                    linalg::LinalgOp op,
@@ -33,6 +136,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
     return op->emitOpError("convert-fp8-to-nvvm: needs static shapes");
   if (failed(checkClonableBody(op)))
     return failure();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      generic && isRowSum(generic))
+    return buildRowSumKernel(builder, generic, name, target);
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap initMap = op.getMatchingIndexingMap(&init);
   SmallVector<unsigned> parallel, reduced;

@@ -8,7 +8,8 @@
 // an amax nor a dot product.
 //
 // This file holds the pass; the patterns are in QuantizeLowering.cpp,
-// MatmulLowering.cpp and GroupedMatmulLowering.cpp.
+// MatmulLowering.cpp and GroupedMatmulLowering.cpp, the order of row sums
+// in RowSumLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +76,10 @@ struct FP8LowerToReferencePass
     if (walk.wasInterrupted())
       return signalPassFailure();
 
+    // The program's row sums in their fixed order (the norms that
+    // fp8-fuse-quantization fuses, so that the fused and unfused programs
+    // add alike).
+    reference::lowerRowSums(getOperation());
     RewritePatternSet patterns(&getContext());
     populateFP8ToReferencePatterns(patterns);
     ConversionTarget target(getContext());

@@ -14,6 +14,10 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
+namespace linalg {
+class GenericOp;
+} // namespace linalg
 namespace fp8::reference {
 
 Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -35,6 +39,26 @@ Value padWithZeros(OpBuilder &b, Location loc, Value input,
 /// Splits dimension `dim` of `input` (of extent q * t) into (q, t).
 Value splitDim(OpBuilder &b, Location loc, Value input, unsigned dim,
                int64_t tileExtent);
+
+/// Builds an element's f32 term of a row sum from the inputs' elements.
+using RowTermBuilder = llvm::function_ref<Value(OpBuilder &, ValueRange)>;
+
+/// `init[i]` plus the sum over j of the terms of row i of a [rows, cols]
+/// loop nest, which read `inputs` through `inputMaps`, in the row-sum
+/// order (RowSumLowering.cpp). `init` is an f32 vector of `rows`.
+Value buildRowSum(OpBuilder &b, Location loc, ValueRange inputs,
+                  ArrayRef<AffineMap> inputMaps, Value init, int64_t cols,
+                  const RowTermBuilder &term);
+
+/// Replaces row sum `op` (fp8/Dialect/FP8/Utils/RowSum.h) by linalg ops
+/// that add its terms in the row-sum order (RowSumLowering.cpp); fails on
+/// any other op.
+LogicalResult lowerRowSum(RewriterBase &rewriter, linalg::GenericOp op);
+
+/// lowerRowSum on every row sum under `root` (the program's own, before
+/// the fp8 ops are lowered: those lowerings fix their sums' orders
+/// themselves).
+void lowerRowSums(Operation *root);
 
 /// Adds the lowerings of fp8.quantize, dequantize, requantize and amax.
 void populateQuantizeLoweringPatterns(RewritePatternSet &patterns);

@@ -1,0 +1,84 @@
+//===- RowSum.h - the row sums of norms and their order ---------*- C++ -*-===//
+//
+// A row sum is a linalg.generic that adds one f32 term per element of each
+// row of a matrix (RMSNorm's sum of squares, LayerNorm's sum and sum of
+// squared deviations). Its f32 additions are done in one fixed order that
+// a warp computes at copy speed (docs/Numerics.md, "Row sums"): the CPU
+// reference, the reduction kernel and the fused norm-quantize kernel all
+// use it, so that fusing a norm into its quantization changes no bit.
+// Header-only: the pass, the reference and the kernels include it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_UTILS_ROWSUM_H
+#define FP8_DIALECT_FP8_UTILS_ROWSUM_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <utility>
+
+namespace mlir::fp8 {
+
+/// The order: lane l of kRowSumLanes adds, from +0.0, the terms of chunks
+/// l, l + 32, l + 64, ... of kRowSumChunk consecutive elements each, in
+/// order; then the lanes' sums are added pairwise, halving (lane l and
+/// l + 16 first, then l + 8, ... as a warp's xor butterfly does).
+inline constexpr int64_t kRowSumLanes = 32;
+inline constexpr int64_t kRowSumChunk = 16;
+
+/// The `arith.addf %acc, %term` (either order) that ends the body of
+/// reduction `op` and the term's operand number in it, where the body's
+/// accumulator is read there only; a null op otherwise.
+inline std::pair<arith::AddFOp, unsigned> getRowSumStep(linalg::GenericOp op) {
+  Block *body = op.getBlock();
+  if (op.getNumDpsInits() != 1 || body->getNumArguments() == 0)
+    return {};
+  BlockArgument acc = body->getArguments().back();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body || !acc.hasOneUse())
+    return {};
+  if (add.getLhs() == acc)
+    return {add, 1};
+  if (add.getRhs() == acc)
+    return {add, 0};
+  return {};
+}
+
+/// Whether `op` is a row sum: static loops [parallel, reduction] over a
+/// matrix, one f32 vector result indexed by the rows ((i, j) -> (i)),
+/// inputs read through projections of (i, j) in order, and a body that
+/// ends in getRowSumStep.
+inline bool isRowSum(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumResults() != 1 ||
+      op.getNumLoops() != 2 ||
+      op.getIteratorTypesArray() !=
+          ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                        utils::IteratorType::reduction})
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  MLIRContext *context = op.getContext();
+  AffineMap rows = AffineMap::get(2, 0, getAffineDimExpr(0, context));
+  if (!type || !type.hasStaticShape() || type.getRank() != 1 ||
+      !type.getElementType().isF32() ||
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)) != rows ||
+      !getRowSumStep(op).first)
+    return false;
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  if (llvm::any_of(loops, ShapedType::isDynamic))
+    return false;
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    auto inputType = dyn_cast<RankedTensorType>(input->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return inputType && inputType.hasStaticShape() &&
+           map.isProjectedPermutation(/*allowZeroInResults=*/false) &&
+           llvm::is_sorted(llvm::map_range(map.getResults(), [](AffineExpr e) {
+             return cast<AffineDimExpr>(e).getPosition();
+           }));
+  });
+}
+
+} // namespace mlir::fp8
+
+#endif // FP8_DIALECT_FP8_UTILS_ROWSUM_H

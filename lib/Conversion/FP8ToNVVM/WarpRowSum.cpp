@@ -1,0 +1,92 @@
+//===- WarpRowSum.cpp - a warp's walk over one row ------------------------===//
+//
+// The rounds of a warp over its row and the row sum in the row-sum order
+// (WarpRowSum.h, docs/Numerics.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpRowSum.h"
+
+#include "KernelUtils.h"
+#include "fp8/Dialect/FP8/Utils/RowSum.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::kernels;
+
+int64_t kernels::getRowRounds(int64_t cols) {
+  return llvm::divideCeil(cols, kRowSumLanes * kRowSumChunk);
+}
+
+SmallVector<Value> kernels::walkRow(KernelBuilder &b, Value lane, int64_t cols,
+                                    int64_t maxUnrolled, ValueRange init,
+                                    RoundBody body) {
+  int64_t chunks = llvm::divideCeil(cols, kRowSumChunk);
+  int64_t rounds = getRowRounds(cols);
+  auto chunkOf = [&](Value round) -> std::pair<Value, Value> {
+    Value chunk = b.add(b.mul(round, kRowSumLanes), lane);
+    if (chunks % kRowSumLanes == 0)
+      return {chunk, Value()};
+    Value valid = b.ult(chunk, chunks);
+    return {arith::SelectOp::create(b, valid, chunk, b.index(0)), valid};
+  };
+  SmallVector<Value> carried(init);
+  if (rounds <= maxUnrolled) {
+    for (int64_t round = 0; round < rounds; ++round) {
+      auto [chunk, valid] = chunkOf(b.index(round));
+      carried = body(chunk, valid, round, carried);
+    }
+    return carried;
+  }
+  auto loop =
+      scf::ForOp::create(b, b.index(0), b.index(rounds), b.index(1), carried);
+  OpBuilder::InsertionGuard guard(b);
+  // The builder ends a loop without carried values with its yield; the
+  // body makes its own.
+  Block *loopBody = loop.getBody();
+  if (!loopBody->empty())
+    loopBody->back().erase();
+  b.setInsertionPointToEnd(loopBody);
+  auto [chunk, valid] = chunkOf(loop.getInductionVar());
+  scf::YieldOp::create(
+      b, body(chunk, valid, std::nullopt, loop.getRegionIterArgs()));
+  return loop.getResults();
+}
+
+Value kernels::buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
+                               int64_t maxUnrolled, ChunkTerms terms) {
+  Value zero = b.f32(0.0);
+  Value sum =
+      walkRow(b, lane, cols, maxUnrolled, ValueRange{zero},
+              [&](Value chunk, Value valid, std::optional<int64_t> round,
+                  ValueRange carried) -> SmallVector<Value> {
+                Value partial = carried[0];
+                Value first = b.mul(chunk, kRowSumChunk);
+                for (auto [r, term] : llvm::enumerate(terms(chunk, round))) {
+                  Value next = arith::AddFOp::create(b, partial, term);
+                  // An element past the row (a chunk past it, or the end
+                  // of a partial last chunk) adds nothing.
+                  Value inRow = valid;
+                  if (cols % kRowSumChunk != 0) {
+                    Value element = b.ult(b.add(first, int64_t(r)), cols);
+                    inRow = inRow ? b.andI(inRow, element) : element;
+                  }
+                  partial =
+                      inRow ? arith::SelectOp::create(b, inRow, next, partial)
+                                  .getResult()
+                            : next;
+                }
+                return {partial};
+              })
+          .front();
+  // The xor butterfly: every lane ends with the same sum (addition
+  // commutes), the lanes' sums added pairwise, halving.
+  for (int64_t stride = kRowSumLanes / 2; stride >= 1; stride /= 2)
+    sum = arith::AddFOp::create(
+        b, sum,
+        gpu::ShuffleOp::create(b, sum, stride, kWarpSize, gpu::ShuffleMode::XOR)
+            .getShuffleResult());
+  return sum;
+}

@@ -1,0 +1,55 @@
+//===- WarpRowSum.h - a warp's walk over one row ----------------*- C++ -*-===//
+//
+// A warp per row, its lanes taking the row's chunks of 16 elements in
+// rounds (chunk 32 r + lane in round r), and the row sum of
+// fp8/Dialect/FP8/Utils/RowSum.h in the order docs/Numerics.md fixes: each
+// lane adds its chunks' terms from +0.0, then an xor butterfly over the
+// lanes. The reduction kernel (a row sum alone) and the fused norm kernel
+// (RowNormQuantizeKernel.cpp) share it, so that they add alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
+
+#include "KernelBuilder.h"
+
+#include <optional>
+
+namespace mlir::fp8::kernels {
+
+/// Rounds of 32 chunks of 16 a row of `cols` elements takes.
+int64_t getRowRounds(int64_t cols);
+
+/// One round of a lane: its chunk (index), whether the chunk lies in the
+/// row (i1; null where every round's does), the round where the walk is
+/// unrolled (else in an scf.for), and the values carried from the round
+/// before; returns the values to carry on.
+using RoundBody = function_ref<SmallVector<Value>(Value chunk, Value valid,
+                                                  std::optional<int64_t> round,
+                                                  ValueRange carried)>;
+
+/// Walks the rounds of a row of `cols` elements for `lane` (index),
+/// unrolled up to `maxUnrolled` rounds (then a caller may keep a round's
+/// loads in registers), else in an scf.for; `init` is carried into the
+/// first round. Returns what the last round carries out. Every lane runs
+/// every round (shuffles inside are safe); a chunk past the row is
+/// clamped to chunk 0 of it.
+SmallVector<Value> walkRow(KernelBuilder &b, Value lane, int64_t cols,
+                           int64_t maxUnrolled, ValueRange init,
+                           RoundBody body);
+
+/// The f32 terms of elements 16 chunk .. 16 chunk + 15 (those past the
+/// row are never added).
+using ChunkTerms =
+    function_ref<SmallVector<Value>(Value chunk, std::optional<int64_t> round)>;
+
+/// The row sum of the terms of a row of `cols` elements in the row-sum
+/// order, in every lane: the lane's sum from +0.0 over its chunks'
+/// terms in order, then lane + lane ^ 16, ^ 8, ..., ^ 1.
+Value buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
+                      int64_t maxUnrolled, ChunkTerms terms);
+
+} // namespace mlir::fp8::kernels
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
