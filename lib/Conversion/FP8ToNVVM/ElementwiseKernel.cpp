@@ -137,6 +137,45 @@ struct FloorToArith : OpRewritePattern<math::FloorOp> {
     return success();
   }
 };
+/// f32 math.sqrt and math.rsqrt without libdevice (whose __nv_rsqrtf is
+/// rsqrt.approx, and which is linked only where CUDA is found at compile
+/// time): sqrt.rn.f32 (convert-gpu-to-nvvm refuses llvm.intr.sqrt on f32,
+/// hence the one instruction of inline PTX) and 1 / sqrt(x) by div.rn.f32,
+/// both correctly rounded, so the bits are the CPU reference's (MathToLLVM
+/// lowers rsqrt to the same division).
+static Value buildSqrtRn(PatternRewriter &rewriter, Location loc, Value x) {
+  return LLVM::InlineAsmOp::create(
+             rewriter, loc, TypeRange{rewriter.getF32Type()}, ValueRange{x},
+             "sqrt.rn.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+struct SqrtToPtx : OpRewritePattern<math::SqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::SqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "only scalar f32");
+    rewriter.replaceOp(op, buildSqrtRn(rewriter, op.getLoc(), op.getOperand()));
+    return success();
+  }
+};
+struct RsqrtToDivSqrt : OpRewritePattern<math::RsqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::RsqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "only scalar f32");
+    Location loc = op.getLoc();
+    Value one =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(1.0));
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(
+        op, one, buildSqrtRn(rewriter, loc, op.getOperand()));
+    return success();
+  }
+};
 struct FmaToIntrinsic : OpRewritePattern<math::FmaOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::FmaOp op,
@@ -178,10 +217,13 @@ SmallVector<Value> kernels::cloneBody(OpBuilder &b, Block *body,
 
 LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {
   // Math functions become arith ops, so that the PTX calls nothing (no
-  // libdevice); so do the absf and fma that the approximations leave.
+  // libdevice); so do the absf and fma that the approximations leave, and
+  // f32 sqrt and rsqrt (correctly rounded, as on the CPU).
   RewritePatternSet patterns(func.getContext());
   populateMathPolynomialApproximationPatterns(patterns);
-  patterns.add<AbsFToBits, FloorToArith, FmaToIntrinsic>(func.getContext());
+  patterns
+      .add<AbsFToBits, FloorToArith, FmaToIntrinsic, SqrtToPtx, RsqrtToDivSqrt>(
+          func.getContext());
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
