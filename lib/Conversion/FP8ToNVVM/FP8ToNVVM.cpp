@@ -214,6 +214,10 @@ struct ConvertFP8ToNVVMPass
       } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
         kernel = buildCastTransposeKernel(
             b, fused, kernelName(op, "cast_transpose"), target);
+      } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op);
+                 fused && !fused.getReductions().empty()) {
+        kernel = kernels::buildRowNormQuantizeKernel(
+            b, fused, kernelName(op, "quantize_row_norm"), target);
       } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
         kernel = kernels::buildQuantizeElementwiseKernel(
             b, fused,

@@ -195,6 +195,13 @@ buildCastTransposeKernel(OpBuilder &builder, Operation *op,
                          std::array<ScaleLayout, 2> layouts, StringRef name,
                          const Target &target, FusedProducer *producer);
 
+/// The kernel of an fp8.quantize_elementwise with `reduce` regions (a norm
+/// and its row quantization): a warp per row (RowNormQuantizeKernel.cpp).
+FailureOr<gpu::GPUModuleOp> buildRowNormQuantizeKernel(OpBuilder &builder,
+                                                       QuantizeElementwiseOp op,
+                                                       StringRef name,
+                                                       const Target &target);
+
 } // namespace mlir::fp8::kernels
 
 #endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H

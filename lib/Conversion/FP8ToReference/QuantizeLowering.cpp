@@ -399,7 +399,8 @@ struct QuantizeTransposeLowering : OpRewritePattern<QuantizeTransposeOp> {
 };
 
 /// The fused op is, by definition, its producer and its quantization: the
-/// reference materializes the producer as the linalg.generic it came from
+/// reference materializes the producer (and its row sums) as the
+/// linalg.generic it came from
 /// and quantizes its result with fp8.quantize (or fp8.quantize_transpose,
 /// lowered in turn), so that fusing never changes a bit.
 struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
@@ -416,19 +417,43 @@ struct QuantizeElementwiseLowering : OpRewritePattern<QuantizeElementwiseOp> {
     maps.push_back(rewriter.getMultiDimIdentityMap(2));
     SmallVector<utils::IteratorType> iterators(2,
                                                utils::IteratorType::parallel);
+    // A region's element on `args`: every op before its fp8.yield (see
+    // verifyRegion); the arguments past `args` (later row sums) are unread.
+    auto cloneRegion = [](OpBuilder &b, Block &block, ValueRange args) {
+      IRMapping mapping;
+      for (auto [from, to] : llvm::zip(block.getArguments(), args))
+        mapping.map(from, to);
+      for (Operation &inner :
+           llvm::make_range(block.begin(), std::prev(block.end())))
+        b.clone(inner, mapping);
+      return mapping.lookupOrDefault(block.back().getOperand(0));
+    };
+    // The row sums, by definition those of the reducing generics from a
+    // zero fill, in the row-sum order; each reads the ones before it.
+    int64_t rows = producedType.getDimSize(0);
+    AffineMap rowMap =
+        AffineMap::get(2, 0, rewriter.getAffineDimExpr(0), getContext());
+    SmallVector<Value> inputs(op.getInputs());
+    SmallVector<AffineMap> sumMaps(maps.begin(), std::prev(maps.end()));
+    for (Region &region : op.getReductions()) {
+      Value zeros = filledTensor(rewriter, loc, {rows}, rewriter.getF32Type(),
+                                 rewriter.getF32FloatAttr(0.0));
+      Value sum = buildRowSum(rewriter, loc, inputs, sumMaps, zeros,
+                              producedType.getDimSize(1),
+                              [&](OpBuilder &b, ValueRange args) {
+                                return cloneRegion(b, region.front(), args);
+                              });
+      inputs.push_back(sum);
+      sumMaps.push_back(rowMap);
+    }
+    maps = sumMaps;
+    maps.push_back(rewriter.getMultiDimIdentityMap(2));
     Block &body = op.getBody().front();
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{producedType}, op.getInputs(),
-        ValueRange{init}, maps, iterators,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          IRMapping mapping;
-          mapping.map(body.getArguments(), args.drop_back());
-          // Every op before fp8.yield (see verifyElementwiseBody).
-          for (Operation &inner :
-               llvm::make_range(body.begin(), std::prev(body.end())))
-            b.clone(inner, mapping);
+        rewriter, loc, TypeRange{producedType}, inputs, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           linalg::YieldOp::create(b, bodyLoc,
-                                  mapping.lookup(op.getYield().getValue()));
+                                  cloneRegion(b, body, args.drop_back()));
         });
     Value produced = generic.getResult(0);
     // The rotation between producer and quantization, by definition.

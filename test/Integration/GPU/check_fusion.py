@@ -30,7 +30,10 @@ quantization itself: GELU's cast-transpose, and a plain 1x128
 quantization of m - 2 rows (the re-laid rows padded with zeros); and a
 Hadamard rotation along the rows rotated in registers by the quantization
 that reads it (blocks of 128 with signs, 256 over two 1x128 tiles, 16
-under 1x32 tiles).
+under 1x32 tiles); and norms into the row quantization that reads them
+(a warp per row, the row sums in the order of docs/Numerics.md): RMSNorm
+1x128, rowwise with its bf16 result, and with the scales for TMA;
+LayerNorm in two passes 1x128 with its result, and rowwise from f32.
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -66,6 +69,34 @@ SWIGLU_R = graphs._SILU.format(x="%a0") + """%s0 = arith.mulf %a0, %sig : f32
 %r = arith.mulf %s0, %a1 : f32
 """
 BIAS_R = "%r = arith.addf %a0, %a1 : f32\n"
+# RMSNorm on x, the sum of its squares (f32 per row) and the weight;
+# LayerNorm's squared deviation from the mean (x, the row's sum), and
+# LayerNorm on x, the sum, the sum of squared deviations, weight and bias.
+# {n} is the row length.
+RMSNORM_R = """%nn = arith.constant {n}.0 : f32
+%eps = arith.constant 1.0e-05 : f32
+%ms = arith.divf %a1, %nn : f32
+%ve = arith.addf %ms, %eps : f32
+%rs = math.rsqrt %ve : f32
+%xn = arith.mulf %a0, %rs : f32
+%r = arith.mulf %xn, %a2 : f32
+"""
+LN_DEV_R = """%nn = arith.constant {n}.0 : f32
+%mean = arith.divf %a1, %nn : f32
+%d = arith.subf %a0, %mean : f32
+%r = arith.mulf %d, %d : f32
+"""
+LAYERNORM_R = """%nn = arith.constant {n}.0 : f32
+%eps = arith.constant 1.0e-05 : f32
+%mean = arith.divf %a1, %nn : f32
+%vn = arith.divf %a2, %nn : f32
+%ve = arith.addf %vn, %eps : f32
+%rs = math.rsqrt %ve : f32
+%d = arith.subf %a0, %mean : f32
+%xn = arith.mulf %d, %rs : f32
+%sc = arith.mulf %xn, %a3 : f32
+%r = arith.addf %sc, %a4 : f32
+"""
 ROWSCALE_R = "%r = arith.mulf %a0, %a1 : f32\n"
 
 
@@ -124,6 +155,40 @@ class _Function:
             self.lines.append("  %%y = arith.truncf %%r : f32 to %s" % out)
             self.lines.append("  linalg.yield %%y : %s" % out)
         self.lines.append("} -> %s" % _t((m, n), out))
+        return v
+
+    def row_sum(self, inputs, term, result="%r"):
+        """A row sum of f32 terms from a zero fill (a norm's): inputs
+        [(value, type, map)] read over (i, j); `term` on f32 %a0.. gives
+        `result`. Returns the f32 vector of the rows' sums."""
+        m = self.m
+        self.count += 1
+        k = self.count
+        vec = _t((m,), "f32")
+        self.lines.append("%%cz%d = arith.constant 0.0 : f32" % k)
+        self.lines.append("%%ez%d = tensor.empty() : %s" % (k, vec))
+        self.lines.append("%%z%d = linalg.fill ins(%%cz%d : f32) outs(%%ez%d "
+                          ": %s) -> %s" % (k, k, k, vec, vec))
+        maps = ", ".join(mp for _, _, mp in inputs) + ", #col"
+        ins = ", ".join(x for x, _, _ in inputs)
+        tys = ", ".join(t for _, t, _ in inputs)
+        dtypes = [t.split("x")[-1].rstrip(">") for _, t, _ in inputs]
+        bargs = ", ".join("%%%s%d: %s" % ("a" if d == "f32" else "b", i, d)
+                          for i, d in enumerate(dtypes))
+        v = "%%rs%d" % k
+        self.lines.append(
+            "%s = linalg.generic {indexing_maps = [%s], iterator_types = "
+            "[\"parallel\", \"reduction\"]} ins(%s : %s) outs(%%z%d : %s) "
+            "{" % (v, maps, ins, tys, k, vec))
+        self.lines.append("^bb0(%s, %%acc: f32):" % bargs)
+        for i, dtype in enumerate(dtypes):
+            if dtype != "f32":
+                self.lines.append("  %%a%d = arith.extf %%b%d : %s to f32" %
+                                  (i, i, dtype))
+        self.lines.extend("  " + l for l in term.strip().splitlines())
+        self.lines.append("  %%next = arith.addf %%acc, %s : f32" % result)
+        self.lines.append("  linalg.yield %next : f32")
+        self.lines.append("} -> %s" % vec)
         return v
 
     def align(self, scale, shape):
@@ -255,6 +320,48 @@ def program(m, n):
         f = _Function("hadamard%d_1x%d" % (size, tile), m, n)
         f.quantize(f.rotate(f.arg((m, n)), size, seed), (1, tile))
         fns.append(f)
+    # Norms into the row quantization that reads them (a warp per row):
+    # RMSNorm (its sum of squares a `reduce` region) 1x128 and rowwise
+    # with its bf16 result, with the scales for TMA; LayerNorm in two
+    # passes (the mean, then the squared deviations) 1x128 kept, and on
+    # an f32 input rowwise.
+    sq = "%r = arith.mulf %a0, %a0 : f32\n"
+    for name, tile, kept, tma in (("rmsnorm_1x128", (1, 128), False, False),
+                                  ("rmsnorm_rowwise_kept", (1, 0), True,
+                                   False),
+                                  ("rmsnorm_1x128_tma", (1, 128), False,
+                                   True)):
+        f = _Function(name, m, n)
+        x = f.arg((m, n))
+        w = f.arg((n,))
+        ss = f.row_sum([(x, _t((m, n), "bf16"), "#id")], sq)
+        y = f.generic([(x, _t((m, n), "bf16"), "#id"),
+                       (ss, _t((m,), "f32"), "#col"),
+                       (w, _t((n,), "bf16"), "#row")],
+                      RMSNORM_R.replace("{n}", str(n)))
+        f.quantize(y, tile, tma=tma)
+        if kept:
+            f.keep(y)
+        fns.append(f)
+    for name, tile, dtype in (("layernorm_1x128_kept", (1, 128), "bf16"),
+                              ("layernorm_f32_rowwise", (1, 0), "f32")):
+        f = _Function(name, m, n)
+        x = f.arg((m, n), dtype)
+        w = f.arg((n,))
+        b = f.arg((n,))
+        xin = (x, _t((m, n), dtype), "#id")
+        total = f.row_sum([xin], "", result="%a0")
+        var = f.row_sum([xin, (total, _t((m,), "f32"), "#col")],
+                        LN_DEV_R.replace("{n}", str(n)))
+        y = f.generic([xin, (total, _t((m,), "f32"), "#col"),
+                       (var, _t((m,), "f32"), "#col"),
+                       (w, _t((n,), "bf16"), "#row"),
+                       (b, _t((n,), "bf16"), "#row")],
+                      LAYERNORM_R.replace("{n}", str(n)))
+        f.quantize(y, tile)
+        if tile == (1, 128):
+            f.keep(y)
+        fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
     c = f.arg((m,), "f32")
@@ -372,10 +479,13 @@ def check(directory, fp8_run, seeds, keep):
 def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256.
-    assert text.count("func.func") == 14, text
-    assert text.count("fp8.quantize ") == 19, text.count("fp8.quantize ")
+    assert text.count("func.func") == 19, text
+    assert text.count("fp8.quantize ") == 24, text.count("fp8.quantize ")
+    # The norms' row sums: one per RMSNorm, two per LayerNorm.
+    assert text.count('"reduction"') == 7, text.count('"reduction"')
     assert text.count("fp8.hadamard") == 4, text
-    assert text.count("fp8.tma_align_scales") == 3, text
+    assert text.count("fp8.tma_align_scales") == 4, text.count(
+        "fp8.tma_align_scales")
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
         os.makedirs(a)

@@ -92,37 +92,91 @@ bool QuantizeElementwiseOp::isElementwiseMap(AffineMap map) {
   return true;
 }
 
-/// The body: one argument per input of the input's element type, arith
-/// and math ops without regions, and the fp8.yield of the produced element.
-static LogicalResult verifyElementwiseBody(QuantizeElementwiseOp op) {
-  Block &body = op.getBody().front();
-  if (body.getNumArguments() != op.getInputs().size())
-    return op.emitOpError("expects a body argument per input (")
-           << op.getInputs().size() << "), got " << body.getNumArguments();
+YieldOp QuantizeElementwiseOp::getReductionYield(unsigned index) {
+  Block &block = getReductions()[index].front();
+  return block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+}
+
+/// A region of the op (`what`: "body", "reduce region #k"): one argument
+/// per input of the input's element type, then an f32 per row reduction;
+/// arith and math ops without regions; the fp8.yield `yield`.
+static LogicalResult verifyRegion(QuantizeElementwiseOp op, Block &block,
+                                  const Twine &what, YieldOp yield) {
+  unsigned numInputs = op.getInputs().size();
+  unsigned numReductions = op.getReductions().size();
+  if (block.getNumArguments() != numInputs + numReductions) {
+    InFlightDiagnostic diag = op.emitOpError("expects a ")
+                              << what << " argument per input (" << numInputs
+                              << ")";
+    if (numReductions)
+      diag << " and per reduction (" << numReductions << ")";
+    return diag << ", got " << block.getNumArguments();
+  }
   for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(body.getArguments(), op.getInputs()))) {
+       llvm::enumerate(llvm::zip(block.getArguments(), op.getInputs()))) {
     auto [argument, input] = pair;
     Type element = getElementTypeOrSelf(input.getType());
     if (argument.getType() != element)
-      return op.emitOpError("expects body argument #")
-             << index << " of input #" << index << "'s element type " << element
-             << ", got " << argument.getType();
+      return op.emitOpError("expects ")
+             << what << " argument #" << index << " of input #" << index
+             << "'s element type " << element << ", got " << argument.getType();
+  }
+  for (unsigned k = 0; k < numReductions; ++k) {
+    BlockArgument argument = block.getArgument(numInputs + k);
+    if (!argument.getType().isF32())
+      return op.emitOpError("expects ")
+             << what << " argument #" << numInputs + k << " (the sum of reduce "
+             << "region #" << k << ") of type f32, got " << argument.getType();
   }
   // By namespace: the dialect library does not link arith and math.
-  if (!op.getYield())
-    return op.emitOpError("body must end with fp8.yield");
+  if (!yield)
+    return op.emitOpError() << what << " must end with fp8.yield";
   // Every op before the yield. Not Block::without_terminator: it asks the
   // op's registration for the Terminator trait from libMLIR, and where the
   // fp8 dialect lives in another shared library (the C API's) that trait's
   // TypeID differs, so fp8.yield would be taken for a body op.
-  for (Operation &inner : llvm::make_range(body.begin(), std::prev(body.end())))
+  for (Operation &inner :
+       llvm::make_range(block.begin(), std::prev(block.end())))
     if (!llvm::is_contained({StringRef("arith"), StringRef("math")},
                             inner.getName().getDialectNamespace()) ||
         inner.getNumRegions() != 0 ||
         llvm::any_of(inner.getResultTypes(), llvm::IsaPred<ShapedType>))
-      return op.emitOpError("body computes one element with scalar arith and "
-                            "math ops, got '")
-             << inner.getName() << "'";
+      return op.emitOpError() << what
+                              << " computes one element with scalar arith "
+                                 "and math ops, got '"
+                              << inner.getName() << "'";
+  return success();
+}
+
+/// The body: see verifyRegion.
+static LogicalResult verifyElementwiseBody(QuantizeElementwiseOp op) {
+  return verifyRegion(op, op.getBody().front(), "body", op.getYield());
+}
+
+/// The `reduce` regions: each a region like the body that yields an f32
+/// term and reads the sums of the regions before it only (a sum cannot
+/// depend on itself); the row is the kernel's unit, so no transpose or
+/// rotation beside them.
+LogicalResult QuantizeElementwiseOp::verifyReductions() {
+  unsigned numInputs = getInputs().size();
+  for (auto [k, region] : llvm::enumerate(getReductions())) {
+    std::string what = ("reduce region #" + Twine(k)).str();
+    Block &block = region.front();
+    if (failed(verifyRegion(*this, block, what, getReductionYield(k))))
+      return failure();
+    if (Type type = getReductionYield(k).getValue().getType(); !type.isF32())
+      return emitOpError() << what << " yields an f32 term, got " << type;
+    for (unsigned later = numInputs + k; later < block.getNumArguments();
+         ++later)
+      if (!block.getArgument(later).use_empty())
+        return emitOpError() << what << " reads the sum of reduce region #"
+                             << later - numInputs
+                             << ": a region reads only the sums before it";
+  }
+  if (!getReductions().empty() &&
+      (getTranspose() || getHadamardSize().has_value()))
+    return emitOpError("row reductions take neither the transpose nor a "
+                       "rotation");
   return success();
 }
 
@@ -137,7 +191,7 @@ LogicalResult QuantizeElementwiseOp::verify() {
     return emitOpError("expects ")
            << base << " results" << (getTranspose() ? " (with transpose)" : "")
            << ", and the kept value optionally, got " << numResults;
-  if (failed(verifyElementwiseBody(*this)))
+  if (failed(verifyElementwiseBody(*this)) || failed(verifyReductions()))
     return failure();
 
   // The produced matrix: the data's shape, the yield's type.

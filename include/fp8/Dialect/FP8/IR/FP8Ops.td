@@ -208,6 +208,26 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     nor a kept result: the rotation's result has no other reader). A
     kernel rotates the values it holds in registers before their amax.
 
+    With `reduce` regions (row-local producers: RMSNorm, LayerNorm), the
+    body also reads row sums: region k computes one f32 term per element,
+    and its row sum `%s_k[i]` (the row-sum order of docs/Numerics.md,
+    from +0.0) is bit for bit that of the reducing generic it replaces,
+    whose init is a zero fill:
+
+    ```mlir
+    %s_k = linalg.generic {indexing_maps = [#map0, ..., #col, ..., #col],
+                           iterator_types = ["parallel", "reduction"]}
+        ins(%in0, ..., %s_0, ..., %s_k-1) outs(%zeros : tensor<Mxf32>) {
+      ...  %t = TERM;  %next = arith.addf %acc, %t : f32;  linalg.yield %next
+    }
+    ```
+
+    Every region, the body and each `reduce` region, takes the same
+    arguments: an element of each input, then the row sum of every
+    reduction in order (f32); region k reads only the sums before it and
+    ends with the `fp8.yield` of its term. Then neither `transpose` nor a
+    rotation: a kernel keeps each row in one warp.
+
     ```mlir
     %q, %s, %qt, %st, %a = fp8.quantize_elementwise %h {
           indexing_maps = [affine_map<(i, j) -> (i, j)>],
@@ -234,9 +254,11 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     OptionalAttr<I64Attr>:$hadamard_seed
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
-  let regions = (region SizedRegion<1>:$body);
+  let regions = (region SizedRegion<1>:$body,
+                 VariadicRegion<SizedRegion<1>>:$reductions);
   let assemblyFormat = [{
     $inputs attr-dict `:` type($inputs) `->` type($results) $body
+    (`reduce` $reductions^)?
   }];
   let extraClassDeclaration = [{
     /// The FP8 data and scales of the producer's result.
@@ -258,6 +280,10 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
     static bool isElementwiseMap(AffineMap map);
     /// The number of results without the kept one.
     unsigned getNumQuantizationResults() { return getTranspose() ? 4 : 2; }
+    /// Checks the `reduce` regions (part of the verifier).
+    ::mlir::LogicalResult verifyReductions();
+    /// The terminator of `reduce` region `index` (null where it has none).
+    YieldOp getReductionYield(unsigned index);
   }];
   let hasVerifier = 1;
 }
@@ -265,7 +291,8 @@ def FP8_QuantizeElementwiseOp : FP8_Op<"quantize_elementwise", [Pure, IsolatedFr
 def FP8_YieldOp : FP8_Op<"yield", [Pure, Terminator, HasParent<"QuantizeElementwiseOp">]> {
   let summary = "the element an fp8.quantize_elementwise body computes";
   let description = [{
-    Ends the body of `fp8.quantize_elementwise` with the producer's element.
+    Ends the body of `fp8.quantize_elementwise` with the producer's element
+    (a `reduce` region with its f32 term).
 
     ```mlir
     fp8.yield %r : bf16

@@ -1,0 +1,156 @@
+// fp8.quantize_elementwise with `reduce` regions (a norm fused into its row
+// quantization) becomes a warp-per-row kernel: the row's chunks loaded as
+// 16-byte vectors, each row sum as lane sums then an xor butterfly (5
+// shuffles), the body per element, the 1x128 amax by 3 more shuffles (or
+// the whole row's by 5), the casts and the stores; up to 2048 columns the
+// loads stay in registers, longer rows loop and read again; no spills.
+// A row sum alone (linalg, unfused) gets a warp per row in the same order.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
+// RUN: FileCheck %s --check-prefix=RMS < %t/rmsnorm_quantize_row_norm_0.ptx
+// RUN: FileCheck %s --check-prefix=LN < %t/layernorm_quantize_row_norm_1.ptx
+// RUN: FileCheck %s --check-prefix=TMA < %t/partial_round_tma_quantize_row_norm_2.ptx
+// RUN: FileCheck %s --check-prefix=SUM < %t/row_sum_generic_4.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/rmsnorm_quantize_row_norm_0.ptx
+// RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/layernorm_quantize_row_norm_1.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rmsnorm_quantize_row_norm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/layernorm_quantize_row_norm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/partial_round_tma_quantize_row_norm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/row_sum_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: rm -rf %t100 && fp8-opt %s '--fp8-emit=dir=%t100 chip=sm_100a' -o /dev/null
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a %t100/rmsnorm_quantize_row_norm_0.ptx -o /dev/null %}
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// RMSNorm, 2048 columns (4 rounds, kept in registers), 1x128: x and the
+// weight as vectors, the butterfly, rsqrt as 1 / sqrt (both correctly
+// rounded, as on the CPU), the tile amax, the casts.
+// RMS: .visible .entry rmsnorm_quantize_row_norm_0(
+// RMS: ld.global.v4.b32
+// RMS-COUNT-5: shfl.sync.bfly.b32
+// RMS: sqrt.rn.f32
+// RMS: rcp.rn.f32
+// RMS-COUNT-3: shfl.sync.bfly.b32
+// RMS: cvt.rn.satfinite.e4m3x2.f32
+// RMS: st.global.v4.b32
+// NOCALL-NOT: {{call|__nv_}}
+func.func @rmsnorm(%x: tensor<256x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<256x2048xf8E4M3FN>, tensor<256x16xf32>) {
+  %q, %s = fp8.quantize_elementwise %x, %w {indexing_maps = [#id, #row], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<256x2048xbf16>, tensor<2048xbf16> -> tensor<256x2048xf8E4M3FN>, tensor<256x16xf32> {
+  ^bb0(%a: bf16, %g: bf16, %ss: f32):
+    %n = arith.constant 2048.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %ss, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    fp8.yield %b : bf16
+  } reduce {
+  ^bb0(%a: bf16, %g: bf16, %ss: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    fp8.yield %sq : f32
+  }
+  return %q, %s : tensor<256x2048xf8E4M3FN>, tensor<256x16xf32>
+}
+
+// LayerNorm, 8192 columns (16 rounds: loops that load again), rowwise,
+// kept: two sums, the whole row's amax (5 more shuffles), the kept bf16.
+// LN: .visible .entry layernorm_quantize_row_norm_1(
+// LN-COUNT-10: shfl.sync.bfly.b32
+// LN: shfl.sync.bfly.b32
+// LN: cvt.rn.satfinite.e4m3x2.f32
+// LN: st.global.v4.b32
+func.func @layernorm(%x: tensor<128x8192xbf16>, %w: tensor<8192xbf16>, %bias: tensor<8192xbf16>) -> (tensor<128x8192xf8E4M3FN>, tensor<128x1xf32>, tensor<128x8192xbf16>) {
+  %q, %s, %k = fp8.quantize_elementwise %x, %w, %bias {indexing_maps = [#id, #row, #row], scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<128x8192xbf16>, tensor<8192xbf16>, tensor<8192xbf16> -> tensor<128x8192xf8E4M3FN>, tensor<128x1xf32>, tensor<128x8192xbf16> {
+  ^bb0(%a: bf16, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    %n = arith.constant 8192.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %mean = arith.divf %sum, %n : f32
+    %vn = arith.divf %var, %n : f32
+    %v = arith.addf %vn, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %mean : f32
+    %t = arith.mulf %d, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %bf = arith.extf %bb : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %z = arith.addf %u, %bf : f32
+    %b = arith.truncf %z : f32 to bf16
+    fp8.yield %b : bf16
+  } reduce {
+  ^bb0(%a: bf16, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    %f = arith.extf %a : bf16 to f32
+    fp8.yield %f : f32
+  }, {
+  ^bb0(%a: bf16, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    %n = arith.constant 8192.0 : f32
+    %mean = arith.divf %sum, %n : f32
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %mean : f32
+    %sq = arith.mulf %d, %d : f32
+    fp8.yield %sq : f32
+  }
+  return %q, %s, %k : tensor<128x8192xf8E4M3FN>, tensor<128x1xf32>, tensor<128x8192xbf16>
+}
+
+// 1280 columns (two and a half rounds: the last round's upper lanes add
+// nothing and store nothing), f32 input, 1x128 scales stored for TMA.
+// TMA: .visible .entry partial_round_tma_quantize_row_norm_2(
+// TMA: ld.global.v4.b32
+// TMA: shfl.sync.bfly.b32
+// TMA: cvt.rn.satfinite.e4m3x2.f32
+func.func @partial_round_tma(%x: tensor<64x1280xf32>) -> (tensor<64x1280xf8E4M3FN>, tensor<10x64xf32>) {
+  %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<col_major_tma>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<64x1280xf32> -> tensor<64x1280xf8E4M3FN>, tensor<10x64xf32> {
+  ^bb0(%a: f32, %ss: f32):
+    %r = math.rsqrt %ss : f32
+    %t = arith.mulf %a, %r : f32
+    fp8.yield %t : f32
+  } reduce {
+  ^bb0(%a: f32, %ss: f32):
+    %sq = arith.mulf %a, %a : f32
+    fp8.yield %sq : f32
+  }
+  return %q, %s : tensor<64x1280xf8E4M3FN>, tensor<10x64xf32>
+}
+
+// A row sum alone (the unfused program's): a warp per row, the same
+// butterfly, the init added by lane 0.
+// SUM: .visible .entry row_sum_generic_4(
+// SUM-COUNT-5: shfl.sync.bfly.b32
+// SUM: st.global.b32
+func.func @row_sum(%x: tensor<100x1000xbf16>) -> tensor<100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<100xf32>) -> tensor<100xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<100x1000xbf16>) outs(%init : tensor<100xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<100xf32>
+  return %ss : tensor<100xf32>
+}
+
+// A warp per row, 8 rows per CTA: 256 rows in 32 CTAs, 100 in 13.
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 32,
+// MANIFEST: "name": "rmsnorm_quantize_row_norm_0",
+// MANIFEST-NEXT: "op": "fp8.quantize_elementwise",
+// MANIFEST: "op": "linalg.fill",
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 13,
+// MANIFEST: "name": "row_sum_generic_4",
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: error

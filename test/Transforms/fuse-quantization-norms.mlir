@@ -1,0 +1,336 @@
+// RUN: fp8-opt %s -split-input-file --fp8-fuse-quantization | FileCheck %s
+// RUN: fp8-opt %s -split-input-file --fp8-fuse-quantization=producers=false | FileCheck %s --check-prefix=OFF
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// RMSNorm quantized 1x128: the sum of squares becomes the `reduce` region
+// (its term, x^2), the normalization the body, which reads the row's sum
+// as its last argument; the reduction, its zero fill and the generic go.
+// CHECK-LABEL: func.func @rmsnorm(
+// CHECK-SAME:    %[[X:.*]]: tensor<256x512xbf16>, %[[W:.*]]: tensor<512xbf16>
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]] = fp8.quantize_elementwise %[[X]], %[[W]] {indexing_maps = [#map, #map1], scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16>, tensor<512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32> {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: bf16, %[[G:.*]]: bf16, %[[SS:.*]]: f32):
+// CHECK:           %[[M:.*]] = arith.divf %[[SS]], %{{.*}} : f32
+// CHECK:           math.rsqrt
+// CHECK:           fp8.yield %{{.*}} : bf16
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%[[A2:.*]]: bf16, %{{.*}}: bf16, %{{.*}}: f32):
+// CHECK-NEXT:      %[[F:.*]] = arith.extf %[[A2]] : bf16 to f32
+// CHECK-NEXT:      %[[SQ:.*]] = arith.mulf %[[F]], %[[F]] : f32
+// CHECK-NEXT:      fp8.yield %[[SQ]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[Q]], %[[S]]
+// OFF-LABEL: func.func @rmsnorm(
+// OFF:         linalg.fill
+// OFF:         linalg.generic
+// OFF:         linalg.generic
+// OFF:         fp8.quantize %
+// OFF-NOT:     fp8.quantize_elementwise
+func.func @rmsnorm(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+#v = affine_map<(i) -> (i)>
+
+// LayerNorm in two passes (torch's decomposition: the mean, then the sum
+// of squared deviations from it), the mean and rstd as vectors, quantized
+// rowwise and kept: two `reduce` regions, the second reading the first's
+// sum (the mean's vector inlined into it and into the body).
+// CHECK-LABEL: func.func @layernorm(
+// CHECK-SAME:    %[[X:.*]]: tensor<256x512xbf16>, %[[W:.*]]: tensor<512xbf16>, %[[B:.*]]: tensor<512xbf16>
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[K:.*]] = fp8.quantize_elementwise %[[X]], %[[W]], %[[B]] {indexing_maps = [#map, #map1, #map1], scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+// CHECK-NEXT:    ^bb0(%{{.*}}: bf16, %{{.*}}: bf16, %{{.*}}: bf16, %[[SUM:.*]]: f32, %[[VAR:.*]]: f32):
+// CHECK:           arith.divf %[[SUM]]
+// CHECK:           arith.divf %[[VAR]]
+// CHECK:           math.rsqrt
+// CHECK:           fp8.yield %{{.*}} : bf16
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: bf16, %{{.*}}: bf16, %{{.*}}: bf16, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[F:.*]] = arith.extf %[[A]] : bf16 to f32
+// CHECK-NEXT:      fp8.yield %[[F]] : f32
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:    ^bb0(%[[A2:.*]]: bf16, %{{.*}}: bf16, %{{.*}}: bf16, %[[SUM2:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[MEAN:.*]] = arith.divf %[[SUM2]]
+// CHECK:           %[[D:.*]] = arith.subf %{{.*}}, %[[MEAN]] : f32
+// CHECK-NEXT:      %[[SQ:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK-NEXT:      fp8.yield %[[SQ]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[Q]], %[[S]], %[[K]]
+// CHECK-NOT:     linalg.generic
+func.func @layernorm(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>, %bias: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x1xf32>, tensor<256x512xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %s = arith.addf %f, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %mean = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%sum : tensor<256xf32>) outs(%e1 : tensor<256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 512.0 : f32
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<256xf32>
+  %init2 = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %var = linalg.generic {indexing_maps = [#id, #col, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<256x512xbf16>, tensor<256xf32>) outs(%init2 : tensor<256xf32>) {
+  ^bb0(%a: bf16, %m: f32, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %m : f32
+    %sq = arith.mulf %d, %d : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %e2 = tensor.empty() : tensor<256xf32>
+  %rstd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%var : tensor<256xf32>) outs(%e2 : tensor<256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #col, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean, %rstd, %w, %bias : tensor<256x512xbf16>, tensor<256xf32>, tensor<256xf32>, tensor<512xbf16>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %m: f32, %r: f32, %g: bf16, %bb: bf16, %o: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %bf = arith.extf %bb : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %z = arith.addf %u, %bf : f32
+    %b = arith.truncf %z : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, *], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x1xf32>
+  return %q, %sc, %y : tensor<256x512xf8E4M3FN>, tensor<256x1xf32>, tensor<256x512xbf16>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// A sum that another op reads (a function result) stays a reduction: the
+// normalization alone fuses, reading it through (i, j) -> (i).
+// CHECK-LABEL: func.func @sum_read_elsewhere(
+// CHECK:         %[[SS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise %{{.*}}, %[[SS]], %{{.*}} {indexing_maps = [#map, #map1, #map2]
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @sum_read_elsewhere(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc, %ss : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<256xf32>
+}
+
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// A sum that starts from 1.0 (not a zero fill) stays.
+// CHECK-LABEL: func.func @sum_from_one(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @sum_from_one(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>) {
+  %zero = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+}
+
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// 128x128 tiles span rows: no warp per row, the sum stays.
+// CHECK-LABEL: func.func @block_tiles(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @block_tiles(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<2x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [128, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<2x4xf32>
+  return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<2x4xf32>
+}
+
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// With the transpose too (the cast-transpose, 128 x 128 tiles of rows and
+// columns): the sum stays.
+// CHECK-LABEL: func.func @cast_transpose(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise {{.*}}transpose
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @cast_transpose(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<512x256xf8E4M3FN>, tensor<512x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  %et = tensor.empty() : tensor<512x256xbf16>
+  %yt = linalg.transpose ins(%y : tensor<256x512xbf16>) outs(%et : tensor<512x256xbf16>) permutation = [1, 0]
+  %qt, %st = fp8.quantize %yt {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<512x256xbf16> -> tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
+  return %q, %sc, %qt, %st : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
+}
+
