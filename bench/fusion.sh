@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Producer fusion on the GPU machine (issue 15, item 5): every fused
-# producer+quantization kernel (fp8.quantize_elementwise) timed by fp8-run
+# Producer fusion on the GPU machine (issue 15): every fused
+# producer+quantization kernel (fp8.quantize_elementwise: elementwise
+# producers, Hadamard rotations, RMSNorm and LayerNorm) timed by fp8-run
 # beside a device copy of its minimal bytes, beside the unfused program it
-# replaces (the producer's kernel, then the quantization's) and beside
-# torch.compile of the same unfused graph, in one run, as a markdown table
-# for bench/results/. (The bits of these kernels are
+# replaces (the producer's kernel, then the quantization's; a norm's zero
+# fills and row sums first) and beside torch.compile of the same unfused
+# graph, in one run, as a markdown table for bench/results/. (The bits of these kernels are
 # test/Integration/GPU/check_fusion.py's business, on smaller programs.)
 #
 #   bench/fusion.sh [KERNEL_DIR [OUT_DIR]]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The fused producer+quantization kernels beside a copy, the unfused
-program and torch.compile, one markdown table (issue 15, item 5).
+"""The fused producer+quantization kernels (norms included) beside a copy,
+the unfused program and torch.compile, one markdown table (issue 15).
 
     torch_fusion.py --fused-results R --unfused-dir U --shape MxN
                     [--iters N] [--warmup N] [--output FILE]
@@ -9,7 +9,7 @@ R is fp8-run's --results of the fused program (every kernel, with
 --copy-baseline: a device copy of the kernel's bytes_moved, its minimal
 bytes); U holds fp8-run's --results of each function of the unfused
 program (U/FUNCTION.json: the producer's elementwise kernel, then the
-quantization's). For each function of test/Integration/GPU/check_fusion.py
+quantization's; for a norm, its zero fills and row sums first). For each function of test/Integration/GPU/check_fusion.py
 it times torch.compile of the same unfused graph in PyTorch (the producer
 in f32 rounded to bf16, then the quantization of docs/Design.md section 4
 with bench/torch_quantize.py's model) on inputs of the same shapes, and
@@ -35,6 +35,8 @@ ROWS = {"tile": [1, 128], "scale": "f32", "round": "exact"}
 WHOLE = {"tile": [-1, -1], "scale": "f32", "round": "exact"}
 BLOCKS = {"tile": [128, 128], "scale": "f32", "round": "exact"}
 COLUMNS = {"tile": [128, 1], "scale": "f32", "round": "exact"}
+ROWWISE = {"tile": [1, -1], "scale": "f32", "round": "exact"}
+EPS = 1e-5
 
 
 def gelu(x):
@@ -54,6 +56,21 @@ def silu_mul(h1, h3):
     return h1 / (1 + torch.exp(-h1)) * h3
 
 
+def rmsnorm(x, w, n):
+    """check_fusion.py's RMSNorm in f32: x * rsqrt(sum(x^2) / n + eps) * w
+    (the sum in any order: torch's, not the row-sum order)."""
+    ss = (x * x).sum(dim=1, keepdim=True)
+    return x * torch.rsqrt(ss / n + EPS) * w
+
+
+def layernorm(x, w, b, n):
+    """check_fusion.py's LayerNorm in two passes, in f32."""
+    mean = x.sum(dim=1, keepdim=True) / n
+    d = x - mean
+    var = (d * d).sum(dim=1, keepdim=True)
+    return d * torch.rsqrt(var / n + EPS) * w + b
+
+
 def jobs(m, n):
     """{function: (inputs maker, unfused graph)} as check_fusion.py writes
     them."""
@@ -64,6 +81,8 @@ def jobs(m, n):
     whole = tq.make_job("f8e4m3", WHOLE, fused=False)
     blocks = tq.make_job("f8e5m2", BLOCKS, fused=False)
     columns = tq.make_job("f8e4m3", COLUMNS, fused=False)
+    rowwise = tq.make_job("f8e4m3", ROWWISE, fused=False)
+    bfn = lambda: torch.randn(n, device="cuda").bfloat16()  # noqa: E731
     bf16 = lambda v: v.to(torch.bfloat16)  # noqa: E731
 
     def gelu_kept(h):
@@ -87,6 +106,20 @@ def jobs(m, n):
         q, s = rows(x)
         return q, tma(s)
 
+    def rms(x, w):
+        return bf16(rmsnorm(x.float(), w.float(), n))
+
+    def rms_rowwise_kept(x, w):
+        y = rms(x, w)
+        return (y,) + rowwise(y)
+
+    def ln(x, w, b):
+        return bf16(layernorm(x.float(), w.float(), b.float(), n))
+
+    def ln_kept(x, w, b):
+        y = ln(x, w, b)
+        return (y,) + rows(y)
+
     return {
         "gelu_ct": (lambda: (bf(),),
                     lambda h: both(bf16(gelu(h.float())[0]))),
@@ -107,6 +140,14 @@ def jobs(m, n):
         "quantize_tma_pad": (
             lambda: (torch.randn(m - 2, n, device="cuda").bfloat16(),),
             quantize_tma),
+        "rmsnorm_1x128": (lambda: (bf(), bfn()),
+                          lambda x, w: rows(rms(x, w))),
+        "rmsnorm_rowwise_kept": (lambda: (bf(), bfn()), rms_rowwise_kept),
+        "rmsnorm_1x128_tma": (lambda: (bf(), bfn()),
+                              lambda x, w: quantize_tma(rms(x, w))),
+        "layernorm_1x128_kept": (lambda: (bf(), bfn(), bfn()), ln_kept),
+        "layernorm_f32_rowwise": (lambda: (f32(m, n), bfn(), bfn()),
+                                  lambda x, w, b: rowwise(ln(x, w, b))),
         "rowscale_columns": (
             lambda: (bf(), f32(m)),
             lambda x, c: columns(bf16(x.float() * c[:, None]))),
