@@ -129,7 +129,8 @@ TEST(GemmConfigTest, FastTensorwiseTakes128x256) {
 }
 
 // MXFP8 (1x32 E8M0 on both): promotion inside a K-block reads a scale per
-// column every 32 of K, so 128 x 64.
+// column every 32 of K, so 128 x 64; the consumers convert each K-block's
+// codes into two 2 KiB buffers each (SubBlockScales), behind the 8 stages.
 TEST(GemmConfigTest, MxTakes128x64) {
   OperandScaling a = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
   OperandScaling b = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
@@ -140,6 +141,25 @@ TEST(GemmConfigTest, MxTakes128x64) {
   EXPECT_EQ(config.aScaleBytes, 0);
   EXPECT_EQ(config.bScaleBytes, 0);
   EXPECT_EQ(config.stages, 8);
+  EXPECT_TRUE(config.subBlockScales);
+  EXPECT_EQ(config.subBlockScaleBytes(), 2 * 2 * 2048);
+  EXPECT_EQ(config.subBlockScaleOffset() % 16, 0);
+  EXPECT_EQ(config.barrierOffset(),
+            config.subBlockScaleOffset() + config.subBlockScaleBytes());
+}
+
+// The scales of 1x32 f32, or E8M0 rows whose length is not a multiple of 4
+// codes (K = 4000: 125 per row), are not one word per K-block: read per
+// sub-block from global memory as before.
+TEST(GemmConfigTest, OnlyWordAlignedE8m0ConvertsInShared) {
+  OperandScaling a = scaling(1, 32, 4096, 4096);
+  OperandScaling b = scaling(1, 32, 4096, 4096);
+  EXPECT_FALSE(
+      chooseConfig(hopper(), 4096, 4096, false, 32, a, b).subBlockScales);
+  OperandScaling a8 = scaling(1, 32, 4096, 4000, false, /*e8m0=*/true);
+  OperandScaling b8 = scaling(1, 32, 4096, 4000, false, /*e8m0=*/true);
+  EXPECT_FALSE(
+      chooseConfig(hopper(), 4096, 4096, false, 32, a8, b8).subBlockScales);
 }
 
 // Two-consumer tiles never split, not even with 4096^3's 44-tile last

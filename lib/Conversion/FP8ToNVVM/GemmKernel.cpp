@@ -279,7 +279,11 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   ProducerPipeline pipeline(b, config, problem, args, smem);
   pipeline.buildInit(thread);
   ScaleReader scales(b, config, problem, args, smem);
-  HopperMainLoop mainLoop(b, config, problem, pipeline, scales, smem);
+  std::optional<SubBlockScales> subBlocks;
+  if (config.subBlockScales)
+    subBlocks.emplace(b, config, problem, args, smem);
+  HopperMainLoop mainLoop(b, config, problem, pipeline, scales, smem,
+                          subBlocks ? &*subBlocks : nullptr);
   Epilogue epilogue(b, config, problem, args, smem, scales, thread);
 
   auto role = scf::IfOp::create(b, b.ult(thread, kWarpgroup),

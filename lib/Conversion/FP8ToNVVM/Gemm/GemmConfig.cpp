@@ -80,7 +80,13 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
     config.bScalePerTile = true;
     config.bScaleBytes = 16;
   }
-  int64_t available = target.getSharedMemoryPerBlock() - kSwizzleAtom - 16 * 8;
+  // MXFP8 (promotion every 32, E8M0 words on both sides): the consumers
+  // convert each K-block's scales once into shared memory.
+  config.subBlockScales = kVaryingScales && promotion * 4 == kTileK &&
+                          config.tileN == GemmConfig::kSubBlockTileN &&
+                          a.subBlockWords() && b.subBlockWords();
+  int64_t available = target.getSharedMemoryPerBlock() - kSwizzleAtom - 16 * 8 -
+                      config.subBlockScaleBytes();
   config.stages = std::min<int64_t>(8, available / config.stageSharedBytes());
   // C leaves through shared memory and TMA stores, even where its staging
   // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
@@ -102,7 +108,7 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // round at 4096^3) are not split: without issue turns (they promote by
   // adds) a consumer could pass a stage's full-barrier wait on the fill
   // before the one it waits for (HopperMainLoop::buildSplitLoop).
-  if (config.consumers == 3 && !grouped) {
+  if (config.consumers == 3 && !grouped && !config.subBlockScales) {
     int64_t partial = config.tileCount(m, n) % numSMs;
     int64_t sumBytes =
         (config.consumers - 1) * kConsumerRows * config.tileN * 4;

@@ -104,6 +104,10 @@ inline constexpr int64_t kFirstEpilogueBarrier =
     kFirstTurnBarrier + kMaxConsumers;
 /// Named barrier 7: the consumers of a split tile meet to add their sums.
 inline constexpr int64_t kSplitBarrier = kFirstEpilogueBarrier + kMaxConsumers;
+/// One per consumer: its scale conversion (SubBlockScales).
+inline constexpr int64_t kFirstSubBlockBarrier = kSplitBarrier + 1;
+static_assert(kFirstSubBlockBarrier + kMaxConsumers <= 16,
+              "a CTA has 16 named barriers");
 
 /// How one operand's scales are indexed: the scale of element (i, k), with i
 /// the operand's non-contracted index, is scale[i / rowBlock][k / kBlock]
@@ -130,6 +134,13 @@ struct OperandScaling {
 
   bool spansK() const { return ShapedType::isDynamic(kBlock); }
   bool spansRows() const { return ShapedType::isDynamic(rowBlock); }
+  /// Whether a K-block's scales of a row are one aligned 32-bit word of
+  /// four E8M0 codes (MXFP8's 1x32, row-major, rows a multiple of 4 codes
+  /// long), as SubBlockScales loads them.
+  bool subBlockWords() const {
+    return e8m0 && rowBlock == 1 && kBlock * 4 == kTileK && !transposed &&
+           stride % 4 == 0;
+  }
 };
 
 /// The description of the scales of one operand scaled by `scaling`, held in
@@ -170,6 +181,20 @@ struct GemmConfig {
   int64_t splitStageBytes() const {
     return stageBytes() - (tileM - kConsumerRows) * kTileK;
   }
+  /// MXFP8: each consumer converts a K-block's E8M0 scales to f32 in
+  /// shared memory, one K-block ahead (SubBlockScales), in 128 x 64 tiles.
+  bool subBlockScales = false;
+  static constexpr int64_t kSubBlocks = 4;
+  static constexpr int64_t kSubBlockTileN = 64;
+  /// One K-block's f32 scales of a consumer's 64 rows and the tile's 64
+  /// columns.
+  static constexpr int64_t kSubBlockBufferBytes =
+      kSubBlocks * (kConsumerRows + kSubBlockTileN) * 4;
+  /// Two buffers per consumer.
+  int64_t subBlockScaleBytes() const {
+    return subBlockScales ? consumers * 2 * kSubBlockBufferBytes : 0;
+  }
+
   /// The persistent grid: one CTA per SM, or fewer where there are fewer
   /// tasks (whole tiles, and the sub-tiles of the split ones).
   int64_t gridSize = 0;
@@ -197,13 +222,16 @@ struct GemmConfig {
   }
   int64_t barrierBytes() const { return 2 * 8 * stages; }
   // Shared memory: A tiles, B tiles (1024-aligned for the swizzle), C
-  // staging, A scales, B scales, barriers.
+  // staging, A scales, B scales, converted sub-block scales, barriers.
   int64_t bTileOffset() const { return stages * tileM * kTileK; }
   int64_t epilogueOffset() const { return stages * tileBytes(); }
   int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
   int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
-  int64_t barrierOffset() const {
+  int64_t subBlockScaleOffset() const {
     return bScaleOffset() + stages * bScaleStride();
+  }
+  int64_t barrierOffset() const {
+    return subBlockScaleOffset() + subBlockScaleBytes();
   }
   int64_t sharedBytes() const {
     // Slack to align the dynamic shared memory to the swizzle atom.

@@ -66,9 +66,11 @@ static WgmmaDescriptor describeTile(const WgmmaOperandLayout &layout,
 HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
                                const GemmProblem &problem,
                                ProducerPipeline &pipeline, ScaleReader &scales,
-                               SharedMemory smem)
+                               SharedMemory smem, SubBlockScales *subBlocks)
     : b(b), config(config), problem(problem), pipeline(pipeline),
-      scales(scales), smem(smem) {
+      scales(scales), smem(smem), subBlocks(subBlocks) {
+  assert(!config.subBlockScales == !subBlocks &&
+         "sub-block scales need their converter");
   accType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(config.tileN / 2, b.getF32Type()));
 }
@@ -242,6 +244,10 @@ HopperMainLoop::buildSplitLoop(Value counter, const ThreadFragment &fragment,
 MainLoopResult HopperMainLoop::buildPromoted(Value counter,
                                              const ThreadFragment &fragment,
                                              TileCoord tile, bool split) {
+  if (config.subBlockScales) {
+    assert(!split && "sub-block promotion has no issue turns to split by");
+    return buildSubBlockPromoted(counter, fragment, tile);
+  }
   int64_t numKBlocks = problem.numKBlocks;
   int64_t steps = std::min(problem.promotion, kTileK) / kMmaK;
   bool singlePromotion = steps == kTileK / kMmaK;
@@ -321,5 +327,73 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
   result.counter = loop.getResult(0);
   result.sums.assign(loop.getResults().begin() + 1,
                      loop.getResults().begin() + 1 + config.tileN / 2);
+  return result;
+}
+
+/// MXFP8: four 32-deep wgmmas per K-block, each into a fresh accumulator;
+/// the wgmma of sub-block g + 1 is queued before sub-block g is promoted, so
+/// the tensor cores run while the CUDA cores multiply by the scales. A
+/// sub-block's scales are read from shared memory before the wait for its
+/// wgmma. The next K-block's scales are loaded at the start of this one and
+/// converted while its last wgmma runs.
+///
+/// Not across K-blocks: a wgmma left in flight over the loop's back edge and
+/// promoted in the next iteration makes ptxas serialize every wgmma (C7514:
+/// its pipeline analysis does not follow a non-wgmma read of an accumulator
+/// into the next iteration).
+MainLoopResult HopperMainLoop::buildSubBlockPromoted(
+    Value counter, const ThreadFragment &fragment, TileCoord tile) {
+  int64_t numKBlocks = problem.numKBlocks;
+  int64_t subBlocksPerBlock = kTileK / kMmaK;
+  // The tile's first K-block into buffer 0, after the sync: another thread
+  // may still read the previous tile's last scales from it.
+  subBlocks->sync(fragment);
+  subBlocks->storeConverted(subBlocks->loadWord(b.i32(0), fragment, tile),
+                            b.i32(0), fragment);
+  SmallVector<Value> init = {counter};
+  init.append(config.tileN / 2, b.f32(0.0));
+  auto loop =
+      scf::ForOp::create(b, b.i32(0), b.i32(numKBlocks), b.i32(1), init);
+  keepRolled(loop);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kb = loop.getInductionVar();
+  Value it = loop.getRegionIterArgs()[0];
+  SmallVector<Value> sums(loop.getRegionIterArgs().drop_front());
+  Value buffer = b.andI(kb, 1);
+  // This K-block's scales are stored and the previous one's reads done.
+  subBlocks->sync(fragment);
+  Value nextK = b.mul(b.minU(b.add(kb, 1), b.i32(numKBlocks - 1)), kTileK);
+  Value nextWord = subBlocks->loadWord(nextK, fragment, tile);
+  // Sub-block 0's scales before the stage's wait. Each sub-block's scales
+  // are read one sub-block ahead of their use: a shared load waits behind
+  // the wgmmas' operand reads (Nsight Compute: read just before the
+  // promotion, it was the top stall).
+  SmallVector<FragmentScales> scales;
+  scales.push_back(subBlocks->read(buffer, 0, fragment));
+  StageState current = stageState(it, fragment);
+  pipeline.waitFull(current.stage, current.parity);
+  Value undef = LLVM::UndefOp::create(b, accType);
+  SmallVector<Value> accs;
+  for (int64_t sub = 0; sub < subBlocksPerBlock; ++sub) {
+    accs.push_back(issueBlock(current, undef, /*zeroFirst=*/true, sub, 1));
+    if (sub + 1 < subBlocksPerBlock)
+      scales.push_back(subBlocks->read(buffer, sub + 1, fragment));
+    if (sub == 0)
+      continue;
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    promote(accs[sub - 1], scales[sub - 1], sums);
+  }
+  // The next K-block's scales while the last wgmma runs.
+  subBlocks->storeConverted(nextWord, b.xorI(buffer, 1), fragment);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  promote(accs.back(), scales.back(), sums);
+  pipeline.release(current.stage, fragment.lane);
+  SmallVector<Value> yielded = {b.add(it, 1)};
+  yielded.append(sums);
+  scf::YieldOp::create(b, yielded);
+  b.setInsertionPointAfter(loop);
+  MainLoopResult result;
+  result.counter = loop.getResult(0);
+  result.sums.assign(loop.getResults().begin() + 1, loop.getResults().end());
   return result;
 }

@@ -17,6 +17,7 @@
 #include "GemmConfig.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"
+#include "SubBlockScales.h"
 #include "TileScheduler.h"
 
 namespace mlir::fp8::kernels::gemm {
@@ -59,7 +60,8 @@ class HopperMainLoop {
 public:
   HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
                  const GemmProblem &problem, ProducerPipeline &pipeline,
-                 ScaleReader &scales, SharedMemory smem);
+                 ScaleReader &scales, SharedMemory smem,
+                 SubBlockScales *subBlocks = nullptr);
 
   /// The accumulator fragment of consumer thread `thread` (of the CTA), for
   /// its own 64-row group; the builder is at the consumers' start.
@@ -99,6 +101,12 @@ private:
                MutableArrayRef<Value> sums);
   MainLoopResult buildPromoted(Value counter, const ThreadFragment &fragment,
                                TileCoord tile, bool split);
+  /// Promotion every 32 with the scales SubBlockScales converts: each
+  /// 32-deep wgmma into its own accumulator, the next one issued before the
+  /// previous one is promoted.
+  MainLoopResult buildSubBlockPromoted(Value counter,
+                                       const ThreadFragment &fragment,
+                                       TileCoord tile);
 
   KernelBuilder &b;
   const GemmConfig &config;
@@ -106,6 +114,8 @@ private:
   ProducerPipeline &pipeline;
   ScaleReader &scales;
   SharedMemory smem;
+  /// Where config.subBlockScales; else null.
+  SubBlockScales *subBlocks;
   /// The accumulator: tileN / 2 f32 per thread.
   Type accType;
 };
