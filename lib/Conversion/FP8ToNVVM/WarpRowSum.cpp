@@ -62,25 +62,34 @@ Value kernels::buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
       walkRow(b, lane, cols, maxUnrolled, ValueRange{zero},
               [&](Value chunk, Value valid, std::optional<int64_t> round,
                   ValueRange carried) -> SmallVector<Value> {
-                Value partial = carried[0];
-                Value first = b.mul(chunk, kRowSumChunk);
-                for (auto [r, term] : llvm::enumerate(terms(chunk, round))) {
-                  Value next = arith::AddFOp::create(b, partial, term);
-                  // An element past the row (a chunk past it, or the end
-                  // of a partial last chunk) adds nothing.
-                  Value inRow = valid;
-                  if (cols % kRowSumChunk != 0) {
-                    Value element = b.ult(b.add(first, int64_t(r)), cols);
-                    inRow = inRow ? b.andI(inRow, element) : element;
-                  }
-                  partial =
-                      inRow ? arith::SelectOp::create(b, inRow, next, partial)
-                                  .getResult()
-                            : next;
-                }
-                return {partial};
+                return {addChunkSum(b, carried[0], chunk, valid, cols,
+                                    terms(chunk, round))};
               })
           .front();
+  return butterflySum(b, sum);
+}
+
+Value kernels::addChunkSum(KernelBuilder &b, Value partial, Value chunk,
+                           Value valid, int64_t cols, ArrayRef<Value> terms) {
+  // The chunk's own sum from +0.0; an element past the end of a partial
+  // last chunk adds nothing.
+  Value sum = b.f32(0.0);
+  Value first = b.mul(chunk, kRowSumChunk);
+  for (auto [r, term] : llvm::enumerate(terms)) {
+    Value next = arith::AddFOp::create(b, sum, term);
+    sum = cols % kRowSumChunk == 0
+              ? next
+              : arith::SelectOp::create(
+                    b, b.ult(b.add(first, int64_t(r)), cols), next, sum)
+                    .getResult();
+  }
+  Value next = arith::AddFOp::create(b, partial, sum);
+  // A chunk past the row adds nothing.
+  return valid ? arith::SelectOp::create(b, valid, next, partial).getResult()
+               : next;
+}
+
+Value kernels::butterflySum(KernelBuilder &b, Value sum) {
   // The xor butterfly: every lane ends with the same sum (addition
   // commutes), the lanes' sums added pairwise, halving.
   for (int64_t stride = kRowSumLanes / 2; stride >= 1; stride /= 2)

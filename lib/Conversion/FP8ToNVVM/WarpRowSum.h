@@ -3,9 +3,10 @@
 // A warp per row, its lanes taking the row's chunks of 16 elements in
 // rounds (chunk 32 r + lane in round r), and the row sum of
 // fp8/Dialect/FP8/Utils/RowSum.h in the order docs/Numerics.md fixes: each
-// lane adds its chunks' terms from +0.0, then an xor butterfly over the
-// lanes. The reduction kernel (a row sum alone) and the fused norm kernel
-// (RowNormQuantizeKernel.cpp) share it, so that they add alike.
+// chunk summed from +0.0, each lane adding its chunks' sums from +0.0, then
+// an xor butterfly over the lanes. The reduction kernel (a row sum alone) and
+// the fused norm kernel (RowNormQuantizeKernel.cpp) share it, so that they add
+// alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +46,20 @@ using ChunkTerms =
     function_ref<SmallVector<Value>(Value chunk, std::optional<int64_t> round)>;
 
 /// The row sum of the terms of a row of `cols` elements in the row-sum
-/// order, in every lane: the lane's sum from +0.0 over its chunks'
-/// terms in order, then lane + lane ^ 16, ^ 8, ..., ^ 1.
+/// order, in every lane: each chunk's sum from +0.0, the lane's sum from
+/// +0.0 of its chunks' sums in order, then lane + lane ^ 16, ^ 8, ..., ^ 1.
 Value buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
                       int64_t maxUnrolled, ChunkTerms terms);
+
+/// `partial` plus the sum from +0.0 of chunk `chunk`'s f32 `terms` (those
+/// past the end of a row of `cols` skipped), or `partial` itself where
+/// `valid` (i1, or null: always) is false.
+Value addChunkSum(KernelBuilder &b, Value partial, Value chunk, Value valid,
+                  int64_t cols, ArrayRef<Value> terms);
+
+/// The xor butterfly over the 32 lanes' sums: every lane gets their sum
+/// added pairwise, halving.
+Value butterflySum(KernelBuilder &b, Value sum);
 
 } // namespace mlir::fp8::kernels
 

@@ -2,12 +2,12 @@
 //
 // The CPU reference of a row sum (fp8/Dialect/FP8/Utils/RowSum.h): instead
 // of linalg's loop, which adds a row's terms one after the other, the
-// order a warp of the GPU kernels adds them in, spelled in linalg on
-// tensors: the terms, padded with +0.0 to whole rounds of 32 chunks of 16,
-// split into (round, lane, element); each lane's sum from +0.0 over its
-// chunks in order; the 32 lane sums added pairwise, halving; then the
-// init added. The reference, the reduction kernel and the fused norm
-// kernel thus agree to the bit.
+// order the GPU kernels add them in, spelled in linalg on tensors: the
+// terms, padded with +0.0 to whole rounds of 32 chunks of 16, split into
+// (round, lane, element); each chunk's sum from +0.0; each lane's sum from
+// +0.0 of its chunks' sums, round by round; the 32 lane sums added
+// pairwise, halving; then the init added. The reference, the reduction
+// kernel and the fused norm kernel thus agree to the bit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +61,7 @@ Value reference::buildRowSum(OpBuilder &b, Location loc, ValueRange inputs,
                     })
                     ->getResult(0);
   // Whole rounds of 32 chunks of 16, padded with +0.0 (which changes no
-  // lane sum: one started at +0.0 is never -0.0), as (round, lane, element).
+  // sum: one started at +0.0 is never -0.0), as (round, lane, element).
   int64_t round = kRowSumLanes * kRowSumChunk;
   int64_t rounds = llvm::divideCeil(cols, round);
   terms = padWithZeros(b, loc, terms, {rows, rounds * round});
@@ -69,28 +69,50 @@ Value reference::buildRowSum(OpBuilder &b, Location loc, ValueRange inputs,
       b, loc,
       RankedTensorType::get({rows, rounds, kRowSumLanes, kRowSumChunk}, f32),
       terms, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-
-  // Each lane's sum: loops (i, round, lane, element), the lane's terms in
-  // order under the reduction loops (round outer, element inner).
   MLIRContext *context = b.getContext();
-  AffineExpr i = getAffineDimExpr(0, context), l = getAffineDimExpr(2, context);
+  auto dim = [&](unsigned position) {
+    return getAffineDimExpr(position, context);
+  };
+  auto addInto = [](OpBuilder &nb, Location bodyLoc, ValueRange args) {
+    linalg::YieldOp::create(
+        nb, bodyLoc,
+        ValueRange{
+            arith::AddFOp::create(nb, bodyLoc, args[1], args[0]).getResult()});
+  };
+  using utils::IteratorType;
+
+  // Each chunk's sum from +0.0: loops (i, round, lane, element), the
+  // element innermost.
+  Value chunks =
+      linalg::GenericOp::create(
+          b, loc,
+          TypeRange{RankedTensorType::get({rows, rounds, kRowSumLanes}, f32)},
+          ValueRange{terms},
+          ValueRange{filledTensor(b, loc, {rows, rounds, kRowSumLanes}, f32,
+                                  b.getF32FloatAttr(0.0))},
+          ArrayRef<AffineMap>{
+              b.getMultiDimIdentityMap(4),
+              AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, context)},
+          ArrayRef<IteratorType>{IteratorType::parallel, IteratorType::parallel,
+                                 IteratorType::parallel,
+                                 IteratorType::reduction},
+          addInto)
+          ->getResult(0);
+
+  // Each lane's sum from +0.0 of its chunks' sums, round by round: loops
+  // (i, round, lane), the round the reduction.
   Value lanes =
       linalg::GenericOp::create(
           b, loc, TypeRange{RankedTensorType::get({rows, kRowSumLanes}, f32)},
-          ValueRange{terms},
+          ValueRange{chunks},
           ValueRange{filledTensor(b, loc, {rows, kRowSumLanes}, f32,
                                   b.getF32FloatAttr(0.0))},
-          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(4),
-                              AffineMap::get(4, 0, {i, l}, context)},
-          ArrayRef<utils::IteratorType>{
-              utils::IteratorType::parallel, utils::IteratorType::reduction,
-              utils::IteratorType::parallel, utils::IteratorType::reduction},
-          [](OpBuilder &nb, Location bodyLoc, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, bodyLoc,
-                ValueRange{arith::AddFOp::create(nb, bodyLoc, args[1], args[0])
-                               .getResult()});
-          })
+          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3),
+                              AffineMap::get(3, 0, {dim(0), dim(2)}, context)},
+          ArrayRef<IteratorType>{IteratorType::parallel,
+                                 IteratorType::reduction,
+                                 IteratorType::parallel},
+          addInto)
           ->getResult(0);
 
   // The lanes pairwise, halving: lane l + lane l + width / 2.

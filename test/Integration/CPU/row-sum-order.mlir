@@ -1,8 +1,9 @@
 // The CPU reference adds a row sum (a linalg.generic adding f32 terms along
 // the rows: a norm's) in the row-sum order of docs/Numerics.md, which the
-// GPU kernels use too, not in linalg's loop order: lane l of 32 adds, from
-// +0.0, the terms of chunks l, l + 32, ... of 16 elements, then the lanes
-// are added pairwise, halving, then the init.
+// GPU kernels use too, not in linalg's loop order: each chunk of 16
+// elements summed from +0.0, lane l of 32 adding from +0.0 the sums of
+// chunks l, l + 32, ..., then the lanes added pairwise, halving, then the
+// init. (oracle: docs/Numerics.md's pseudocode in numpy f32 gives the same.)
 // RUN: fp8-opt %s --fp8-reference-pipeline | %mlir-run | FileCheck %s
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -51,10 +52,11 @@ func.func @main() {
   %e = tensor.empty() : tensor<4x4096xf32>
   %ones = linalg.fill ins(%one : f32) outs(%e : tensor<4x4096xf32>) -> tensor<4x4096xf32>
   // Row 0: 2^24, then ones. In order, every one vanishes beside 2^24
-  // (2^24 + 1 rounds to 2^24): 2^24. Here lane 0's 127 ones vanish, the
-  // other lanes' 128 each do not: 2^24 + 31 * 128 = 16781184.
+  // (2^24 + 1 rounds to 2^24): 2^24. Here only chunk 0's 15 ones do: lane
+  // 0 adds 2^24 and seven chunks of 16, the other lanes 128 each:
+  // 2^24 + 112 + 31 * 128 = 16781296.
   %x0 = tensor.insert %big into %ones[%c0, %c0] : tensor<4x4096xf32>
-  // Row 1: 2^24 at element 16 (lane 1's first): the same sum.
+  // Row 1: 2^24 at element 16 (chunk 1, lane 1's first): the same sum.
   %x1 = tensor.insert %big into %x0[%c1, %c16] : tensor<4x4096xf32>
   // Row 2: ones: 4096 in any order. Row 3: ones from an init of 2^24:
   // the init comes last, 2^24 + 4096.
@@ -63,13 +65,12 @@ func.func @main() {
   %init = tensor.insert %big into %z4[%c3] : tensor<4xf32>
   %s = call @rowSum(%x1, %init) : (tensor<4x4096xf32>, tensor<4xf32>) -> tensor<4xf32>
   %sd = tensor.cast %s : tensor<4xf32> to tensor<?xf32>
-  // CHECK: [1266681792, 1266681792, 1166016512, 1266681856]
+  // CHECK: [1266681848, 1266681848, 1166016512, 1266681856]
   call @print(%sd) : (tensor<?xf32>) -> ()
-  // Partial: row 0 of ones gives 1000; row 1 holds 2^24 at element 992
-  // (chunk 62: lane 30's second, a partial chunk of 8): lane 30 holds 16,
-  // then 2^24, and its last 7 ones vanish (2^24 + 17 rounds to even,
-  // 2^24 + 16); the other lanes' even sums add exactly:
-  // 2^24 + 999 - 7 = 16778208.
+  // Partial: row 0 of ones gives 1000; row 1 holds 2^24 at element 992,
+  // first of chunk 62 (lane 30's second, a partial chunk of 8) whose 7
+  // ones vanish beside it; lane 30 adds 16 and 2^24, the other lanes'
+  // even sums add exactly: 2^24 + 999 - 7 = 16778208.
   %e2 = tensor.empty() : tensor<2x1000xf32>
   %p = linalg.fill ins(%one : f32) outs(%e2 : tensor<2x1000xf32>) -> tensor<2x1000xf32>
   %c992 = arith.constant 992 : index

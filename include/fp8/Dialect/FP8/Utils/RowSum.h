@@ -20,10 +20,12 @@
 
 namespace mlir::fp8 {
 
-/// The order: lane l of kRowSumLanes adds, from +0.0, the terms of chunks
-/// l, l + 32, l + 64, ... of kRowSumChunk consecutive elements each, in
-/// order; then the lanes' sums are added pairwise, halving (lane l and
-/// l + 16 first, then l + 8, ... as a warp's xor butterfly does).
+/// The order: each chunk of kRowSumChunk consecutive elements is summed
+/// from +0.0 in order; lane l of kRowSumLanes adds, from +0.0, the sums of
+/// chunks l, l + 32, l + 64, ... in order (one per round); then the lanes'
+/// sums are added pairwise, halving (lane l and l + 16 first, then l + 8,
+/// ... as a warp's xor butterfly does). Chunk sums first, so that the
+/// warps of a CTA may share a row's rounds.
 inline constexpr int64_t kRowSumLanes = 32;
 inline constexpr int64_t kRowSumChunk = 16;
 
