@@ -1,17 +1,20 @@
 //===- RowNormQuantizeKernel.cpp - norms fused into row quantization ------===//
 //
 // The kernel of an fp8.quantize_elementwise with `reduce` regions (RMSNorm,
-// LayerNorm and their kind, fused by fp8-fuse-quantization): a warp per
-// row. Its lanes take the row's chunks of 16 elements in rounds (chunk
-// 32 r + lane), which is both the row-sum order of docs/Numerics.md (so
-// every row sum is the unfused reduction kernel's, bit for bit) and the
-// row-tile quantize kernel's layout (a 1 x c tile is c / 16 consecutive
-// lanes of one round). Per row: each `reduce` region's sum (lane sums,
-// then a butterfly), then the body per element, the tile's amax by
-// shuffles, the scales of Numerics.h, the FP8 bytes (and the produced
-// value where the op keeps it). Up to 2048 elements per row a lane keeps
-// its loads in registers between the passes; longer rows are read again,
-// from L1/L2. One read of the inputs from memory, one write: copy speed.
+// LayerNorm and their kind, fused by fp8-fuse-quantization): W warps per
+// row (1, 2, 4 or 8, so that a lane holds at most 4 chunks of 16 elements
+// up to 16384 columns), 8 / W rows per CTA. The row's chunk 32 r + l is
+// lane l's in round r, and warp w takes rounds w, w + W, ...: the
+// row-sum order of docs/Numerics.md (a lane's chunk sums folded in round
+// order) and the row-tile quantize layout (a 1 x c tile is c / 16
+// consecutive lanes of one round) at once. Per row: each `reduce`
+// region's sum (every chunk's sum into shared memory, then each warp folds
+// its lane's in order and runs the butterfly: every warp gets the row's
+// sum), then the body per element, the tile's amax by shuffles (the whole
+// row's through shared memory), the scales of Numerics.h, the FP8 bytes
+// (and the produced value where the op keeps it). A lane keeps its loads
+// in registers between the passes; rows past 16384 columns loop and read
+// again. One read of the inputs from memory, one write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +25,7 @@
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -31,14 +35,26 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 namespace schema = mlir::fp8::manifest;
 
-/// Rounds a lane keeps in registers (4 chunks: 2048 elements per row);
-/// past that every pass loads again (from L1 or L2). Measured with ptxas:
-/// keeping 8 rounds of a 4096-column RMSNorm takes 209 registers (the f32
-/// x stays live across the butterfly), 8 warps per SM.
+/// Rounds a warp takes where the row has enough (more warps share a
+/// longer row), and the most it keeps in registers (4 chunks of 16 per
+/// lane; up to 16384 columns), past which it loads again. Measured with
+/// ptxas: one warp keeping 8 rounds of a 4096-column RMSNorm took 209
+/// registers (the f32 x stays live across the butterfly), 4 rounds 105.
+static constexpr int64_t kRoundsPerWarp = 2;
 static constexpr int64_t kMaxCachedRounds = 4;
 
-/// Warps (rows) per CTA.
-static constexpr int64_t kRowsPerBlock = kThreadsPerBlock / kWarpSize;
+/// Warps per CTA.
+static constexpr int64_t kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
+
+/// A shared-memory array of f32, 16-byte aligned.
+static Value addSharedF32(KernelBuilder &b, gpu::GPUFuncOp func, int64_t size) {
+  Value array = func.addWorkgroupAttribution(
+      b.workgroupMemRef({size}, b.getF32Type()), b.getLoc());
+  func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                   LLVM::LLVMDialect::getAlignAttrName(),
+                                   b.getI64IntegerAttr(16));
+  return array;
+}
 
 namespace {
 /// How a chunk's elements of one input are read.
@@ -48,12 +64,26 @@ enum class Read { chunk, row, scalar };
 /// value 16 times for a value per row or a rank-0 input).
 using ChunkValues = SmallVector<SmallVector<Value>>;
 
-/// The kernel under construction: the op, the warp's row, the inputs.
+/// One step of a warp over its rounds: the lane's chunk (index, clamped
+/// into the row), whether it lies in the row (i1; null where every step's
+/// does), the round, and the step where unrolled (else in an scf.for).
+struct Step {
+  Value chunk, valid, round;
+  std::optional<int64_t> index;
+};
+
+/// The kernel under construction: the op, the thread's row (clamped into
+/// the matrix: threads of a row past the end still reach the barriers,
+/// storing nothing), its warp's place in the row, the inputs.
 struct RowNormKernel {
+  RowNormKernel(QuantizeElementwiseOp op, KernelBuilder &b, int64_t cols,
+                int64_t rounds, int64_t warpsPerRow)
+      : op(op), b(b), cols(cols), rounds(rounds), warpsPerRow(warpsPerRow) {}
+
   QuantizeElementwiseOp op;
   KernelBuilder &b;
-  int64_t cols;
-  Value row, lane, rowBase;
+  int64_t cols, rounds, warpsPerRow;
+  Value row, active, lane, warpInRow, rowInBlock, rowBase;
   SmallVector<Value> inputs;
   SmallVector<Read> reads;
   /// Loads of values per row and rank-0 inputs: once per row.
@@ -65,6 +95,15 @@ struct RowNormKernel {
   /// The chunk's elements of the inputs `block` reads (the others are
   /// left empty): loaded once per round where unrolled.
   ChunkValues load(Value chunk, std::optional<int64_t> round, Block &block);
+
+  /// The steps of the warp over rounds warpInRow, + W, ...: unrolled up to
+  /// kMaxCachedRounds (a round's loads then made once), else an scf.for;
+  /// `init` is carried through `body`'s results. Every lane runs every
+  /// step.
+  SmallVector<Value>
+  walk(ValueRange init,
+       function_ref<SmallVector<Value>(const Step &, ValueRange)> body);
+  int64_t steps() const { return llvm::divideCeil(rounds, warpsPerRow); }
   /// Region `block` on element r of `values`, with the row sums `sums`
   /// (those not yet computed are unread: the verifier sees to it).
   Value compute(Block &block, const ChunkValues &values, int64_t r,
@@ -108,6 +147,45 @@ ChunkValues RowNormKernel::load(Value chunk, std::optional<int64_t> round,
   return values;
 }
 
+SmallVector<Value> RowNormKernel::walk(
+    ValueRange init,
+    function_ref<SmallVector<Value>(const Step &, ValueRange)> body) {
+  int64_t chunks = cols / kChunk;
+  auto stepOf = [&](Value step) {
+    Step out;
+    out.round = b.add(b.mul(step, warpsPerRow), warpInRow);
+    Value chunk = b.add(b.mul(out.round, kWarpSize), lane);
+    if (chunks % (kWarpSize * warpsPerRow) == 0) {
+      out.chunk = chunk;
+      return out;
+    }
+    // Past the last round, or the last round's lanes past the row.
+    out.valid = b.ult(chunk, chunks);
+    out.chunk = arith::SelectOp::create(b, out.valid, chunk, b.index(0));
+    return out;
+  };
+  SmallVector<Value> carried(init);
+  if (steps() <= kMaxCachedRounds) {
+    for (int64_t step = 0; step < steps(); ++step) {
+      Step at = stepOf(b.index(step));
+      at.index = step;
+      carried = body(at, carried);
+    }
+    return carried;
+  }
+  auto loop =
+      scf::ForOp::create(b, b.index(0), b.index(steps()), b.index(1), carried);
+  OpBuilder::InsertionGuard guard(b);
+  // The builder ends a loop without carried values with its yield.
+  Block *loopBody = loop.getBody();
+  if (!loopBody->empty())
+    loopBody->back().erase();
+  b.setInsertionPointToEnd(loopBody);
+  scf::YieldOp::create(
+      b, body(stepOf(loop.getInductionVar()), loop.getRegionIterArgs()));
+  return loop.getResults();
+}
+
 Value RowNormKernel::compute(Block &block, const ChunkValues &values, int64_t r,
                              ArrayRef<Value> sums) {
   IRMapping mapping;
@@ -144,6 +222,22 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
                           "or the whole row, dividing rows of a multiple of "
                           "16 elements");
 
+  // W warps per row, so that a warp takes kRoundsPerWarp rounds, up to 8.
+  int64_t rounds = getRowRounds(cols);
+  int64_t warpsPerRow = 1;
+  while (warpsPerRow < kWarpsPerBlock && warpsPerRow * kRoundsPerWarp < rounds)
+    warpsPerRow *= 2;
+  int64_t rowsPerBlock = kWarpsPerBlock / warpsPerRow;
+  int64_t numReductions = op.getReductions().size();
+  // The chunk sums of each reduction, and the warps' amax of a whole row.
+  int64_t sharedFloats =
+      numReductions * rowsPerBlock * rounds * kWarpSize + kWarpsPerBlock;
+  constexpr int64_t kMaxStaticShared = 48 * 1024;
+  if (sharedFloats * 4 > kMaxStaticShared)
+    return op.emitOpError("convert-fp8-to-nvvm: rows of ")
+           << cols << " elements with " << numReductions
+           << " row sums need more than 48 KiB of chunk sums per CTA";
+
   KernelBuilder b(op.getLoc(), builder);
   // The tile quantize kernels' pieces: the scales, the casts and the
   // stores (scales row-major or in the TMA layout).
@@ -169,23 +263,30 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
     extra.push_back(
         b.getNamedAttr(schema::kMargin, b.getI64IntegerAttr(k.margin)));
   setManifest(b, func, signature, op->getName().getStringRef(),
-              llvm::divideCeil(rows, kRowsPerBlock), kThreadsPerBlock,
+              llvm::divideCeil(rows, rowsPerBlock), kThreadsPerBlock,
               rows * cols + scaleBytes + producer.bytesMoved(), extra);
   k.data = signature.getArgument(func, "q");
   k.scales = signature.getArgument(func, "scale");
   Value kept;
   if (op.getKept())
     kept = signature.getArgument(func, "kept");
+  SmallVector<Value> chunkSums;
+  for (int64_t i = 0; i < numReductions; ++i)
+    chunkSums.push_back(
+        addSharedF32(b, func, rowsPerBlock * rounds * kWarpSize));
+  Value warpAmax = wholeRow ? addSharedF32(b, func, kWarpsPerBlock) : Value();
 
-  RowNormKernel kernel{op, b, cols, {}, {}, {}, {}, {}, {}, {}};
+  RowNormKernel kernel(op, b, cols, rounds, warpsPerRow);
   Value thread = b.threadIdX();
+  Value warp = b.divU(thread, kWarpSize);
   kernel.lane = b.remU(thread, kWarpSize);
-  kernel.row =
-      b.add(b.mul(b.blockIdX(), kRowsPerBlock), b.divU(thread, kWarpSize));
-  // A warp past the last row does nothing (all its lanes alike, so the
-  // shuffles of the others stay whole).
-  auto ifRow = scf::IfOp::create(b, b.ult(kernel.row, rows), false);
-  b.setInsertionPointToStart(ifRow.thenBlock());
+  kernel.warpInRow = b.remU(warp, warpsPerRow);
+  kernel.rowInBlock = b.divU(warp, warpsPerRow);
+  Value row = b.add(b.mul(b.blockIdX(), rowsPerBlock), kernel.rowInBlock);
+  // Every thread reaches the barriers: a row past the end computes on the
+  // last row and stores nothing.
+  kernel.active = b.ult(row, rows);
+  kernel.row = b.minU(row, b.index(rows - 1));
   kernel.rowBase = b.mul(kernel.row, cols);
   for (auto [index, input] : llvm::enumerate(op.getInputs())) {
     Value memref = signature.getArgument(func, ("in" + Twine(index)).str());
@@ -205,29 +306,61 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
     kernel.rowValues.push_back(
         memref::LoadOp::create(b, memref, perRow ? kernel.row : b.index(0)));
   }
+  // Stores only where the row is the thread's and the chunk in it.
+  auto storing = [&](Value valid) {
+    return valid ? b.andI(kernel.active, valid) : kernel.active;
+  };
+  auto ifThen = [&](Value condition) {
+    auto ifOp = scf::IfOp::create(b, condition, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+  };
 
-  // The row sums, in order; each from +0.0 as the unfused reduction's
-  // zero init.
+  // The row sums, in order. Every chunk's sum from +0.0 into shared memory
+  // (slot [row in CTA][round][lane]; a chunk past the row's end is none);
+  // then each warp folds its lane's chunk sums in round order from +0.0
+  // and runs the butterfly, so every warp of the row has the sum; each
+  // from +0.0 as the unfused reduction's zero init.
   SmallVector<Value> sums;
-  for (Region &region : op.getReductions()) {
-    Value total = buildWarpRowSum(
-        b, kernel.lane, cols, kMaxCachedRounds,
-        [&](Value chunk, std::optional<int64_t> round) {
-          ChunkValues values = kernel.load(chunk, round, region.front());
-          SmallVector<Value> terms;
-          for (int64_t r = 0; r < kChunk; ++r)
-            terms.push_back(kernel.compute(region.front(), values, r, sums));
-          return terms;
-        });
-    sums.push_back(arith::AddFOp::create(b, b.f32(0.0), total));
+  Value rowSlots = b.mul(kernel.rowInBlock, rounds * kWarpSize);
+  for (auto [region, slots] : llvm::zip(op.getReductions(), chunkSums)) {
+    kernel.walk({}, [&](const Step &at, ValueRange) -> SmallVector<Value> {
+      ChunkValues values = kernel.load(at.chunk, at.index, region.front());
+      SmallVector<Value> terms;
+      for (int64_t r = 0; r < kChunk; ++r)
+        terms.push_back(kernel.compute(region.front(), values, r, sums));
+      Value sum = addChunkSum(b, b.f32(0.0), at.chunk, Value(), cols, terms);
+      OpBuilder::InsertionGuard guard(b);
+      if (at.valid)
+        ifThen(at.valid);
+      memref::StoreOp::create(
+          b, sum, slots,
+          b.add(rowSlots, b.add(b.mul(at.round, kWarpSize), kernel.lane)));
+      return {};
+    });
+    gpu::BarrierOp::create(b);
+    int64_t chunks = cols / kChunk;
+    Value total = b.f32(0.0);
+    for (int64_t round = 0; round < rounds; ++round) {
+      Value slot = b.add(rowSlots, b.add(kernel.lane, round * kWarpSize));
+      Value next = arith::AddFOp::create(
+          b, total, memref::LoadOp::create(b, slots, slot));
+      // The last round's lanes past the row hold no chunk.
+      total = (round + 1) * kWarpSize <= chunks
+                  ? next
+                  : arith::SelectOp::create(
+                        b, b.ult(b.add(kernel.lane, round * kWarpSize), chunks),
+                        next, total)
+                        .getResult();
+    }
+    sums.push_back(
+        arith::AddFOp::create(b, b.f32(0.0), butterflySum(b, total)));
   }
 
   // The produced chunk in f32 (and stored where the op keeps it).
   Block &body = op.getBody().front();
   Type produced = producedType.getElementType();
-  auto produce = [&](Value chunk, std::optional<int64_t> round, Value valid,
-                     bool store) {
-    ChunkValues values = kernel.load(chunk, round, body);
+  auto produce = [&](const Step &at, bool store) {
+    ChunkValues values = kernel.load(at.chunk, at.index, body);
     SmallVector<Value> elements;
     for (int64_t r = 0; r < kChunk; ++r)
       elements.push_back(kernel.compute(body, values, r, sums));
@@ -235,12 +368,9 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
         b, VectorType::get({kChunk}, produced), elements);
     if (store && kept) {
       OpBuilder::InsertionGuard guard(b);
-      if (valid) {
-        auto ifValid = scf::IfOp::create(b, valid, false);
-        b.setInsertionPointToStart(ifValid.thenBlock());
-      }
+      ifThen(storing(at.valid));
       vector::StoreOp::create(
-          b, vector, kept, b.add(kernel.rowBase, b.mul(chunk, kChunk)),
+          b, vector, kept, b.add(kernel.rowBase, b.mul(at.chunk, kChunk)),
           /*nontemporal=*/false,
           llvm::Align(std::min<int64_t>(
               kChunk * produced.getIntOrFloatBitWidth() / 8, 16)));
@@ -250,70 +380,72 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
                ? vector
                : arith::ExtFOp::create(b, f32Type, vector).getResult();
   };
-  // The FP8 bytes of a chunk scaled by `quantScale`, where it lies in the
-  // row.
-  auto quantize = [&](Value values, Value chunk, Value valid,
-                      Value quantScale) {
+  // The FP8 bytes of a chunk scaled by `quantScale`.
+  auto quantize = [&](Value values, const Step &at, Value quantScale) {
     OpBuilder::InsertionGuard guard(b);
-    if (valid) {
-      auto ifValid = scf::IfOp::create(b, valid, false);
-      b.setInsertionPointToStart(ifValid.thenBlock());
-    }
+    ifThen(storing(at.valid));
     k.quantizeAndStore(values, quantScale,
-                       b.add(kernel.rowBase, b.mul(chunk, kChunk)));
+                       b.add(kernel.rowBase, b.mul(at.chunk, kChunk)));
   };
   auto storeScale = [&](Value amax, const TileScales &scales, Value index,
                         Value first) {
     OpBuilder::InsertionGuard guard(b);
-    auto ifFirst = scf::IfOp::create(b, first, false);
-    b.setInsertionPointToStart(ifFirst.thenBlock());
+    ifThen(first);
     k.storeTile(amax, scales, index);
   };
 
   if (!wholeRow) {
     // A 1 x c tile is lanesPerTile consecutive lanes of one round: their
     // amax by shuffles, then every lane quantizes its chunk.
-    walkRow(b, kernel.lane, cols, kMaxCachedRounds, {},
-            [&](Value chunk, Value valid, std::optional<int64_t> round,
-                ValueRange) -> SmallVector<Value> {
-              Value values = produce(chunk, round, valid, /*store=*/true);
-              Value amax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
-              TileScales scales = k.tileScales(amax);
-              quantize(values, chunk, valid, scales.quantScale);
-              Value first = b.eq(b.remU(kernel.lane, lanesPerTile), 0);
-              if (valid)
-                first = b.andI(first, valid);
-              Value tileIndex = b.add(b.mul(kernel.row, cols / tileCols),
-                                      b.divU(chunk, lanesPerTile));
-              storeScale(amax, scales, tileIndex, first);
-              return {};
-            });
+    kernel.walk({}, [&](const Step &at, ValueRange) -> SmallVector<Value> {
+      Value values = produce(at, /*store=*/true);
+      Value amax = k.shuffleMax(k.maxAbs(values), lanesPerTile);
+      TileScales scales = k.tileScales(amax);
+      quantize(values, at, scales.quantScale);
+      Value first =
+          b.andI(storing(at.valid), b.eq(b.remU(kernel.lane, lanesPerTile), 0));
+      Value tileIndex = b.add(b.mul(kernel.row, cols / tileCols),
+                              b.divU(at.chunk, lanesPerTile));
+      storeScale(amax, scales, tileIndex, first);
+      return {};
+    });
   } else {
     // The whole row is one tile: its amax first (the produced values
-    // computed twice rather than kept), then the casts.
-    Value amax =
-        walkRow(b, kernel.lane, cols, kMaxCachedRounds, {b.f32(0.0)},
-                [&](Value chunk, Value valid, std::optional<int64_t> round,
-                    ValueRange carried) -> SmallVector<Value> {
-                  Value values = produce(chunk, round, valid, false);
-                  Value next = b.maxF(carried[0], k.maxAbs(values));
-                  if (valid)
-                    next = arith::SelectOp::create(b, valid, next, carried[0]);
-                  return {next};
-                })
-            .front();
+    // computed twice rather than kept; the warps' through shared memory),
+    // then the casts.
+    Value amax = kernel
+                     .walk({b.f32(0.0)},
+                           [&](const Step &at,
+                               ValueRange carried) -> SmallVector<Value> {
+                             Value values = produce(at, /*store=*/false);
+                             Value next = b.maxF(carried[0], k.maxAbs(values));
+                             if (at.valid)
+                               next = arith::SelectOp::create(b, at.valid, next,
+                                                              carried[0]);
+                             return {next};
+                           })
+                     .front();
     amax = k.shuffleMax(amax, kWarpSize);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      ifThen(b.eq(kernel.lane, 0));
+      memref::StoreOp::create(b, amax, warpAmax, warp);
+    }
+    gpu::BarrierOp::create(b);
+    Value firstWarp = b.mul(kernel.rowInBlock, warpsPerRow);
+    for (int64_t w = 0; w < warpsPerRow; ++w)
+      amax = b.maxF(amax,
+                    memref::LoadOp::create(b, warpAmax, b.add(firstWarp, w)));
     TileScales scales = k.tileScales(amax);
-    walkRow(b, kernel.lane, cols, kMaxCachedRounds, {},
-            [&](Value chunk, Value valid, std::optional<int64_t> round,
-                ValueRange) -> SmallVector<Value> {
-              Value values = produce(chunk, round, valid, /*store=*/true);
-              quantize(values, chunk, valid, scales.quantScale);
-              return {};
-            });
-    storeScale(amax, scales, kernel.row, b.eq(kernel.lane, 0));
+    kernel.walk({}, [&](const Step &at, ValueRange) -> SmallVector<Value> {
+      Value values = produce(at, /*store=*/true);
+      quantize(values, at, scales.quantScale);
+      return {};
+    });
+    storeScale(
+        amax, scales, kernel.row,
+        b.andI(kernel.active, b.eq(thread, b.mul(firstWarp, kWarpSize))));
   }
-  b.setInsertionPointAfter(ifRow);
   gpu::GPUModuleOp module = finishKernel(b, func);
   // The regions' math functions as arith ops, as in the unfused kernels.
   if (failed(expandMathFunctions(func)))

@@ -1,10 +1,12 @@
 // fp8.quantize_elementwise with `reduce` regions (a norm fused into its row
-// quantization) becomes a warp-per-row kernel: the row's chunks loaded as
-// 16-byte vectors, each row sum as lane sums then an xor butterfly (5
-// shuffles), the body per element, the 1x128 amax by 3 more shuffles (or
-// the whole row's by 5), the casts and the stores; up to 2048 columns the
-// loads stay in registers, longer rows loop and read again; no spills.
-// A row sum alone (linalg, unfused) gets a warp per row in the same order.
+// quantization) becomes a kernel of W warps per row (a warp taking two of
+// the row's rounds of 32 chunks, up to 8 warps): the chunks loaded as
+// 16-byte vectors, each chunk's sum into shared memory, a barrier, each
+// warp folding its lane's chunk sums and running the butterfly (5
+// shuffles), the body per element, the 1x128 amax by 3 more shuffles per
+// round (the whole row's by 5 and shared memory), the casts and the
+// stores; no spills. A row sum alone (linalg, unfused) gets a warp per row
+// in the same order.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=RMS < %t/rmsnorm_quantize_row_norm_0.ptx
 // RUN: FileCheck %s --check-prefix=LN < %t/layernorm_quantize_row_norm_1.ptx
@@ -24,11 +26,15 @@
 #col = affine_map<(i, j) -> (i)>
 #row = affine_map<(i, j) -> (j)>
 
-// RMSNorm, 2048 columns (4 rounds, kept in registers), 1x128: x and the
-// weight as vectors, the butterfly, rsqrt as 1 / sqrt (both correctly
-// rounded, as on the CPU), the tile amax, the casts.
+// RMSNorm, 2048 columns (4 rounds: 2 warps of 2 rounds, kept in
+// registers), 1x128: x and the weight as vectors, the chunk sums through
+// shared memory, the butterfly, rsqrt as 1 / sqrt (both correctly rounded,
+// as on the CPU), the tile amax, the casts.
 // RMS: .visible .entry rmsnorm_quantize_row_norm_0(
 // RMS: ld.global.v4.b32
+// RMS: st.shared.b32
+// RMS: bar.sync 0;
+// RMS: ld.shared.b32
 // RMS-COUNT-5: shfl.sync.bfly.b32
 // RMS: sqrt.rn.f32
 // RMS: rcp.rn.f32
@@ -60,8 +66,9 @@ func.func @rmsnorm(%x: tensor<256x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<
   return %q, %s : tensor<256x2048xf8E4M3FN>, tensor<256x16xf32>
 }
 
-// LayerNorm, 8192 columns (16 rounds: loops that load again), rowwise,
-// kept: two sums, the whole row's amax (5 more shuffles), the kept bf16.
+// LayerNorm, 8192 columns (16 rounds: 8 warps of 2), rowwise, kept: two
+// sums, the whole row's amax (5 more shuffles, then the warps' through
+// shared memory), the kept bf16.
 // LN: .visible .entry layernorm_quantize_row_norm_1(
 // LN-COUNT-10: shfl.sync.bfly.b32
 // LN: shfl.sync.bfly.b32
@@ -102,8 +109,9 @@ func.func @layernorm(%x: tensor<128x8192xbf16>, %w: tensor<8192xbf16>, %bias: te
   return %q, %s, %k : tensor<128x8192xf8E4M3FN>, tensor<128x1xf32>, tensor<128x8192xbf16>
 }
 
-// 1280 columns (two and a half rounds: the last round's upper lanes add
-// nothing and store nothing), f32 input, 1x128 scales stored for TMA.
+// 1280 columns (two and a half rounds, 2 warps: the second warp's second
+// step lies past the row, the last round's upper lanes add nothing and
+// store nothing), f32 input, 1x128 scales stored for TMA.
 // TMA: .visible .entry partial_round_tma_quantize_row_norm_2(
 // TMA: ld.global.v4.b32
 // TMA: shfl.sync.bfly.b32
@@ -143,9 +151,10 @@ func.func @row_sum(%x: tensor<100x1000xbf16>) -> tensor<100xf32> {
   return %ss : tensor<100xf32>
 }
 
-// A warp per row, 8 rows per CTA: 256 rows in 32 CTAs, 100 in 13.
+// 2 warps per row of 2048, 4 rows per CTA: 256 rows in 64 CTAs; the row
+// sum alone a warp per row, 8 rows per CTA: 100 rows in 13.
 // MANIFEST: "grid": [
-// MANIFEST-NEXT: 32,
+// MANIFEST-NEXT: 64,
 // MANIFEST: "name": "rmsnorm_quantize_row_norm_0",
 // MANIFEST-NEXT: "op": "fp8.quantize_elementwise",
 // MANIFEST: "op": "linalg.fill",
