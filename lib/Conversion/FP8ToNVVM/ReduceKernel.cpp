@@ -22,13 +22,15 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
 /// A row sum: warp w of CTA c sums row 8 c + w, its lanes loading each
-/// element through the input maps, and adds the init's element.
+/// chunk (16-byte vectors where consecutive, else element by element
+/// through the input maps), and adds the init's element.
 static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
                                                      linalg::GenericOp op,
                                                      StringRef name,
@@ -77,24 +79,49 @@ static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
   Value sum = buildWarpRowSum(
       b, lane, cols, /*maxUnrolled=*/1,
       [&](Value chunk, std::optional<int64_t>) {
+        // Each input's 16 elements of the chunk: one vector load where
+        // they are consecutive (the row, or a vector of columns, of 16- or
+        // 32-bit floats in whole chunks), else element by element through
+        // the map; a column past the row (in a partial last chunk) reads
+        // the row's last, whose term is never added.
+        Value first = b.mul(chunk, kRowSumChunk);
+        SmallVector<SmallVector<Value>> elements;
+        for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
+          auto type = cast<RankedTensorType>(input->get().getType());
+          AffineMap map = op.getMatchingIndexingMap(input);
+          Value memref = signature.getArgument(func, inputNames[index]);
+          Type element = type.getElementType();
+          bool columns =
+              map.getNumResults() > 0 &&
+              map.getResults().back() == getAffineDimExpr(1, b.getContext());
+          if (columns && cols % kRowSumChunk == 0 &&
+              (element.isF32() || element.isBF16() || element.isF16())) {
+            Value offset = map.getNumResults() == 2
+                               ? b.add(b.mul(row, cols), first)
+                               : first;
+            Value loaded = vector::LoadOp::create(
+                b, VectorType::get({kRowSumChunk}, element), memref, offset,
+                /*nontemporal=*/false, llvm::Align(16));
+            SmallVector<Value> values;
+            for (int64_t r = 0; r < kRowSumChunk; ++r)
+              values.push_back(vector::ExtractOp::create(b, loaded, r));
+            elements.push_back(std::move(values));
+            continue;
+          }
+          SmallVector<Value> values;
+          for (int64_t r = 0; r < kRowSumChunk; ++r) {
+            Value col = b.minU(b.add(first, r), b.index(cols - 1));
+            values.push_back(memref::LoadOp::create(
+                b, memref, mapOffset(b, map, type.getShape(), {row, col})));
+          }
+          elements.push_back(std::move(values));
+        }
         SmallVector<Value> terms;
         for (int64_t r = 0; r < kRowSumChunk; ++r) {
-          // A column past the row (in a partial last chunk) reads the
-          // row's last: its term is never added.
-          Value col =
-              b.minU(b.add(b.mul(chunk, kRowSumChunk), r), b.index(cols - 1));
           IRMapping mapping;
-          for (auto [index, input] :
-               llvm::enumerate(op.getDpsInputOperands())) {
-            auto shape =
-                cast<RankedTensorType>(input->get().getType()).getShape();
-            Value offset = mapOffset(b, op.getMatchingIndexingMap(input), shape,
-                                     {row, col});
-            mapping.map(
-                body->getArgument(input->getOperandNumber()),
-                memref::LoadOp::create(
-                    b, signature.getArgument(func, inputNames[index]), offset));
-          }
+          for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands()))
+            mapping.map(body->getArgument(input->getOperandNumber()),
+                        elements[index][r]);
           for (Operation &inner : body->without_terminator()) {
             if (&inner == add.getOperation())
               continue;
