@@ -31,9 +31,10 @@ quantization of m - 2 rows (the re-laid rows padded with zeros); and a
 Hadamard rotation along the rows rotated in registers by the quantization
 that reads it (blocks of 128 with signs, 256 over two 1x128 tiles, 16
 under 1x32 tiles); and norms into the row quantization that reads them
-(a warp per row, the row sums in the order of docs/Numerics.md): RMSNorm
+(warps per row, the row sums in the order of docs/Numerics.md): RMSNorm
 1x128, rowwise with its bf16 result, and with the scales for TMA;
-LayerNorm in two passes 1x128 with its result, and rowwise from f32.
+LayerNorm in two passes 1x128 with its result, and rowwise from f32; and
+RMSNorm with its transpose (the cast-transpose reads the row sum).
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -326,11 +327,13 @@ def program(m, n):
     # passes (the mean, then the squared deviations) 1x128 kept, and on
     # an f32 input rowwise.
     sq = "%r = arith.mulf %a0, %a0 : f32\n"
-    for name, tile, kept, tma in (("rmsnorm_1x128", (1, 128), False, False),
-                                  ("rmsnorm_rowwise_kept", (1, 0), True,
-                                   False),
-                                  ("rmsnorm_1x128_tma", (1, 128), False,
-                                   True)):
+    # With the transpose (the cast-transpose: the sum stays a row sum
+    # kernel, the normalization fuses into the cast-transpose).
+    for name, tile, kept, tma, transpose in (
+            ("rmsnorm_1x128", (1, 128), False, False, False),
+            ("rmsnorm_rowwise_kept", (1, 0), True, False, False),
+            ("rmsnorm_1x128_tma", (1, 128), False, True, False),
+            ("rmsnorm_ct", (1, 128), False, False, True)):
         f = _Function(name, m, n)
         x = f.arg((m, n))
         w = f.arg((n,))
@@ -339,7 +342,7 @@ def program(m, n):
                        (ss, _t((m,), "f32"), "#col"),
                        (w, _t((n,), "bf16"), "#row")],
                       RMSNORM_R.replace("{n}", str(n)))
-        f.quantize(y, tile, tma=tma)
+        f.quantize(y, tile, tma=tma, transpose=transpose)
         if kept:
             f.keep(y)
         fns.append(f)
@@ -479,10 +482,10 @@ def check(directory, fp8_run, seeds, keep):
 def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256.
-    assert text.count("func.func") == 19, text
-    assert text.count("fp8.quantize ") == 24, text.count("fp8.quantize ")
+    assert text.count("func.func") == 20, text.count("func.func")
+    assert text.count("fp8.quantize ") == 26, text.count("fp8.quantize ")
     # The norms' row sums: one per RMSNorm, two per LayerNorm.
-    assert text.count('"reduction"') == 7, text.count('"reduction"')
+    assert text.count('"reduction"') == 8, text.count('"reduction"')
     assert text.count("fp8.hadamard") == 4, text
     assert text.count("fp8.tma_align_scales") == 4, text.count(
         "fp8.tma_align_scales")
