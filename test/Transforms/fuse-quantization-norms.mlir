@@ -334,3 +334,65 @@ func.func @cast_transpose(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (te
   return %q, %sc, %qt, %st : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
 }
 
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+#v = affine_map<(i) -> (i)>
+
+// RMSNorm as frontends split it: the squares a generic of their own (read
+// only by the sum: inlined into the term), the rstd a vector (inlined into
+// the body): the same fused op.
+// CHECK-LABEL: func.func @rms_split(
+// CHECK-NEXT:    fp8.quantize_elementwise %{{.*}}, %{{.*}} {indexing_maps = [#map, #map1]
+// CHECK-NEXT:    ^bb0(%{{.*}}: bf16, %{{.*}}: bf16, %[[SS:.*]]: f32):
+// CHECK:           arith.mulf %[[SS]]
+// CHECK:           math.rsqrt
+// CHECK:         } reduce {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: bf16, %{{.*}}: bf16, %{{.*}}: f32):
+// CHECK-NEXT:      %[[F:.*]] = arith.extf %[[A]] : bf16 to f32
+// CHECK-NEXT:      %[[SQ:.*]] = arith.mulf %[[F]], %[[F]] : f32
+// CHECK-NEXT:      fp8.yield %[[SQ]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @rms_split(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>) {
+  %ex = tensor.empty() : tensor<256x512xf32>
+  %x2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<256x512xbf16>) outs(%ex : tensor<256x512xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    linalg.yield %sq : f32
+  } -> tensor<256x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]} ins(%x2 : tensor<256x512xf32>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %rstd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%ss : tensor<256xf32>) outs(%e1 : tensor<256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 0.001953125 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.mulf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %rstd, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %r: f32, %g: bf16, %o: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+}
