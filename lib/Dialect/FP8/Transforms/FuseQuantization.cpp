@@ -173,7 +173,7 @@ static bool isFusibleProducer(Operation *op) {
 /// (d0, d1) -> (d0): a value per row, broadcast along it.
 static bool isRowMap(AffineMap map) {
   return map.getNumDims() == 2 && map.getNumSymbols() == 0 &&
-         map.getNumResults() == 1 && map.getResult(0).isFunctionOfDim(0) &&
+         map.getNumResults() == 1 &&
          map.getResult(0) == getAffineDimExpr(0, map.getContext());
 }
 
@@ -262,8 +262,8 @@ static bool isFusibleRowProducer(Operation *op) {
          });
 }
 
-/// Whether a warp-per-row kernel (RowNormQuantizeKernel.cpp) quantizes a
-/// `type` matrix with `scaling`: tiles of one row and c = 16 .. 512
+/// Whether the norm kernel (RowNormQuantizeKernel.cpp: warps per row)
+/// quantizes a `type` matrix with `scaling`: tiles of one row and c = 16 .. 512
 /// columns (a power of two of 16-element chunks, dividing the row), or
 /// the whole row; rows of whole 16-element chunks.
 static bool fitsRowKernel(RankedTensorType type, ScalingAttr scaling) {
