@@ -130,7 +130,7 @@ TEST(GemmConfigTest, FastTensorwiseTakes128x256) {
 
 // MXFP8 (1x32 E8M0 on both): promotion inside a K-block reads a scale per
 // column every 32 of K, so 128 x 64; the consumers convert each K-block's
-// codes into two 2 KiB buffers each (SubBlockScales), behind the 8 stages.
+// codes into two 2304-byte buffers each (SubBlockScales), behind the 8 stages.
 TEST(GemmConfigTest, MxTakes128x64) {
   OperandScaling a = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
   OperandScaling b = scaling(1, 32, 4096, 4096, false, /*e8m0=*/true);
@@ -142,7 +142,7 @@ TEST(GemmConfigTest, MxTakes128x64) {
   EXPECT_EQ(config.bScaleBytes, 0);
   EXPECT_EQ(config.stages, 8);
   EXPECT_TRUE(config.subBlockScales);
-  EXPECT_EQ(config.subBlockScaleBytes(), 2 * 2 * 2048);
+  EXPECT_EQ(config.subBlockScaleBytes(), 2 * 2 * 2304);
   EXPECT_EQ(config.subBlockScaleOffset() % 16, 0);
   EXPECT_EQ(config.barrierOffset(),
             config.subBlockScaleOffset() + config.subBlockScaleBytes());

@@ -56,8 +56,8 @@
 // CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
 
-// Two buffers of 2048 bytes per consumer on top of the stages.
-// MANIFEST: "shared_bytes": 222336
+// Two buffers of 2304 bytes per consumer on top of the 8 stages.
+// MANIFEST: "shared_bytes": 223360
 
 // No spills, and ptxas keeps the wgmmas asynchronous (no C7514
 // serialization warning).

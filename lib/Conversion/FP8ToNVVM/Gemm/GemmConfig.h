@@ -187,9 +187,9 @@ struct GemmConfig {
   static constexpr int64_t kSubBlocks = 4;
   static constexpr int64_t kSubBlockTileN = 64;
   /// One K-block's f32 scales of a consumer's 64 rows and the tile's 64
-  /// columns.
+  /// columns, with 16 floats of padding per sub-block (SubBlockScales.cpp).
   static constexpr int64_t kSubBlockBufferBytes =
-      kSubBlocks * (kConsumerRows + kSubBlockTileN) * 4;
+      kSubBlocks * (kConsumerRows + kSubBlockTileN + 16) * 4;
   /// Two buffers per consumer.
   int64_t subBlockScaleBytes() const {
     return subBlockScales ? consumers * 2 * kSubBlockBufferBytes : 0;

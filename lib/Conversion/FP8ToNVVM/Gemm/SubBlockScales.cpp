@@ -3,8 +3,12 @@
 // A buffer holds one K-block's f32 scales for one consumer: A's as
 // [sub-block][64 rows], each row r = 16w + 8h + q at 16w + 2q + h so that a
 // thread's rows q and q + 8 are one 8-byte load; B's as
-// [sub-block][64 columns], column c = 8j + 2p + e at 16p + 2j + e so that the
-// sixteen columns of the threads with lane % 4 == p are four 16-byte loads.
+// [sub-block][4 x 20 floats], column c = 8j + 2p + e at 20p + 2j + e so that
+// the sixteen columns of the threads with lane % 4 == p are four 16-byte
+// loads. The four floats of padding per p put the four addresses a quarter
+// warp reads in different banks: at 16p, p = 0 and 2 (and 1 and 3) met in the
+// same banks, and each 16-byte load took 8 shared wavefronts instead of 4
+// (Nsight Compute: the kernel was bound by the shared-memory pipe, 94%).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +27,14 @@ using namespace mlir::fp8::kernels::gemm;
 
 static constexpr int64_t kSubBlocks = GemmConfig::kSubBlocks;
 static constexpr int64_t kColumns = GemmConfig::kSubBlockTileN;
+/// Floats per lane quad's sixteen columns, padding included.
+static constexpr int64_t kQuadStride = 20;
 /// Bytes of one sub-block's A (B) scales in a buffer.
 static constexpr int64_t kABytes = kConsumerRows * 4;
-static constexpr int64_t kBBytes = kColumns * 4;
+static constexpr int64_t kBBytes = 4 * kQuadStride * 4;
+static_assert(kSubBlocks * (kABytes + kBBytes) ==
+                  GemmConfig::kSubBlockBufferBytes,
+              "the buffer's layout");
 static_assert(kConsumerRows + kColumns == kWarpgroup,
               "one word per thread of the warpgroup");
 
@@ -75,11 +84,11 @@ void SubBlockScales::storeConverted(Value word, Value buffer,
   Value r = local;
   Value aPos = b.add(b.add(b.mul(b.divU(r, 16), 16), b.mul(b.remU(r, 8), 2)),
                      b.divU(b.remU(r, 16), 8));
-  // B's column c = 8j + 2p + e at 16p + 2j + e, after A's region.
+  // B's column c = 8j + 2p + e at 20p + 2j + e, after A's region.
   Value c = b.sub(local, kConsumerRows);
-  Value bPos =
-      b.add(b.add(b.mul(b.divU(b.remU(c, 8), 2), 16), b.mul(b.divU(c, 8), 2)),
-            b.remU(c, 2));
+  Value bPos = b.add(b.add(b.mul(b.divU(b.remU(c, 8), 2), kQuadStride),
+                           b.mul(b.divU(c, 8), 2)),
+                     b.remU(c, 2));
   Value offset = arith::SelectOp::create(
       b, isA, b.mul(aPos, 4), b.add(b.mul(bPos, 4), kSubBlocks * kABytes));
   offset = b.add(bufferOffset(buffer, fragment), offset);
@@ -115,9 +124,9 @@ FragmentScales SubBlockScales::read(Value buffer, int64_t sub,
   Value rows = LLVM::LoadOp::create(b, pair, smem.ptr(b, aAt), 8);
   for (int64_t h = 0; h < 2; ++h)
     scales.a.push_back(vector::ExtractOp::create(b, rows, h));
-  // Columns 8j + colInTile + e (colInTile = 2p): 16 floats from 16p.
+  // Columns 8j + colInTile + e (colInTile = 2p): 16 floats from 20p.
   Value bAt = b.add(base, b.add(b.i32(kSubBlocks * kABytes + sub * kBBytes),
-                                b.mul(fragment.colInTile, 32)));
+                                b.mul(fragment.colInTile, kQuadStride * 2)));
   auto quad = VectorType::get({4}, b.getF32Type());
   for (int64_t part = 0; part < 4; ++part) {
     Value values =
