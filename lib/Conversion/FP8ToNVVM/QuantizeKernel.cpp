@@ -329,44 +329,91 @@ TileScales QuantizeKernelBuilder::tileScales(Value amax) {
   return buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
 }
 
+/// buildStochasticCastBits (Numerics.h, the contract's stochastic cast) in
+/// fewer GPU instructions, with the same bits:
+/// - Target-subnormal |x| < 2^emin: the reference truncates
+///   |x| 2^(23 - emin) to an integer F (cvt.rzi). fma.rz(|x|, 1/2,
+///   2^(emin - 1)) is |x|/2 + 2^(emin - 1) truncated to its ulp,
+///   2^(emin - 24): its bits are those of 2^(emin - 1) plus F, so the
+///   normal path's arithmetic on them gives (F + noise) >> dropped, the
+///   reference's subnormal code. One select of the magnitude replaces the
+///   second path.
+/// - The rebias is subtracted before the shift (a multiple of 2^dropped,
+///   below every magnitude that reaches it).
+/// - Saturation as a minimum: the code grows with the magnitude, reaches
+///   maxCode exactly at max (a multiple of 2^dropped), and cannot pass it
+///   below; inf and above are clamped. NaN still selects its code.
+static Value fastStochasticCastBits(KernelBuilder &b, Value x, Value random,
+                                    Type elementType) {
+  FP8Format format = getFP8Format(elementType);
+  unsigned m = format.mantissaBits;
+  unsigned dropped = 23 - m;
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  Value bits = b.bitcast(i32, x);
+  Value sign = b.andI(b.shrU(bits, 24), 0x80);
+  Value magnitude = b.andI(bits, 0x7FFFFFFF);
+  Value halfQuanta =
+      LLVM::CallIntrinsicOp::create(
+          b, f32, b.getStringAttr("llvm.nvvm.fma.rz.f"),
+          ValueRange{b.bitcast(f32, magnitude), b.f32(0.5),
+                     b.f32(std::ldexp(1.0f, format.minNormalExponent - 1))})
+          .getResult(0);
+  Value isNormal = b.cmp(arith::CmpIPredicate::uge, magnitude,
+                         b.i32(int64_t(127 + format.minNormalExponent) << 23));
+  Value base = arith::SelectOp::create(b, isNormal, magnitude,
+                                       b.bitcast(i32, halfQuanta));
+  Value noise = b.andI(random, (int64_t(1) << dropped) - 1);
+  int64_t rebias = int64_t(127 - format.bias) << 23;
+  Value code = b.shrU(b.sub(b.add(base, noise), rebias), dropped);
+  code = b.minU(code, b.i32(format.maxCode));
+  code = arith::SelectOp::create(b, b.ugt(magnitude, b.i32(0x7F800000)),
+                                 b.i32(format.nanCode), code);
+  return arith::TruncIOp::create(b, b.getI8Type(), b.orI(code, sign));
+}
+
 Value QuantizeKernelBuilder::stochasticByte(Value scaled, Value index) {
   Value random = buildPhiloxRandom32(b, b.getLoc(), seed, index);
-  return buildStochasticCastBits(b, b.getLoc(), scaled, random, elementType);
+  return fastStochasticCastBits(b, scaled, random, elementType);
 }
 
 void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
                                              Value offset) {
-  SmallVector<Value> scaled;
-  for (int64_t i = 0; i < chunk; ++i)
-    scaled.push_back(
-        b.mulF(vector::ExtractOp::create(b, values, i), quantScale));
+  SmallVector<Value> elements, scaled;
+  for (int64_t i = 0; i < chunk; ++i) {
+    elements.push_back(vector::ExtractOp::create(b, values, i));
+    scaled.push_back(b.mulF(elements.back(), quantScale));
+  }
+  storeScaled(elements, scaled, offset);
+}
+
+void QuantizeKernelBuilder::storeScaled(ArrayRef<Value> values,
+                                        ArrayRef<Value> scaled, Value offset) {
+  int64_t width = scaled.size();
   Value bytes;
   if (!stochastic) {
     bytes = convertToBytes(b, scaled, elementType);
   } else {
-    // One Philox call per four elements: `offset` is a multiple of chunk,
-    // so element offset + i draws word i % 4 of counter (offset + i) / 4.
+    // One Philox call per four elements: `offset` is a multiple of the
+    // width, so element offset + i draws word i % 4 of counter
+    // (offset + i) / 4.
     SmallVector<Value> codes;
     Value counter = b.divU(
         arith::IndexCastOp::create(b, b.getI64Type(), offset), int64_t(4));
-    for (int64_t i = 0; i < chunk; i += 4) {
+    for (int64_t i = 0; i < width; i += 4) {
       std::array<Value, 4> words =
           buildPhiloxRandom4x32(b, b.getLoc(), seed, b.add(counter, i / 4));
       for (int64_t w = 0; w < 4; ++w)
-        codes.push_back(buildStochasticCastBits(b, b.getLoc(), scaled[i + w],
-                                                words[w], elementType));
+        codes.push_back(
+            fastStochasticCastBits(b, scaled[i + w], words[w], elementType));
     }
     bytes = vector::FromElementsOp::create(
-        b, VectorType::get({chunk}, b.getI8Type()), codes);
+        b, VectorType::get({width}, b.getI8Type()), codes);
   }
   vector::StoreOp::create(b, bytes, data, offset,
-                          /*nontemporal=*/false, llvm::Align(16));
-  if (monitor) {
-    SmallVector<Value> inputs;
-    for (int64_t i = 0; i < chunk; ++i)
-      inputs.push_back(vector::ExtractOp::create(b, values, i));
-    count(inputs, scaled, bytes);
-  }
+                          /*nontemporal=*/false,
+                          llvm::Align(std::min<int64_t>(width, 16)));
+  if (monitor)
+    count(values, scaled, bytes);
 }
 
 void QuantizeKernelBuilder::count(ArrayRef<Value> values,

@@ -139,6 +139,11 @@ struct QuantizeKernelBuilder {
   /// Quantizes the `chunk` f32 `values` of elements offset.. with
   /// `quantScale` and stores their bytes.
   void quantizeAndStore(Value values, Value quantScale, Value offset);
+  /// Casts the f32 `scaled` values of elements offset.. (the inputs
+  /// `values` scaled; a multiple of 4 of them, `offset` a multiple of their
+  /// count) and stores their bytes, counting them when monitored.
+  void storeScaled(ArrayRef<Value> values, ArrayRef<Value> scaled,
+                   Value offset);
 
   /// The amax the scales of tile `index` derive from: the given one under
   /// delayed scaling, else `computed`.

@@ -1,6 +1,6 @@
 // Block tiles (one CTA per 128x128 weight tile: shuffles, then shared
 // memory across warps) and stochastic rounding (Philox from a seed buffer,
-// integer rounding of the reference, no cvt).
+// integer rounding of the reference's bits, no cvt).
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/block_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=SR < %t/stochastic_quantize_1.ptx
@@ -16,7 +16,13 @@
 // BLOCK: st.global.v4.b32
 // SR: ld.global.b32
 // SR: mul.wide.u32 {{.*}}, -766435501;
+// The target-subnormal path as one fma rounding towards zero (the same
+// bits as the reference's truncating conversion), saturation as a min.
+// SR-NOT: cvt.rzi
+// SR: fma.rz.f32
+// SR: min.u32
 // SR-NOT: cvt.rn.satfinite
+// SR-NOT: cvt.rzi
 // SR: st.global.v4.b32
 // MANIFEST: "name": "block_quantize_0",
 // MANIFEST: "name": "stochastic_quantize_1",
