@@ -7,14 +7,25 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fused_cast_transpose_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: .visible .entry fused_cast_transpose_0(
-// CHECK: .shared .align 16 .b8
-// CHECK: ld.global.v4.b32
+// CHECK: .shared .align 16 .b8 {{.*}}[32768];
+// All eight 16-byte loads of a thread's rows before anything is stored,
+// streamed (read-only path, no L1 allocation).
+// CHECK-COUNT-8: ld.global.nc.L1::no_allocate.v4.b32
+// CHECK-NOT: {{ld|st}}.global
 // CHECK: st.shared.v4.b32
+// Row amaxes on packed pairs, then across the row's 16 lanes.
+// CHECK: max.NaN.bf16x2
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// Each lane derives one row's scales; the steps take theirs by shuffle.
+// CHECK: div.rn.f32
+// CHECK: shfl.sync.idx.b32
 // CHECK: cvt.rn.satfinite.e4m3x2.f32
+// CHECK: st.global.cs.v2.b32
 // CHECK: bar.sync 0;
-// CHECK: ld.shared.b16
-// CHECK: st.global.v4.b32
+// Column pairs from the swizzled tile; 16 bytes of a column of qt a lane.
+// CHECK: ld.shared.b32
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK: st.global.cs.v4.b32
 // MANIFEST: "op": "fp8.quantize+transpose"
 // MANIFEST: "name": "qt",
 // MANIFEST: "name": "scale_t",

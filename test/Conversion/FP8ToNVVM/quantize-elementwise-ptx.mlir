@@ -35,13 +35,14 @@
 // ROWS: cvt.rn.satfinite.e4m3x2.f32
 // NOCALL-NOT: {{call|__nv_}}
 
-// The cast-transpose: the SwiGLU product staged in shared memory.
+// The cast-transpose: the SwiGLU product staged in shared memory, read
+// back as column pairs.
 // CT: .visible .entry transposed_quantize_elementwise_t_1(
 // CT: ld.global.v4.b32
 // CT: ld.global.v4.b32
 // CT: st.shared.v4.b32
 // CT: bar.sync 0;
-// CT: ld.shared.b16
+// CT: ld.shared.b32
 
 // MANIFEST:      "name": "rows_quantize_elementwise_0",
 // MANIFEST:      "op": "fp8.quantize_elementwise",
