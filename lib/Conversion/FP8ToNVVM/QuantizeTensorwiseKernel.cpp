@@ -23,6 +23,8 @@ using namespace mlir::fp8::kernels;
 /// The CTAs of the tensorwise kernel: two per SM of an H100 (132), few
 /// enough to be resident together, which the grid-wide barrier needs.
 static constexpr int64_t kTensorwiseBlocks = 264;
+/// The chunks a thread loads per iteration of either pass.
+static constexpr int64_t kUnroll = 4;
 
 /// Tensorwise scaling ([*, *]): one scale from the amax of the whole tensor.
 /// A grid of resident CTAs reduces the amax (warp shuffles, shared memory,
@@ -70,19 +72,33 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   Value thread = b.threadIdX();
   Value first = b.add(b.mul(block, kThreadsPerBlock), thread);
   Value stride = b.index(numBlocks * kThreadsPerBlock);
+  // Each loop iteration takes kUnroll chunks, a stride apart, so that a
+  // thread has that many loads in flight (2 CTAs per SM alone hold too few
+  // bytes in flight to cover the memory latency).
+  Value unrolledStride = b.index(kUnroll * numBlocks * kThreadsPerBlock);
+  auto chunkOf = [&](Value iv, int64_t u) {
+    return b.minU(b.add(iv, b.mul(stride, b.index(u))), b.index(numChunks - 1));
+  };
   Value isLeader = b.eq(thread, 0);
   Value zero = b.f32(0.0);
   Value amax, dataAmax;
   if (!reduce) {
     amax = k.tileAmax(Value(), b.index(0));
   } else {
-    // Pass 1: this thread's chunks, then the CTA's amax.
-    auto scan = scf::ForOp::create(b, first, b.index(numChunks), stride,
+    // Pass 1: this thread's chunks, then the CTA's amax. kUnroll chunks
+    // per iteration, loaded together; past the end a thread reloads the
+    // last chunk, which cannot change a max.
+    auto scan = scf::ForOp::create(b, first, b.index(numChunks), unrolledStride,
                                    ValueRange{zero});
     b.setInsertionPointToStart(scan.getBody());
-    Value chunkMax = k.maxAbs(k.load(b.mul(scan.getInductionVar(), kChunk)));
-    scf::YieldOp::create(
-        b, ValueRange{b.maxF(scan.getRegionIterArgs()[0], chunkMax)});
+    SmallVector<Value> loaded;
+    for (int64_t u = 0; u < kUnroll; ++u)
+      loaded.push_back(
+          k.load(b.mul(chunkOf(scan.getInductionVar(), u), kChunk)));
+    Value chunkMax = scan.getRegionIterArgs()[0];
+    for (Value values : loaded)
+      chunkMax = b.maxF(chunkMax, k.maxAbs(values));
+    scf::YieldOp::create(b, ValueRange{chunkMax});
     b.setInsertionPointAfter(scan);
     Value blockMax = k.ctaMax(scan.getResult(0), partials, thread);
 
@@ -130,14 +146,28 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
     scales = k.tileScales(amax);
     ValueRange init = gather ? ValueRange{zero} : ValueRange{};
     auto quantize =
-        scf::ForOp::create(b, first, b.index(numChunks), stride, init);
+        scf::ForOp::create(b, first, b.index(numChunks), unrolledStride, init);
     b.setInsertionPointToStart(quantize.getBody());
-    Value offset = b.mul(quantize.getInductionVar(), kChunk);
-    Value values = k.load(offset);
-    k.quantizeAndStore(values, scales.quantScale, offset);
-    if (gather)
-      scf::YieldOp::create(b, ValueRange{b.maxF(quantize.getRegionIterArgs()[0],
-                                                k.maxAbs(values))});
+    Value iv = quantize.getInductionVar();
+    SmallVector<Value> offsets, loaded;
+    for (int64_t u = 0; u < kUnroll; ++u) {
+      offsets.push_back(b.mul(chunkOf(iv, u), kChunk));
+      loaded.push_back(k.load(offsets.back()));
+    }
+    // Only chunks before the end are stored (and counted).
+    for (int64_t u = 0; u < kUnroll; ++u) {
+      OpBuilder::InsertionGuard guard(b);
+      Value inRange = b.ult(b.add(iv, b.mul(stride, b.index(u))), numChunks);
+      auto ifInRange = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifInRange.thenBlock());
+      k.quantizeAndStore(loaded[u], scales.quantScale, offsets[u]);
+    }
+    if (gather) {
+      Value threadMax = quantize.getRegionIterArgs()[0];
+      for (Value values : loaded)
+        threadMax = b.maxF(threadMax, k.maxAbs(values));
+      scf::YieldOp::create(b, ValueRange{threadMax});
+    }
     b.setInsertionPointAfter(quantize);
     if (gather)
       threadMax = quantize.getResult(0);

@@ -9,8 +9,10 @@
 // RUN: FileCheck %s --check-prefix=CURRENT < %t/current_quantize_monitored_1.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/delayed_quantize_monitored_0.ptx -o /dev/null %}
 
-// One pass: 16 f32 per thread and step in four 16-byte loads, once.
-// CHECK-COUNT-4: ld.global.v4.b32
+// One pass: a loop iteration loads four chunks of 16 f32 (four 16-byte
+// loads each), a grid apart; here the grid covers the input in one chunk a
+// thread, and the other three, clamped to the last chunk, are one load.
+// CHECK-COUNT-8: ld.global.v4.b32
 // CHECK-NOT:     ld.global.v4.b32
 // No spin: no poll of the arrival counter (slot 1, an atomic or of 0).
 // CHECK-NOT:     atom.global.or.b32 {{.*}}+4], 0;
