@@ -22,9 +22,11 @@ using namespace mlir::fp8::kernels;
 
 /// The CTAs of the tensorwise kernel: two per SM of an H100 (132), few
 /// enough to be resident together, which the grid-wide barrier needs.
-static constexpr int64_t kTensorwiseBlocks = 264;
-/// The chunks a thread loads per iteration of either pass.
-static constexpr int64_t kUnroll = 4;
+static constexpr int64_t kTensorwiseBlocksPerSM = 2;
+static constexpr int64_t kTensorwiseBlocks = 132 * kTensorwiseBlocksPerSM;
+/// The chunks a thread loads per iteration of either pass (one where a
+/// fused producer computes them: its registers, not the loads, bound it).
+static constexpr int64_t kUnrolledChunks = 4;
 
 /// Tensorwise scaling ([*, *]): one scale from the amax of the whole tensor.
 /// A grid of resident CTAs reduces the amax (warp shuffles, shared memory,
@@ -55,6 +57,13 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   bool gather = !reduce && k.monitor;
   gpu::GPUFuncOp func =
       k.create(name, target, numBlocks, /*workspace=*/reduce || gather);
+  // The grid-wide barrier needs every CTA resident: two an SM, so at most
+  // 128 registers a thread (ptxas spills rather than exceed it). A heavy
+  // fused producer went past that (GELU with a bias row at 8192x14336:
+  // 162 registers, one CTA an SM, and the barrier never opened).
+  if (reduce)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(kTensorwiseBlocksPerSM));
   // The warps' partial maxima, then one slot through which the leader hands
   // the global amax to its CTA.
   Value partials = k.addPartials(func, /*extra=*/1);
@@ -72,10 +81,11 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   Value thread = b.threadIdX();
   Value first = b.add(b.mul(block, kThreadsPerBlock), thread);
   Value stride = b.index(numBlocks * kThreadsPerBlock);
-  // Each loop iteration takes kUnroll chunks, a stride apart, so that a
+  int64_t unroll = k.producer ? 1 : kUnrolledChunks;
+  // Each loop iteration takes `unroll` chunks, a stride apart, so that a
   // thread has that many loads in flight (2 CTAs per SM alone hold too few
   // bytes in flight to cover the memory latency).
-  Value unrolledStride = b.index(kUnroll * numBlocks * kThreadsPerBlock);
+  Value unrolledStride = b.index(unroll * numBlocks * kThreadsPerBlock);
   auto chunkOf = [&](Value iv, int64_t u) {
     return b.minU(b.add(iv, b.mul(stride, b.index(u))), b.index(numChunks - 1));
   };
@@ -85,14 +95,14 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
   if (!reduce) {
     amax = k.tileAmax(Value(), b.index(0));
   } else {
-    // Pass 1: this thread's chunks, then the CTA's amax. kUnroll chunks
+    // Pass 1: this thread's chunks, then the CTA's amax. `unroll` chunks
     // per iteration, loaded together; past the end a thread reloads the
     // last chunk, which cannot change a max.
     auto scan = scf::ForOp::create(b, first, b.index(numChunks), unrolledStride,
                                    ValueRange{zero});
     b.setInsertionPointToStart(scan.getBody());
     SmallVector<Value> loaded;
-    for (int64_t u = 0; u < kUnroll; ++u)
+    for (int64_t u = 0; u < unroll; ++u)
       loaded.push_back(
           k.load(b.mul(chunkOf(scan.getInductionVar(), u), kChunk)));
     Value chunkMax = scan.getRegionIterArgs()[0];
@@ -150,12 +160,12 @@ gpu::GPUModuleOp kernels::buildTensorwiseKernel(QuantizeKernelBuilder &k,
     b.setInsertionPointToStart(quantize.getBody());
     Value iv = quantize.getInductionVar();
     SmallVector<Value> offsets, loaded;
-    for (int64_t u = 0; u < kUnroll; ++u) {
+    for (int64_t u = 0; u < unroll; ++u) {
       offsets.push_back(b.mul(chunkOf(iv, u), kChunk));
       loaded.push_back(k.load(offsets.back()));
     }
     // Only chunks before the end are stored (and counted).
-    for (int64_t u = 0; u < kUnroll; ++u) {
+    for (int64_t u = 0; u < unroll; ++u) {
       OpBuilder::InsertionGuard guard(b);
       Value inRange = b.ult(b.add(iv, b.mul(stride, b.index(u))), numChunks);
       auto ifInRange = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);
