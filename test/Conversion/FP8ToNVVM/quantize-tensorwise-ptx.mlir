@@ -6,7 +6,10 @@
 // RUN: FileCheck %s < %t/tensorwise_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// CHECK: ld.global.v4.b32
+// Two CTAs an SM must fit (128 registers at most) for the barrier to open.
+// CHECK: .minnctapersm 2
+// Four chunks in flight a thread: 4 x 2 16-byte loads an iteration.
+// CHECK-COUNT-8: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync 0;
 // CHECK: atom.global.max.s32
