@@ -1,0 +1,58 @@
+// Row sums the unfused program leaves to the reduction kernel
+// (ReduceKernel.cpp): a warp per row in the row-sum order of
+// docs/Numerics.md, as the CPU reference and the fused norm kernel add
+// them, whatever maps convert-fp8-to-nvvm's producer fusion leaves on the
+// sum's inputs; no spills.
+// RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
+// RUN: FileCheck %s --check-prefix=TRANSPOSED < %t/transposed_generic_1.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/transposed_generic_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+#id = affine_map<(i, j) -> (i, j)>
+#t = affine_map<(i, j) -> (j, i)>
+#row = affine_map<(i, j) -> (i)>
+
+// RMSNorm of a transposed bf16 input, quantized 1x128. The elementwise
+// fusion of convert-fp8-to-nvvm moves the transpose into the sum, whose
+// input map becomes (i, j) -> (j, i): still a row sum (the order depends
+// on (i, j), not on where the elements lie), so a warp per row and its
+// butterfly, 8 rows per CTA (64 rows in 8 CTAs), not one thread adding
+// 1024 terms in loop order.
+// TRANSPOSED: .visible .entry transposed_generic_1(
+// TRANSPOSED-COUNT-5: shfl.sync.bfly.b32
+// TRANSPOSED: st.global.b32
+// MANIFEST: "name": "transposed_fill_0",
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 8,
+// MANIFEST: "name": "transposed_generic_1",
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: error
+func.func @transposed(%x: tensor<1024x64xbf16>) -> (tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>) {
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %y = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<1024x64xbf16>) outs(%e : tensor<64x1024xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %f = arith.extf %a : bf16 to f32
+    linalg.yield %f : f32
+  } -> tensor<64x1024xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64xf32>
+  %init = linalg.fill ins(%z : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<64x1024xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %n = arith.addf %acc, %sq : f32
+    linalg.yield %n : f32
+  } -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64x1024xf32>
+  %o = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %s : tensor<64x1024xf32>, tensor<64xf32>) outs(%e2 : tensor<64x1024xf32>) {
+  ^bb0(%a: f32, %c: f32, %oo: f32):
+    %r = math.rsqrt %c : f32
+    %m = arith.mulf %a, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  %q, %sc = fp8.quantize %o {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+  return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+}
