@@ -34,7 +34,14 @@ under 1x32 tiles); and norms into the row quantization that reads them
 (warps per row, the row sums in the order of docs/Numerics.md): RMSNorm
 1x128, rowwise with its bf16 result, and with the scales for TMA;
 LayerNorm in two passes 1x128 with its result, and rowwise from f32; and
-RMSNorm with its transpose (the cast-transpose reads the row sum).
+RMSNorm with its transpose (the cast-transpose reads the row sum); and
+RMSNorm 1x128 and LayerNorm rowwise kept on rows of 1280 (a partial
+round), 8192 (8 warps a row) and 20480 (the walk loops and loads again),
+whatever --shape. Row sums alone (f32 4x4096, squares of bf16 8x1000) are
+checked against this script's own model of the row-sum order
+(docs/Numerics.md) too, on the seeded inputs and on fixed rows where the
+order shows (2^24 then ones: the loop order gives 2^24, the row-sum
+order 2^24 + 4080; test/Integration/CPU/row-sum-order.mlir).
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -45,6 +52,7 @@ import filecmp
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -258,6 +266,122 @@ class _Function:
             out)
 
 
+SQUARE = ("%r = arith.mulf %a0, %a0 : f32\n",)
+# Norm rows of other lengths than the main shape's, [m, n].
+NORM_SHAPES = ((64, 1280), (64, 8192), (32, 20480))
+# Row sums alone: name, shape, input type, (term body, its result).
+ROW_SUMS = (("row_sum_f32_4x4096", (4, 4096), "f32", ("", "%a0")),
+            ("row_sum_sq_bf16_8x1000", (8, 1000), "bf16", SQUARE))
+
+
+def _rmsnorm(name, m, n, tile, kept=False, tma=False, transpose=False):
+    f = _Function(name, m, n)
+    x = f.arg((m, n))
+    w = f.arg((n,))
+    ss = f.row_sum([(x, _t((m, n), "bf16"), "#id")], *SQUARE)
+    y = f.generic([(x, _t((m, n), "bf16"), "#id"),
+                   (ss, _t((m,), "f32"), "#col"),
+                   (w, _t((n,), "bf16"), "#row")],
+                  RMSNORM_R.replace("{n}", str(n)))
+    f.quantize(y, tile, tma=tma, transpose=transpose)
+    if kept:
+        f.keep(y)
+    return f
+
+
+def _layernorm(name, m, n, tile, dtype, kept=False):
+    f = _Function(name, m, n)
+    x = f.arg((m, n), dtype)
+    w = f.arg((n,))
+    b = f.arg((n,))
+    xin = (x, _t((m, n), dtype), "#id")
+    total = f.row_sum([xin], "", result="%a0")
+    var = f.row_sum([xin, (total, _t((m,), "f32"), "#col")],
+                    LN_DEV_R.replace("{n}", str(n)))
+    y = f.generic([xin, (total, _t((m,), "f32"), "#col"),
+                   (var, _t((m,), "f32"), "#col"),
+                   (w, _t((n,), "bf16"), "#row"),
+                   (b, _t((n,), "bf16"), "#row")],
+                  LAYERNORM_R.replace("{n}", str(n)))
+    f.quantize(y, tile)
+    if kept:
+        f.keep(y)
+    return f
+
+
+def _f32(x):
+    """x rounded to f32 (to nearest, ties to even; inf past the range).
+    A sum or product of two f32 is exact in a double, or rounds there
+    innocuously (53 >= 2 * 24 + 2), so one rounding here gives IEEE f32
+    arithmetic."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return float("inf") if x > 0 else float("-inf")
+
+
+def row_sum_order(terms):
+    """The sum of a row's f32 terms in the row-sum order of
+    docs/Numerics.md, from an init of +0.0: each chunk of 16 summed from
+    +0.0, lane l of 32 adding from +0.0 the sums of chunks l, l + 32, ...
+    in order, then the lanes pairwise, halving."""
+    lanes = [0.0] * 32
+    for c in range(0, (len(terms) + 15) // 16):
+        s = 0.0
+        for t in terms[16 * c:16 * c + 16]:
+            s = _f32(s + t)
+        lanes[c % 32] = _f32(lanes[c % 32] + s)
+    while len(lanes) > 1:
+        half = len(lanes) // 2
+        lanes = [_f32(lanes[l] + lanes[l + half]) for l in range(half)]
+    return _f32(0.0 + lanes[0])
+
+
+def _floats(data, dtype):
+    """The values of raw little-endian f32 or bf16 `data`."""
+    if dtype == "f32":
+        return list(struct.unpack("<%df" % (len(data) // 4), data))
+    words = struct.unpack("<%dH" % (len(data) // 2), data)
+    return list(struct.unpack("<%df" % len(words),
+                              struct.pack("<%dI" % len(words),
+                                          *(w << 16 for w in words))))
+
+
+def expected_row_sums(name, arg0):
+    """The bits row sum function `name` gives on input bytes `arg0`."""
+    _, (m, n), dtype, term = next(r for r in ROW_SUMS if r[0] == name)
+    x = _floats(arg0, dtype)
+    sums = []
+    for i in range(m):
+        row = x[i * n:(i + 1) * n]
+        if term is SQUARE:
+            row = [_f32(v * v) for v in row]
+        sums.append(row_sum_order(row))
+    return struct.pack("<%df" % m, *sums)
+
+
+def same_f32(a, b):
+    """Whether f32 buffers a and b hold the same bits, NaN against NaN
+    whatever its sign and payload."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(struct.unpack("<%dI" % (len(a) // 4), a),
+                    struct.unpack("<%dI" % (len(b) // 4), b)):
+        nan = lambda v: (v & 0x7F800000) == 0x7F800000 and v & 0x7FFFFF  # noqa
+        if x != y and not (nan(x) and nan(y)):
+            return False
+    return True
+
+
+def fixed_rows():
+    """Input bytes of row_sum_f32_4x4096 where the order shows: rows of
+    ones with 2^24 first (row 0) or at element 16 (row 1); in loop order
+    both sum to 2^24, in the row-sum order to 2^24 + 112 + 31 * 128."""
+    x = [1.0] * (4 * 4096)
+    x[0] = x[4096 + 16] = 16777216.0
+    return struct.pack("<%df" % len(x), *x)
+
+
 def program(m, n):
     """The MLIR of every fusion checked (and benchmarked), on [m, n]."""
     assert m % 128 == 0 and n % 128 == 0, "the cast-transpose's tiles"
@@ -326,7 +450,6 @@ def program(m, n):
     # with its bf16 result, with the scales for TMA; LayerNorm in two
     # passes (the mean, then the squared deviations) 1x128 kept, and on
     # an f32 input rowwise.
-    sq = "%r = arith.mulf %a0, %a0 : f32\n"
     # With the transpose (the cast-transpose: the sum stays a row sum
     # kernel, the normalization fuses into the cast-transpose).
     for name, tile, kept, tma, transpose in (
@@ -334,36 +457,24 @@ def program(m, n):
             ("rmsnorm_rowwise_kept", (1, 0), True, False, False),
             ("rmsnorm_1x128_tma", (1, 128), False, True, False),
             ("rmsnorm_ct", (1, 128), False, False, True)):
-        f = _Function(name, m, n)
-        x = f.arg((m, n))
-        w = f.arg((n,))
-        ss = f.row_sum([(x, _t((m, n), "bf16"), "#id")], sq)
-        y = f.generic([(x, _t((m, n), "bf16"), "#id"),
-                       (ss, _t((m,), "f32"), "#col"),
-                       (w, _t((n,), "bf16"), "#row")],
-                      RMSNORM_R.replace("{n}", str(n)))
-        f.quantize(y, tile, tma=tma, transpose=transpose)
-        if kept:
-            f.keep(y)
-        fns.append(f)
-    for name, tile, dtype in (("layernorm_1x128_kept", (1, 128), "bf16"),
-                              ("layernorm_f32_rowwise", (1, 0), "f32")):
-        f = _Function(name, m, n)
-        x = f.arg((m, n), dtype)
-        w = f.arg((n,))
-        b = f.arg((n,))
-        xin = (x, _t((m, n), dtype), "#id")
-        total = f.row_sum([xin], "", result="%a0")
-        var = f.row_sum([xin, (total, _t((m,), "f32"), "#col")],
-                        LN_DEV_R.replace("{n}", str(n)))
-        y = f.generic([xin, (total, _t((m,), "f32"), "#col"),
-                       (var, _t((m,), "f32"), "#col"),
-                       (w, _t((n,), "bf16"), "#row"),
-                       (b, _t((n,), "bf16"), "#row")],
-                      LAYERNORM_R.replace("{n}", str(n)))
-        f.quantize(y, tile)
-        if tile == (1, 128):
-            f.keep(y)
+        fns.append(_rmsnorm(name, m, n, tile, kept, tma, transpose))
+    fns.append(_layernorm("layernorm_1x128_kept", m, n, (1, 128), "bf16",
+                          kept=True))
+    fns.append(_layernorm("layernorm_f32_rowwise", m, n, (1, 0), "f32"))
+    # Rows the kernel walks otherwise, whatever the main shape: a partial
+    # last round (1280: 2.5 rounds, 2 warps), 8 warps of 2 rounds (8192),
+    # more rounds than a lane keeps (20480: 5 steps a warp, in a loop).
+    for rm, rn in NORM_SHAPES:
+        tag = "_%dx%d" % (rm, rn)
+        fns.append(_rmsnorm("rmsnorm_1x128" + tag, rm, rn, (1, 128)))
+        fns.append(_layernorm("layernorm_rowwise_kept" + tag, rm, rn,
+                              (1, 0), "bf16", kept=True))
+    # Row sums alone, also compared with row_sum_order (check()).
+    for name, (rm, rn), dtype, term in ROW_SUMS:
+        f = _Function(name, rm, rn)
+        x = f.arg((rm, rn), dtype)
+        f.results.append((f.row_sum([(x, _t((rm, rn), dtype), "#id")],
+                                    *term), _t((rm,), "f32")))
         fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
@@ -411,6 +522,41 @@ def compare_dumps(fused, unfused):
         out.append((name, os.path.exists(other) and filecmp.cmp(
             other, os.path.join(unfused, name), shallow=False)))
     return out
+
+
+ROW_SUM_NAMES = [r[0] for r in ROW_SUMS]
+
+
+def _matches_order(dump, fn):
+    """Whether the row sums dumped in `dump` are row_sum_order's of the
+    inputs dumped with them."""
+    with open(os.path.join(dump, "arg0.bin"), "rb") as f:
+        arg0 = f.read()
+    with open(os.path.join(dump, "result0.bin"), "rb") as f:
+        return same_f32(f.read(), expected_row_sums(fn, arg0))
+
+
+def _check_fixed_rows(work, fp8_run, manifest):
+    """Runs row_sum_f32_4x4096 on fixed_rows(); returns 1 on a mismatch
+    with the row-sum order (or a failed run), else 0."""
+    fn = "row_sum_f32_4x4096"
+    inputs = os.path.join(work, "fixed", "inputs")
+    os.makedirs(os.path.join(inputs, fn), exist_ok=True)
+    with open(os.path.join(inputs, fn, "arg0.bin"), "wb") as f:
+        f.write(fixed_rows())
+    dump = os.path.join(work, "fixed", "dump")
+    run = subprocess.run([fp8_run, manifest, "--function", fn,
+                          "--inputs-from", inputs, "--dump", dump,
+                          "--iters", "0"], capture_output=True, text=True)
+    if run.returncode != 0:
+        print("FAIL %s fixed rows: fp8-run exited %d:\n%s" %
+              (fn, run.returncode, run.stderr))
+        return 1
+    good = _matches_order(os.path.join(dump, fn), fn)
+    print("%s %s fixed rows (2^24 then ones): %s" % (
+        "ok  " if good else "FAIL", fn,
+        "the row-sum order" if good else "not the row-sum order"))
+    return 0 if good else 1
 
 
 def check(directory, fp8_run, seeds, keep):
@@ -461,14 +607,18 @@ def check(directory, fp8_run, seeds, keep):
                         print("FAIL %s: no results dumped" % tag)
                         bad += 1
                         continue
+                    wrong = [name for name, equal in results if not equal]
+                    if fn in ROW_SUM_NAMES and not _matches_order(
+                            os.path.join(dumps["fused"], fn), fn):
+                        wrong.append("result0.bin (row-sum order)")
                     if not keep:
                         shutil.rmtree(run_dir, ignore_errors=True)
-                    wrong = [name for name, equal in results if not equal]
                     bad += bool(wrong)
                     print("%s %s: %d results%s" % (
                         "FAIL" if wrong else "ok  ", tag, len(results),
                         ", differ: " + ", ".join(wrong) if wrong else
                         ", bit for bit"))
+        bad += _check_fixed_rows(work, fp8_run, unfused_manifest)
     finally:
         if keep:
             print("check_fusion: dumps kept in %s" % work)
@@ -481,11 +631,25 @@ def check(directory, fp8_run, seeds, keep):
 
 def self_test():
     text = program(256, 384)
-    # 384 columns: no rotation of 256.
-    assert text.count("func.func") == 20, text.count("func.func")
-    assert text.count("fp8.quantize ") == 26, text.count("fp8.quantize ")
-    # The norms' row sums: one per RMSNorm, two per LayerNorm.
-    assert text.count('"reduction"') == 8, text.count('"reduction"')
+    # 384 columns: no rotation of 256. Six norms at the other shapes, two
+    # row sums alone.
+    assert text.count("func.func") == 28, text.count("func.func")
+    assert text.count("fp8.quantize ") == 32, text.count("fp8.quantize ")
+    # The norms' row sums: one per RMSNorm, two per LayerNorm; two alone.
+    assert text.count('"reduction"') == 19, text.count('"reduction"')
+    # The order: 2^24 then ones sums to 2^24 + 112 + 31 * 128 (the CPU
+    # reference's value in row-sum-order.mlir), ones to 4096; a partial
+    # chunk's missing terms add nothing.
+    rows = struct.unpack("<4f", expected_row_sums("row_sum_f32_4x4096",
+                                                  fixed_rows()))
+    assert rows == (16781296.0, 16781296.0, 4096.0, 4096.0), rows
+    assert row_sum_order([1.0] * 1000) == 1000.0
+    assert row_sum_order([1.0] * 992 + [16777216.0] + [1.0] * 7) == \
+        16778208.0, "row-sum-order.mlir's partial row"
+    assert _floats(struct.pack("<2H", 0x3F80, 0xC000), "bf16") == [1.0, -2.0]
+    assert _f32(3.4028235677973366e38 * 2) == float("inf")
+    nan1, nan2 = struct.pack("<I", 0x7FC00000), struct.pack("<I", 0xFFC00001)
+    assert same_f32(nan1, nan2) and not same_f32(nan1, struct.pack("<f", 1))
     assert text.count("fp8.hadamard") == 4, text
     assert text.count("fp8.tma_align_scales") == 4, text.count(
         "fp8.tma_align_scales")
