@@ -1085,5 +1085,35 @@ def hadamard():
     print_f32(block(hhp, 0, 0, 2, 6))
 
 
+def row_sum(terms, init=0.0):
+    """docs/Numerics.md "Row sums": chunk sums of 16 from +0.0, lane l of 32
+    adding chunks l, l + 32, ... from +0.0, the lanes pairwise, halving,
+    then the init."""
+    chunks = [0.0] * ((len(terms) + 15) // 16)
+    for c in range(len(chunks)):
+        for t in terms[16 * c:16 * c + 16]:
+            chunks[c] = fadd(chunks[c], t)
+    q = [0.0] * 32
+    for c, s in enumerate(chunks):
+        q[c % 32] = fadd(q[c % 32], s)
+    w = 32
+    while w > 1:
+        q = [fadd(q[l], q[l + w // 2]) for l in range(w // 2)]
+        w //= 2
+    return fadd(init, q[0])
+
+
+@test
+def row_sum_order():
+    big = 2.0 ** 24
+    rows = [[1.0] * 4096 for _ in range(4)]
+    rows[0][0] = big
+    rows[1][16] = big
+    print_bits([[row_sum(r, i) for r, i in zip(rows, [0.0, 0.0, 0.0, big])]])
+    partial = [[1.0] * 1000, [1.0] * 1000]
+    partial[1][992] = big
+    print_bits([[row_sum(r) for r in partial]])
+
+
 if __name__ == "__main__":
     main()

@@ -3,8 +3,10 @@
 // GPU kernels use too, not in linalg's loop order: each chunk of 16
 // elements summed from +0.0, lane l of 32 adding from +0.0 the sums of
 // chunks l, l + 32, ..., then the lanes added pairwise, halving, then the
-// init. (oracle: docs/Numerics.md's pseudocode in numpy f32 gives the same.)
+// init. oracle.py's row_sum, written from docs/Numerics.md's pseudocode,
+// prints the same.
 // RUN: fp8-opt %s --fp8-reference-pipeline | %mlir-run | FileCheck %s
+// RUN: %python %S/oracle.py row-sum-order | FileCheck %s
 
 #id = affine_map<(i, j) -> (i, j)>
 #col = affine_map<(i, j) -> (i)>
