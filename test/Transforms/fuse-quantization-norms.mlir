@@ -396,3 +396,39 @@ func.func @rms_split(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<
   %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
   return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+
+// A reduction whose addition another op of its body reads too is not a row
+// sum (its term is not the body without the addition): it stays, and the
+// division by it fuses through (i, j) -> (i) without a `reduce` region.
+// CHECK-LABEL: func.func @add_read_twice(
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         arith.mulf
+// CHECK:         fp8.quantize_elementwise %{{.*}}, %[[S]] {indexing_maps = [#map, #map1]
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @add_read_twice(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64xf32>
+  %init = linalg.fill ins(%z : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1024xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %n = arith.addf %acc, %a : f32
+    %d = arith.mulf %n, %n : f32
+    linalg.yield %n : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<64x1024xf32>, tensor<64xf32>) outs(%e : tensor<64x1024xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.divf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+  return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+}

@@ -75,7 +75,6 @@ static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
   auto ifRow = scf::IfOp::create(b, b.ult(row, rows), false);
   b.setInsertionPointToStart(ifRow.thenBlock());
   Block *body = op.getBlock();
-  auto [add, termOperand] = getRowSumStep(op);
   Value sum = buildWarpRowSum(
       b, lane, cols, /*maxUnrolled=*/1,
       [&](Value chunk, std::optional<int64_t>) {
@@ -122,18 +121,10 @@ static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
           for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands()))
             mapping.map(body->getArgument(input->getOperandNumber()),
                         elements[index][r]);
-          for (Operation &inner : body->without_terminator()) {
-            if (&inner == add.getOperation())
-              continue;
-            for (Value operand : inner.getOperands())
-              if (operand.getParentBlock() != body &&
-                  !mapping.contains(operand))
-                mapping.map(operand,
-                            b.clone(*operand.getDefiningOp())->getResult(0));
-            b.clone(inner, mapping);
-          }
-          terms.push_back(
-              mapping.lookupOrDefault(add->getOperand(termOperand)));
+          // Constants from outside are cloned into the kernel.
+          terms.push_back(buildRowSumTerm(b, op, mapping, [&](Value outer) {
+            return b.clone(*outer.getDefiningOp())->getResult(0);
+          }));
         }
         return terms;
       });

@@ -142,8 +142,6 @@ LogicalResult reference::lowerRowSum(RewriterBase &rewriter,
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  auto [add, termOperand] = getRowSumStep(op);
-  // The body without its last addition.
   Block *body = op.getBlock();
   SmallVector<AffineMap> maps;
   for (OpOperand *input : op.getDpsInputOperands())
@@ -154,10 +152,7 @@ LogicalResult reference::lowerRowSum(RewriterBase &rewriter,
         IRMapping mapping;
         for (auto [from, to] : llvm::zip(body->getArguments(), args))
           mapping.map(from, to);
-        for (Operation &inner : body->without_terminator())
-          if (&inner != add.getOperation())
-            b.clone(inner, mapping);
-        return mapping.lookupOrDefault(add->getOperand(termOperand));
+        return buildRowSumTerm(b, op, mapping);
       });
   rewriter.replaceOp(op, sum);
   return success();

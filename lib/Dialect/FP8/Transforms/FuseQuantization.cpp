@@ -414,27 +414,15 @@ Value BodyBuilder::readRowSum(linalg::GenericOp sum) {
     Block *term = newBlock(sum.getLoc());
     b.setInsertionPointToEnd(term);
     Block *sumBody = sum.getBlock();
-    auto [add, termOperand] = getRowSumStep(sum);
     IRMapping mapping;
     for (OpOperand *input : sum.getDpsInputOperands())
       mapping.map(sumBody->getArgument(input->getOperandNumber()),
                   read(input->get(), sum.getMatchingIndexingMap(input)));
-    for (Operation &inner : sumBody->without_terminator()) {
-      if (&inner == add.getOperation())
-        continue;
-      for (Value operand : inner.getOperands())
-        if (operand.getParentBlock() != sumBody && !mapping.contains(operand)) {
-          constants.insert(operand.getDefiningOp());
-          mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
-        }
-      b.clone(inner, mapping);
-    }
-    Value element = mapping.lookupOrDefault(add->getOperand(termOperand));
-    // A constant term from outside is cloned in: the op is isolated.
-    if (!isa<BlockArgument>(element) && element.getParentBlock() != term) {
-      constants.insert(element.getDefiningOp());
-      element = b.clone(*element.getDefiningOp())->getResult(0);
-    }
+    // Constants from outside are cloned in: the op is isolated.
+    Value element = buildRowSumTerm(b, sum, mapping, [&](Value outer) {
+      constants.insert(outer.getDefiningOp());
+      return b.clone(*outer.getDefiningOp())->getResult(0);
+    });
     YieldOp::create(b, sum.getLoc(), element);
     reductions.push_back(result);
     reductionBlocks.push_back(term);

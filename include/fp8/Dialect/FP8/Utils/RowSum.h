@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <utility>
 
@@ -31,7 +32,8 @@ inline constexpr int64_t kRowSumChunk = 16;
 
 /// The `arith.addf %acc, %term` (either order) that ends the body of
 /// reduction `op` and the term's operand number in it, where the body's
-/// accumulator is read there only; a null op otherwise.
+/// accumulator is read there only and the addition by the yield only (the
+/// term is then the body without the addition); a null op otherwise.
 inline std::pair<arith::AddFOp, unsigned> getRowSumStep(linalg::GenericOp op) {
   Block *body = op.getBlock();
   if (op.getNumDpsInits() != 1 || body->getNumArguments() == 0)
@@ -39,13 +41,39 @@ inline std::pair<arith::AddFOp, unsigned> getRowSumStep(linalg::GenericOp op) {
   BlockArgument acc = body->getArguments().back();
   auto add =
       body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || add->getBlock() != body || !acc.hasOneUse())
+  if (!add || add->getBlock() != body || !acc.hasOneUse() || !add->hasOneUse())
     return {};
   if (add.getLhs() == acc)
     return {add, 1};
   if (add.getRhs() == acc)
     return {add, 0};
   return {};
+}
+
+/// The term of row sum `op` (getRowSumStep) built at `b`'s insertion
+/// point: the body cloned but its last addition, its input arguments
+/// read through `mapping`. A value from outside the body (a constant) is
+/// read as it is, or as `outside` makes it where the clone is isolated
+/// from above (a kernel, a fused op).
+inline Value buildRowSumTerm(OpBuilder &b, linalg::GenericOp op,
+                             IRMapping &mapping,
+                             function_ref<Value(Value)> outside = nullptr) {
+  auto [add, termOperand] = getRowSumStep(op);
+  Block *body = op.getBlock();
+  auto take = [&](Value value) {
+    if (outside && value.getParentBlock() != body && !mapping.contains(value))
+      mapping.map(value, outside(value));
+  };
+  for (Operation &inner : body->without_terminator()) {
+    if (&inner == add.getOperation())
+      continue;
+    for (Value operand : inner.getOperands())
+      take(operand);
+    b.clone(inner, mapping);
+  }
+  Value term = add->getOperand(termOperand);
+  take(term);
+  return mapping.lookupOrDefault(term);
 }
 
 /// Whether `op` is a row sum: static loops [parallel, reduction] over a
