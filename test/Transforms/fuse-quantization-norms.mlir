@@ -432,3 +432,229 @@ func.func @add_read_twice(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf8E4M3FN>,
   %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
   return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// A sum from -0.0 stays: the row-sum order starts from +0.0, and
+// -0.0 + -0.0 is -0.0 where the order's +0.0 + -0.0 is +0.0.
+// CHECK-LABEL: func.func @neg_zero_init(
+// CHECK:         %[[SS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise %{{.*}}, %[[SS]], %{{.*}} {indexing_maps = [#map, #map1, #map2]
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @neg_zero_init(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>) {
+  %zero = arith.constant -0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 512.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// Rows of 520 elements (not whole 16-element chunks): no warp per row,
+// the sum stays.
+// CHECK-LABEL: func.func @cols_520(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @cols_520(%x: tensor<256x520xbf16>, %w: tensor<520xbf16>) -> (tensor<256x520xf8E4M3FN>, tensor<256x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x520xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x520xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x520xbf16>, tensor<256xf32>, tensor<520xbf16>) outs(%ey : tensor<256x520xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 520.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x520xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, *], scale = f32>} : tensor<256x520xbf16> -> tensor<256x520xf8E4M3FN>, tensor<256x1xf32>
+  return %q, %sc : tensor<256x520xf8E4M3FN>, tensor<256x1xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// 1x1024 tiles (wider than a warp's round of 512): the sum stays.
+// CHECK-LABEL: func.func @tile_1024(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @tile_1024(%x: tensor<256x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<256x2048xf8E4M3FN>, tensor<256x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x2048xbf16>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x2048xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<256x2048xbf16>, tensor<256xf32>, tensor<2048xbf16>) outs(%ey : tensor<256x2048xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 2048.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x2048xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 1024], scale = f32>} : tensor<256x2048xbf16> -> tensor<256x2048xf8E4M3FN>, tensor<256x2xf32>
+  return %q, %sc : tensor<256x2048xf8E4M3FN>, tensor<256x2xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+#v = affine_map<(i) -> (i)>
+
+// The rstd vector of rms_split also returned: neither it nor the sum it
+// reads goes into the fused op; the normalization reads the vector.
+// CHECK-LABEL: func.func @rstd_read_elsewhere(
+// CHECK:         %[[SS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         %[[RSTD:.*]] = linalg.generic {{.*}}iterator_types = ["parallel"]} ins(%[[SS]]
+// CHECK:         fp8.quantize_elementwise %{{.*}}, %[[RSTD]], %{{.*}} {indexing_maps = [#map, #map1, #map3]
+// CHECK-NOT:     reduce
+// CHECK:         return %{{.*}}, %{{.*}}, %[[RSTD]]
+func.func @rstd_read_elsewhere(%x: tensor<256x512xbf16>, %w: tensor<512xbf16>) -> (tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<256xf32>) {
+  %ex = tensor.empty() : tensor<256x512xf32>
+  %x2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<256x512xbf16>) outs(%ex : tensor<256x512xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    linalg.yield %sq : f32
+  } -> tensor<256x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]} ins(%x2 : tensor<256x512xf32>) outs(%init : tensor<256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  %e1 = tensor.empty() : tensor<256xf32>
+  %rstd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%ss : tensor<256xf32>) outs(%e1 : tensor<256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 0.001953125 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.mulf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<256xf32>
+  %ey = tensor.empty() : tensor<256x512xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %rstd, %w : tensor<256x512xbf16>, tensor<256xf32>, tensor<512xbf16>) outs(%ey : tensor<256x512xbf16>) {
+  ^bb0(%a: bf16, %r: f32, %g: bf16, %o: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<256x512xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %sc, %rstd : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<256xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#keep = affine_map<(i, j) -> (i, 0)>
+
+// A sum kept as [M, 1] (torch's keepdim) and read through (i, j) -> (i, 0):
+// not a row sum (its result is not a vector per row), and the
+// normalization's broadcast is not an elementwise read: nothing fuses.
+// CHECK-LABEL: func.func @keepdim(
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         linalg.generic
+// CHECK:         fp8.quantize %
+// CHECK-NOT:     fp8.quantize_elementwise
+// CHECK:         return
+func.func @keepdim(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64x1xf32>
+  %init = linalg.fill ins(%z : f32) outs(%e1 : tensor<64x1xf32>) -> tensor<64x1xf32>
+  %s = linalg.generic {indexing_maps = [#id, #keep], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1024xf32>) outs(%init : tensor<64x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %n = arith.addf %acc, %sq : f32
+    linalg.yield %n : f32
+  } -> tensor<64x1xf32>
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %y = linalg.generic {indexing_maps = [#id, #keep, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<64x1024xf32>, tensor<64x1xf32>) outs(%e : tensor<64x1024xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = math.rsqrt %c : f32
+    %m = arith.mulf %a, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+  return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+}
