@@ -658,3 +658,123 @@ func.func @keepdim(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf8E4M3FN>, tensor
   %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
   return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+
+// Rows of 200704 elements: 392 rounds, whose chunk sums (8 warps on one
+// row, 50 KB) the norm kernel's 48 KiB of shared memory cannot hold. The
+// plain fusion instead (the sum a reduction kernel of its own), which
+// compiles (test/Conversion/FP8ToNVVM/quantize-row-norm-limits.mlir).
+// CHECK-LABEL: func.func @long_rows(
+// CHECK:         %[[SS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise %{{.*}}, %[[SS]], %{{.*}} {indexing_maps = [#map, #map1, #map2]
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @long_rows(%x: tensor<2x200704xbf16>, %w: tensor<200704xbf16>) -> (tensor<2x200704xf8E4M3FN>, tensor<2x1568xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x200704xbf16>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  %ey = tensor.empty() : tensor<2x200704xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<2x200704xbf16>, tensor<2xf32>, tensor<200704xbf16>) outs(%ey : tensor<2x200704xbf16>) {
+  ^bb0(%a: bf16, %s: f32, %g: bf16, %o: bf16):
+    %n = arith.constant 200704.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<2x200704xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<2x200704xbf16> -> tensor<2x200704xf8E4M3FN>, tensor<2x1568xf32>
+  return %q, %sc : tensor<2x200704xf8E4M3FN>, tensor<2x1568xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+#row = affine_map<(i, j) -> (j)>
+#v = affine_map<(i) -> (i)>
+
+// LayerNorm on rows of 131072: one sum's chunk sums would fit (32 KiB),
+// two do not (64 KiB): the plain fusion, both sums stay.
+// CHECK-LABEL: func.func @layernorm_131072(
+// CHECK-COUNT-2: iterator_types = ["parallel", "reduction"]
+// CHECK:         fp8.quantize_elementwise
+// CHECK-NOT:     reduce
+// CHECK:         return
+func.func @layernorm_131072(%x: tensor<2x131072xbf16>, %w: tensor<131072xbf16>, %bias: tensor<131072xbf16>) -> (tensor<2x131072xf8E4M3FN>, tensor<2x1xf32>, tensor<2x131072xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x131072xbf16>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %s = arith.addf %f, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  %e1 = tensor.empty() : tensor<2xf32>
+  %mean = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%sum : tensor<2xf32>) outs(%e1 : tensor<2xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 131072.0 : f32
+    %m = arith.divf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<2xf32>
+  %init2 = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %var = linalg.generic {indexing_maps = [#id, #col, #col], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<2x131072xbf16>, tensor<2xf32>) outs(%init2 : tensor<2xf32>) {
+  ^bb0(%a: bf16, %m: f32, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %m : f32
+    %sq = arith.mulf %d, %d : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  %e2 = tensor.empty() : tensor<2xf32>
+  %rstd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%var : tensor<2xf32>) outs(%e2 : tensor<2xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %n = arith.constant 131072.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  %ey = tensor.empty() : tensor<2x131072xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #col, #col, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean, %rstd, %w, %bias : tensor<2x131072xbf16>, tensor<2xf32>, tensor<2xf32>, tensor<131072xbf16>, tensor<131072xbf16>) outs(%ey : tensor<2x131072xbf16>) {
+  ^bb0(%a: bf16, %m: f32, %r: f32, %g: bf16, %bb: bf16, %o: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %d = arith.subf %f, %m : f32
+    %t = arith.mulf %d, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %bf = arith.extf %bb : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %z = arith.addf %u, %bf : f32
+    %b = arith.truncf %z : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<2x131072xbf16>
+  %q, %sc = fp8.quantize %y {scaling = #fp8.scaling<tile = [1, *], scale = f32>} : tensor<2x131072xbf16> -> tensor<2x131072xf8E4M3FN>, tensor<2x1xf32>
+  return %q, %sc, %y : tensor<2x131072xf8E4M3FN>, tensor<2x1xf32>, tensor<2x131072xbf16>
+}
+

@@ -35,16 +35,17 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 namespace schema = mlir::fp8::manifest;
 
-/// Rounds a warp takes where the row has enough (more warps share a
-/// longer row), and the most it keeps in registers (4 chunks of 16 per
-/// lane; up to 16384 columns), past which it loads again. Measured with
-/// ptxas: one warp keeping 8 rounds of a 4096-column RMSNorm took 209
-/// registers (the f32 x stays live across the butterfly), 4 rounds 105.
-static constexpr int64_t kRoundsPerWarp = 2;
+/// The most rounds a warp keeps in registers (4 chunks of 16 per lane; up
+/// to 16384 columns at RowNormLayout's 2 rounds a warp), past which it
+/// loads again. Measured with ptxas: one warp keeping 8 rounds of a
+/// 4096-column RMSNorm took 209 registers (the f32 x stays live across
+/// the butterfly), 4 rounds 105.
 static constexpr int64_t kMaxCachedRounds = 4;
 
 /// Warps per CTA.
 static constexpr int64_t kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
+static_assert(kWarpsPerBlock == RowNormLayout::kWarpsPerBlock,
+              "fp8-fuse-quantization's shared-memory bound assumes it");
 
 /// A shared-memory array of f32, 16-byte aligned.
 static Value addSharedF32(KernelBuilder &b, gpu::GPUFuncOp func, int64_t size) {
@@ -222,18 +223,14 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
                           "or the whole row, dividing rows of a multiple of "
                           "16 elements");
 
-  // W warps per row, so that a warp takes kRoundsPerWarp rounds, up to 8.
-  int64_t rounds = getRowRounds(cols);
-  int64_t warpsPerRow = 1;
-  while (warpsPerRow < kWarpsPerBlock && warpsPerRow * kRoundsPerWarp < rounds)
-    warpsPerRow *= 2;
-  int64_t rowsPerBlock = kWarpsPerBlock / warpsPerRow;
+  // W warps per row, so that a warp takes 2 rounds, up to 8; the chunk
+  // sums of each reduction and the warps' amax of a whole row in shared
+  // memory (fp8-fuse-quantization makes no op past its limit).
   int64_t numReductions = op.getReductions().size();
-  // The chunk sums of each reduction, and the warps' amax of a whole row.
-  int64_t sharedFloats =
-      numReductions * rowsPerBlock * rounds * kWarpSize + kWarpsPerBlock;
-  constexpr int64_t kMaxStaticShared = 48 * 1024;
-  if (sharedFloats * 4 > kMaxStaticShared)
+  RowNormLayout layout(cols, numReductions);
+  int64_t rounds = layout.rounds, warpsPerRow = layout.warpsPerRow,
+          rowsPerBlock = layout.rowsPerBlock;
+  if (!layout.fitsSharedMemory())
     return op.emitOpError("convert-fp8-to-nvvm: rows of ")
            << cols << " elements with " << numReductions
            << " row sums need more than 48 KiB of chunk sums per CTA";
@@ -272,8 +269,7 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
     kept = signature.getArgument(func, "kept");
   SmallVector<Value> chunkSums;
   for (int64_t i = 0; i < numReductions; ++i)
-    chunkSums.push_back(
-        addSharedF32(b, func, rowsPerBlock * rounds * kWarpSize));
+    chunkSums.push_back(addSharedF32(b, func, layout.chunkSumSlots()));
   Value warpAmax = wholeRow ? addSharedF32(b, func, kWarpsPerBlock) : Value();
 
   RowNormKernel kernel(op, b, cols, rounds, warpsPerRow);

@@ -263,13 +263,16 @@ static bool isFusibleRowProducer(Operation *op) {
 }
 
 /// Whether the norm kernel (RowNormQuantizeKernel.cpp: warps per row)
-/// quantizes a `type` matrix with `scaling`: tiles of one row and c = 16 .. 512
-/// columns (a power of two of 16-element chunks, dividing the row), or
-/// the whole row; rows of whole 16-element chunks.
-static bool fitsRowKernel(RankedTensorType type, ScalingAttr scaling) {
+/// quantizes a `type` matrix with `scaling` and `numSums` row sums: tiles
+/// of one row and c = 16 .. 512 columns (a power of two of 16-element
+/// chunks, dividing the row), or the whole row; rows of whole 16-element
+/// chunks; the sums' chunk sums within its shared memory (RowNormLayout).
+static bool fitsRowKernel(RankedTensorType type, ScalingAttr scaling,
+                          int64_t numSums = 1) {
   int64_t cols = type.getDimSize(1);
   int64_t tileRows = scaling.getTile()[0], c = scaling.getTile()[1];
-  if (tileRows != 1 || cols % 16 != 0)
+  if (tileRows != 1 || cols % 16 != 0 ||
+      !RowNormLayout(cols, numSums).fitsSharedMemory())
     return false;
   if (ShapedType::isDynamic(c) || c == cols)
     return true;
@@ -311,6 +314,9 @@ struct BodyBuilder {
     blocks.clear();
     return out;
   }
+
+  /// The row sums made `reduce` regions so far.
+  int64_t numRowSums() const { return reductions.size(); }
 
   /// Whether the ops inlined for their values per row have no reader left
   /// outside the fused op (a value per row that another op reads stays).
@@ -526,7 +532,12 @@ static bool fuseProducer(Operation *quantize, Operation *producer,
   BodyBuilder body(producer, rows);
   Value element = body.emit(
       producer, AffineMap::getMultiDimIdentityMap(2, producer->getContext()));
-  if (rows && !body.rowsStayInside())
+  // Else the plain fusion: the row sums stay, as where the kernel's shared
+  // memory cannot hold their chunk sums.
+  if (rows &&
+      (!body.rowsStayInside() ||
+       !fitsRowKernel(cast<RankedTensorType>(producer->getResult(0).getType()),
+                      scaling, body.numRowSums())))
     return false;
   SmallVector<Block *> blocks = body.finish(element);
   OpBuilder b(producer);

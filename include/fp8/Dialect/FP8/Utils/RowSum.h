@@ -30,6 +30,36 @@ namespace mlir::fp8 {
 inline constexpr int64_t kRowSumLanes = 32;
 inline constexpr int64_t kRowSumChunk = 16;
 
+/// The fused norm kernel's layout (RowNormQuantizeKernel.cpp) on rows of
+/// `cols` elements with `numSums` row sums: W warps per row, a power of
+/// two up to 8 so that a warp takes kRoundsPerWarp rounds where the row
+/// has them, 8 / W rows per CTA of 256 threads; and its static shared
+/// memory, each sum's chunk sums ([row in CTA][round][lane]) and the 8
+/// warps' amax, which must fit in 48 KiB. The kernel and
+/// fp8-fuse-quantization (which fuses a norm only where it fits) share it.
+struct RowNormLayout {
+  static constexpr int64_t kWarpsPerBlock = 8;
+  static constexpr int64_t kRoundsPerWarp = 2;
+  static constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
+  RowNormLayout(int64_t cols, int64_t numSums)
+      : numSums(numSums),
+        rounds(llvm::divideCeil(cols, kRowSumLanes * kRowSumChunk)) {
+    while (warpsPerRow < kWarpsPerBlock &&
+           warpsPerRow * kRoundsPerWarp < rounds)
+      warpsPerRow *= 2;
+    rowsPerBlock = kWarpsPerBlock / warpsPerRow;
+  }
+  /// The f32 slots of one sum's chunk sums in a CTA.
+  int64_t chunkSumSlots() const { return rowsPerBlock * rounds * kRowSumLanes; }
+  int64_t sharedBytes() const {
+    return (numSums * chunkSumSlots() + kWarpsPerBlock) * 4;
+  }
+  bool fitsSharedMemory() const { return sharedBytes() <= kMaxSharedBytes; }
+
+  int64_t numSums, rounds, warpsPerRow = 1, rowsPerBlock;
+};
+
 /// The `arith.addf %acc, %term` (either order) that ends the body of
 /// reduction `op` and the term's operand number in it, where the body's
 /// accumulator is read there only and the addition by the yield only (the
