@@ -334,22 +334,11 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
       return {};
     });
     gpu::BarrierOp::create(b);
-    int64_t chunks = cols / kChunk;
-    Value total = b.f32(0.0);
-    for (int64_t round = 0; round < rounds; ++round) {
-      Value slot = b.add(rowSlots, b.add(kernel.lane, round * kWarpSize));
-      Value next = arith::AddFOp::create(
-          b, total, memref::LoadOp::create(b, slots, slot));
-      // The last round's lanes past the row hold no chunk.
-      total = (round + 1) * kWarpSize <= chunks
-                  ? next
-                  : arith::SelectOp::create(
-                        b, b.ult(b.add(kernel.lane, round * kWarpSize), chunks),
-                        next, total)
-                        .getResult();
-    }
-    sums.push_back(
-        arith::AddFOp::create(b, b.f32(0.0), butterflySum(b, total)));
+    Value sum = foldLaneSums(b, kernel.lane, cols, [&](int64_t round) -> Value {
+      return memref::LoadOp::create(
+          b, slots, b.add(rowSlots, b.add(kernel.lane, round * kWarpSize)));
+    });
+    sums.push_back(arith::AddFOp::create(b, b.f32(0.0), sum));
   }
 
   // The produced chunk in f32 (and stored where the op keeps it).

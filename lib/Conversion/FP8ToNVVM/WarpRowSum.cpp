@@ -69,6 +69,15 @@ Value kernels::buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
   return butterflySum(b, sum);
 }
 
+/// A lane's step: `partial` plus a chunk's sum, or `partial` where `valid`
+/// (i1, or null: always) is false (a chunk past the row adds nothing).
+static Value addToLaneSum(KernelBuilder &b, Value partial, Value chunkSum,
+                          Value valid) {
+  Value next = arith::AddFOp::create(b, partial, chunkSum);
+  return valid ? arith::SelectOp::create(b, valid, next, partial).getResult()
+               : next;
+}
+
 Value kernels::addChunkSum(KernelBuilder &b, Value partial, Value chunk,
                            Value valid, int64_t cols, ArrayRef<Value> terms) {
   // The chunk's own sum from +0.0; an element past the end of a partial
@@ -83,10 +92,21 @@ Value kernels::addChunkSum(KernelBuilder &b, Value partial, Value chunk,
                     b, b.ult(b.add(first, int64_t(r)), cols), next, sum)
                     .getResult();
   }
-  Value next = arith::AddFOp::create(b, partial, sum);
-  // A chunk past the row adds nothing.
-  return valid ? arith::SelectOp::create(b, valid, next, partial).getResult()
-               : next;
+  return addToLaneSum(b, partial, sum, valid);
+}
+
+Value kernels::foldLaneSums(KernelBuilder &b, Value lane, int64_t cols,
+                            function_ref<Value(int64_t round)> chunkSum) {
+  int64_t chunks = llvm::divideCeil(cols, kRowSumChunk);
+  Value sum = b.f32(0.0);
+  for (int64_t round = 0, e = getRowRounds(cols); round < e; ++round) {
+    // The last round's lanes past the row hold no chunk.
+    Value valid = (round + 1) * kRowSumLanes <= chunks
+                      ? Value()
+                      : b.ult(b.add(lane, round * kRowSumLanes), chunks);
+    sum = addToLaneSum(b, sum, chunkSum(round), valid);
+  }
+  return butterflySum(b, sum);
 }
 
 Value kernels::butterflySum(KernelBuilder &b, Value sum) {

@@ -4,9 +4,10 @@
 // rounds (chunk 32 r + lane in round r), and the row sum of
 // fp8/Dialect/FP8/Utils/RowSum.h in the order docs/Numerics.md fixes: each
 // chunk summed from +0.0, each lane adding its chunks' sums from +0.0, then
-// an xor butterfly over the lanes. The reduction kernel (a row sum alone) and
-// the fused norm kernel (RowNormQuantizeKernel.cpp) share it, so that they add
-// alike.
+// an xor butterfly over the lanes. The reduction kernel (a row sum alone:
+// buildWarpRowSum) and the fused norm kernel (RowNormQuantizeKernel.cpp:
+// chunk sums through shared memory, then foldLaneSums) add through the
+// same steps here, so that they add alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +57,13 @@ Value buildWarpRowSum(KernelBuilder &b, Value lane, int64_t cols,
 /// `valid` (i1, or null: always) is false.
 Value addChunkSum(KernelBuilder &b, Value partial, Value chunk, Value valid,
                   int64_t cols, ArrayRef<Value> terms);
+
+/// The row sum of a row of `cols` elements in every lane from the lane's
+/// chunk sums, `chunkSum(round)` being chunk 32 round + lane's (read for
+/// every round; not added where the chunk lies past the row): the lane's
+/// sums from +0.0 in round order, then the butterfly.
+Value foldLaneSums(KernelBuilder &b, Value lane, int64_t cols,
+                   function_ref<Value(int64_t round)> chunkSum);
 
 /// The xor butterfly over the 32 lanes' sums: every lane gets their sum
 /// added pairwise, halving.
