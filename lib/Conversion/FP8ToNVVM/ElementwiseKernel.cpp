@@ -152,13 +152,26 @@ static Value buildSqrtRn(PatternRewriter &rewriter, Location loc, Value x) {
              /*operand_attrs=*/ArrayAttr())
       .getResult(0);
 }
+/// f16 and bf16 sqrt as the f32 one between an extension and a rounding:
+/// correctly rounded too (rounding a sqrt twice is innocuous where the
+/// wider format has at least 2p + 2 bits, 24 >= 2 * 11 + 2), where NVPTX
+/// would otherwise take sqrt.approx.f32 for f16.
 struct SqrtToPtx : OpRewritePattern<math::SqrtOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::SqrtOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "only scalar f32");
-    rewriter.replaceOp(op, buildSqrtRn(rewriter, op.getLoc(), op.getOperand()));
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF16() && !type.isBF16())
+      return rewriter.notifyMatchFailure(op, "only scalar f32, f16, bf16");
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    if (type.isF32()) {
+      rewriter.replaceOp(op, buildSqrtRn(rewriter, loc, x));
+      return success();
+    }
+    Value wide = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), x);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(
+        op, type, buildSqrtRn(rewriter, loc, wide));
     return success();
   }
 };
