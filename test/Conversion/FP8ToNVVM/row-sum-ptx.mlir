@@ -5,8 +5,10 @@
 // sum's inputs; no spills.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=TRANSPOSED < %t/transposed_generic_1.ptx
+// RUN: FileCheck %s --check-prefix=VECTOR < %t/vectors_generic_4.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/transposed_generic_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/vectors_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 #id = affine_map<(i, j) -> (i, j)>
 #t = affine_map<(i, j) -> (j, i)>
@@ -55,4 +57,27 @@ func.func @transposed(%x: tensor<1024x64xbf16>) -> (tensor<64x1024xf8E4M3FN>, te
   } -> tensor<64x1024xf32>
   %q, %sc = fp8.quantize %o {scaling = #fp8.scaling<tile = [1, 128], scale = f32>} : tensor<64x1024xf32> -> tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
   return %q, %sc : tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>
+}
+
+#col = affine_map<(i, j) -> (j)>
+
+// A LayerNorm-like term over 1024 bf16 columns with an f16 weight per
+// column ((i, j) -> (j)) and an f32 value per row: x and the weight read
+// as 16-byte vectors (each lane's chunk of 16: two 16-byte loads of x, two
+// of the weight), the row's value element by element; no spills.
+// VECTOR: .visible .entry vectors_generic_4(
+// VECTOR-COUNT-4: ld.global.v4.b32
+// VECTOR-COUNT-5: shfl.sync.bfly.b32
+func.func @vectors(%x: tensor<100x1024xbf16>, %w: tensor<1024xf16>, %m: tensor<100xf32>, %init: tensor<100xf32>) -> tensor<100xf32> {
+  %s = linalg.generic {indexing_maps = [#id, #col, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w, %m : tensor<100x1024xbf16>, tensor<1024xf16>, tensor<100xf32>) outs(%init : tensor<100xf32>) {
+  ^bb0(%a: bf16, %b: f16, %c: f32, %acc: f32):
+    %fa = arith.extf %a : bf16 to f32
+    %fb = arith.extf %b : f16 to f32
+    %d = arith.subf %fa, %c : f32
+    %p = arith.mulf %d, %fb : f32
+    %n = arith.addf %p, %acc : f32
+    linalg.yield %n : f32
+  } -> tensor<100xf32>
+  return %s : tensor<100xf32>
 }
