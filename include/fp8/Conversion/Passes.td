@@ -24,6 +24,13 @@ def FP8LowerToReference : Pass<"fp8-lower-to-reference"> {
     Shapes must be static. Partial edge tiles are padded with zeros, which
     changes neither an amax nor a dot product.
 
+    It also reorders the user's row sums (a reducing `linalg.generic` that
+    adds f32 terms along the rows of a matrix: a norm's sum of squares,
+    fp8/Dialect/FP8/Utils/RowSum.h): their additions are done in the
+    row-sum order of docs/Numerics.md, the GPU kernels' order, not in
+    linalg's loop order, so their last bits may differ from other
+    lowerings of the same generic.
+
     `fp8-reference-pipeline` continues down to the LLVM dialect so that
     `mlir-runner` can execute the result.
   }];
