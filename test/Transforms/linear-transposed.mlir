@@ -30,10 +30,12 @@
 // fused into their quantizations' kernels.
 // KERNELS-COUNT-2: linear_fwd_bwd_hadamard_{{[0-9]+}}.ptx
 // KERNELS-COUNT-4: linear_fwd_bwd_quantize_elementwise_{{[0-9]+}}.ptx
-// One amax (and one history) per tensor: X, W and dY.
+// One amax (and one history) per tensor: X, W and dY, each fused into its
+// quantization (fp8.quantize_delayed).
 // DELAYED: 3 quantizations (3 fresh, 0 requantized), 0 reused, 3 transposed
+// DELAYED-NEXT: fused: 3 delayed amaxes (fp8.quantize_delayed)
 // DELAYED-LABEL: func.func @linear_fwd_bwd
-// DELAYED-COUNT-3: = fp8.amax %
+// DELAYED-COUNT-3: = fp8.quantize_delayed %
 // DELAYED-NOT: = fp8.amax %
 // DELAYED-NOT: linalg.transpose
 // BLOCKWISE: 5 quantizations (3 fresh, 2 requantized), 0 reused, 1 transposed

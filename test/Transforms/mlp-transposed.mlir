@@ -18,10 +18,12 @@
 // The recipe's Hadamard rotations reach the same ops in both forms.
 // RUN: fp8-opt %s '--fp8-pipeline=recipe="#fp8.recipe<mxfp8, hadamard = 32>"' > %t.transposed.hadamard
 // RUN: fp8-opt %S/../../examples/mlp_block.mlir '--fp8-pipeline=recipe="#fp8.recipe<mxfp8, hadamard = 32>"' | diff %t.transposed.hadamard -
-// One amax (and one history) per tensor: X, W1, W2, dY, A and dH.
+// One amax (and one history) per tensor: X, W1, W2, dY, A and dH, each
+// fused into its quantization (fp8.quantize_delayed).
 // DELAYED: 6 quantizations (6 fresh, 0 requantized), 0 reused, 6 transposed
+// DELAYED-NEXT: fused: 6 delayed amaxes (fp8.quantize_delayed)
 // DELAYED-LABEL: func.func @mlp_block
-// DELAYED-COUNT-6: = fp8.amax %
+// DELAYED-COUNT-6: = fp8.quantize_delayed %
 // DELAYED-NOT: = fp8.amax %
 // DELAYED-NOT: linalg.transpose
 // BLOCKWISE: 10 quantizations (6 fresh, 4 requantized), 0 reused, 2 transposed

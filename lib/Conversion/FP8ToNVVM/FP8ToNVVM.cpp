@@ -199,9 +199,9 @@ struct ConvertFP8ToNVVMPass
       if (hasKernel(op))
         return WalkResult::skip();
       if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
-              QuantizeElementwiseOp, DequantizeOp, AmaxOp, TransposeOp,
-              TmaAlignScalesOp, Tcgen05ScalesOp, HadamardOp, ScaledMatmulOp>(
-              op) &&
+              QuantizeElementwiseOp, QuantizeDelayedOp, DequantizeOp, AmaxOp,
+              TransposeOp, TmaAlignScalesOp, Tcgen05ScalesOp, HadamardOp,
+              ScaledMatmulOp>(op) &&
           failed(checkBufferSizes(op)))
         return WalkResult::interrupt();
       FailureOr<gpu::GPUModuleOp> kernel = failure();
@@ -224,6 +224,9 @@ struct ConvertFP8ToNVVMPass
             kernelName(op, fused.getTranspose() ? "quantize_elementwise_t"
                                                 : "quantize_elementwise"),
             target);
+      } else if (auto delayed = dyn_cast<QuantizeDelayedOp>(op)) {
+        kernel = kernels::buildQuantizeDelayedKernel(
+            b, delayed, kernelName(op, "quantize_delayed"), target);
       } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
         kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
                                       target);

@@ -78,6 +78,12 @@ struct QuantizeKernelBuilder {
   int64_t numBlocks = 0;
   // A given amax per tile (delayed scaling), else null.
   Value givenAmax;
+  // An fp8.quantize_delayed's amax history (tensor<Hx1x1xf32>) and whether
+  // it takes the most recent entry rather than the max; `history` is its
+  // buffer, `amaxOut` then the data's amax.
+  OpOperand *historyOperand = nullptr;
+  bool mostRecent = false;
+  Value history;
   // The fp8.amax op of an amax kernel (whose values it binds).
   Operation *amaxSource = nullptr;
   // How the scales are stored (an fp8.quantize's or
@@ -181,6 +187,14 @@ gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
                                         StringRef name, const Target &target);
 gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
                                        const Target &target);
+
+/// The kernel of an fp8.quantize_delayed: the tensorwise kernel's passes,
+/// one where the history's amax is usable, two where it is not
+/// (QuantizeTensorwiseKernel.cpp).
+FailureOr<gpu::GPUModuleOp> buildQuantizeDelayedKernel(OpBuilder &builder,
+                                                       QuantizeDelayedOp op,
+                                                       StringRef name,
+                                                       const Target &target);
 
 /// The kernel of an fp8.quantize_elementwise: the quantize kernel of its
 /// tiling, or with `transpose` the cast-transpose, loading through the

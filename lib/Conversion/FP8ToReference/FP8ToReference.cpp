@@ -8,7 +8,8 @@
 // an amax nor a dot product.
 //
 // This file holds the pass; the patterns are in QuantizeLowering.cpp,
-// MatmulLowering.cpp and GroupedMatmulLowering.cpp, the order of row sums
+// QuantizeDelayedLowering.cpp, MatmulLowering.cpp and
+// GroupedMatmulLowering.cpp, the order of row sums
 // in RowSumLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -120,6 +121,7 @@ struct FP8LowerToReferencePass
 
 void fp8::populateFP8ToReferencePatterns(RewritePatternSet &patterns) {
   reference::populateQuantizeLoweringPatterns(patterns);
+  reference::populateQuantizeDelayedLoweringPatterns(patterns);
   reference::populateMatmulLoweringPatterns(patterns);
   reference::populateGroupedMatmulLoweringPatterns(patterns);
 }

@@ -63,6 +63,9 @@ void lowerRowSums(Operation *root);
 /// Adds the lowerings of fp8.quantize, dequantize, requantize and amax.
 void populateQuantizeLoweringPatterns(RewritePatternSet &patterns);
 
+/// Adds the lowering of fp8.quantize_delayed (through the ops it fuses).
+void populateQuantizeDelayedLoweringPatterns(RewritePatternSet &patterns);
+
 /// Adds the lowerings of fp8.scaled_matmul, transpose, tma_align_scales and
 /// hadamard.
 void populateMatmulLoweringPatterns(RewritePatternSet &patterns);

@@ -22,8 +22,11 @@
 // RUN: FileCheck %s --check-prefixes=MX,RWMX < %t.ocp/manifest.json
 //
 // RUN: rm -rf %t.delayed && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
-// RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a' --fp8-emit=dir=%t.delayed -o /dev/null
+// RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a fuse-producers=false' --fp8-emit=dir=%t.delayed -o /dev/null
 // RUN: FileCheck %s --check-prefix=DL < %t.delayed/manifest.json
+// RUN: rm -rf %t.delayed-fused && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
+// RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a' --fp8-emit=dir=%t.delayed-fused -o /dev/null
+// RUN: FileCheck %s --check-prefix=DLF < %t.delayed-fused/manifest.json
 //
 // `rowwise_gw_hp` keeps Wgrad in bf16: the high-precision GEMM reads dY
 // (arg2) and X (arg0) as stored (MN-major, through their tensor maps) and
@@ -392,11 +395,12 @@
 // RWMX-NEXT: "zeroed_bytes": 0
 // The bytes differ by the scales: one f32 per row against one e8m0 per 32.
 
-// delayed: each tensor's scale comes from the amax of its history (three
-// more arguments, rolled and returned as three more results): its amax, the
-// reduction of the history (from one fill of its init), the select between
-// them, then the history shifted (extract_slice, insert_slice) with the new
-// amax inserted last. Then tensorwise quantizations, transposes and GEMMs.
+// delayed, unfused (fuse-producers=false): each tensor's scale comes from
+// the amax of its history (three more arguments, rolled and returned as
+// three more results): its amax, the reduction of the history (from one
+// fill of its init), the select between them, then the history shifted
+// (extract_slice, insert_slice) with the new amax inserted last. Then
+// tensorwise quantizations, transposes and GEMMs.
 // DL-LABEL: "functions": [
 // DL:      "launches": [
 // DL-NOT:  "kernel"
@@ -523,3 +527,94 @@
 // DL-NEXT: ],
 // DL-NEXT: "workspace_bytes": 1312000,
 // DL-NEXT: "zeroed_bytes": 256
+
+// delayed, as fp8-pipeline fuses it: each tensor's amax, the history's
+// reduction, the select and the quantization are one fp8.quantize_delayed
+// (its data amax rolled into the history), so 18 launches instead of 28:
+// no amax, fill, reduce or select kernels.
+// DLF-LABEL: "functions": [
+// DLF:      "launches": [
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_0",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "fp8.quantize_delayed"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_1",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "tensor.extract_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_2",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_3",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_4",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "fp8.quantize_delayed"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_5",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.extract_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_6",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_7",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_8",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "fp8.quantize_delayed"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_9",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.extract_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_10",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_11",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_transpose_12",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DLF-NEXT: "op": "fp8.transpose"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_transpose_13",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "fp8.transpose"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_gemm_14",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "fp8.scaled_matmul"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_transpose_15",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DLF-NEXT: "op": "fp8.transpose"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_gemm_16",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "fp8.scaled_matmul"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_gemm_17",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DLF-NEXT: "op": "fp8.scaled_matmul"
+// DLF-NOT:  "kernel"
+// DLF:      ],
+// DLF:      "results": [
+// DLF-NEXT:   31,
+// DLF-NEXT:   34,
+// DLF-NEXT:   35,
+// DLF-NEXT:   26,
+// DLF-NEXT:   19,
+// DLF-NEXT:   12
+// DLF-NEXT: ],
+// DLF-NEXT: "workspace_bytes": 1574144,
+// DLF-NEXT: "zeroed_bytes": 256

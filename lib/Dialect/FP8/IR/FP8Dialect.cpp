@@ -111,7 +111,7 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     bool hasTensorResult =
         op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType());
     if (!isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
-             QuantizeElementwiseOp>(op) &&
+             QuantizeElementwiseOp, QuantizeDelayedOp>(op) &&
         !hasTensorResult)
       return op->emitError()
              << "'" << getRoleAttrName()

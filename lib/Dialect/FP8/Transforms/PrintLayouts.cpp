@@ -74,7 +74,7 @@ static Value getRoot(Value value) {
 struct QuantizationCounts {
   llvm::DenseMap<Value, StringRef> decisions;
   unsigned fresh = 0, requantized = 0, castTransposes = 0, producers = 0,
-           transposedProducers = 0;
+           transposedProducers = 0, delayed = 0;
 };
 
 /// The value an fp8.quantize_elementwise quantizes, which exists only
@@ -110,6 +110,9 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
         ++counts.transposedProducers;
       }
       ++counts.producers;
+    } else if (auto fused = dyn_cast<QuantizeDelayedOp>(op)) {
+      classify(fused.getResult(), fused.getInput());
+      ++counts.delayed;
     }
   });
   return counts;
@@ -127,6 +130,8 @@ static std::pair<Operation *, Value> getQuantization(Value data) {
     return {fused, fused.getInput()};
   if (auto fused = data.getDefiningOp<QuantizeElementwiseOp>())
     return {fused, getProduced(fused)};
+  if (auto fused = data.getDefiningOp<QuantizeDelayedOp>())
+    return {fused, fused.getInput()};
   return {nullptr, Value()};
 }
 
@@ -232,6 +237,9 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
                         "cast-transpose)\n",
                         quantizations.producers,
                         quantizations.transposedProducers);
+  if (quantizations.delayed)
+    os << llvm::formatv("// fused: {0} delayed amaxes (fp8.quantize_delayed)\n",
+                        quantizations.delayed);
   os << "\n";
 }
 

@@ -303,6 +303,58 @@ def FP8_YieldOp : FP8_Op<"yield", [Pure, Terminator, HasParent<"QuantizeElementw
 }
 
 //===----------------------------------------------------------------------===//
+// quantize_delayed
+//===----------------------------------------------------------------------===//
+
+def FP8_QuantizeDelayedOp : FP8_Op<"quantize_delayed", [Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "quantize with the amax history's scale, returning the data's amax";
+  let description = [{
+    A fused op (`fp8-fuse-quantization`): delayed scaling's quantization of
+    a matrix and the amax it appends to its history, from one read of the
+    input while the history is usable. Bit for bit the results of what
+    `fp8-quantize-matmuls` writes for `recipe = delayed`:
+
+    ```mlir
+    %amax = fp8.amax %x {tile = #fp8.tile<[*, *]>}
+    %h = linalg.reduce ins(%history) outs(zero fill) dimensions = [0]  // arith.maximumf
+         // with `most_recent`: tensor.extract_slice %history[H - 1, 0, 0]
+    %ok = arith.andi (arith.cmpf ogt, %h, 0), (arith.cmpf olt, %h, inf)
+    %used = arith.select %ok, %h, %amax
+    %q, %s = fp8.quantize %x amax(%used) {scaling = S, margin = M}
+    ```
+
+    `history` holds the last H amaxes, oldest first (`tensor<Hx1x1xf32>`);
+    its max (NaN-propagating, from +0.0), or its last entry with
+    `most_recent`, gives the scale where it is positive and finite; on the
+    first step (an empty, zero history) or after an inf or NaN the scale
+    comes from the data's own amax. `amax` is the data's amax (NaN
+    propagating) whichever gave the scale: the value the caller rolls into
+    the history. Tensorwise scaling (`tile = [*, *]`) of a matrix only.
+    Round-to-nearest.
+
+    ```mlir
+    %q, %s, %amax = fp8.quantize_delayed %x history(%h : tensor<1024x1x1xf32>) {
+          scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+        : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    FP8_WideTensor:$input,
+    TensorRankOf<[F32], [3]>:$history,
+    FP8_ScalingAttr:$scaling,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$margin,
+    UnitAttr:$most_recent
+  );
+  let results = (outs FP8_DataTensor:$result, FP8_ScaleTensor:$scale,
+                      FP8_AmaxTensor:$amax);
+  let assemblyFormat = [{
+    $input `history` `(` $history `:` type($history) `)` attr-dict `:`
+    type($input) `->` type($result) `,` type($scale) `,` type($amax)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // dequantize
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,119 @@
+// RUN: fp8-opt %s -split-input-file --fp8-fuse-quantization | FileCheck %s
+// RUN: fp8-opt %s -split-input-file --fp8-fuse-quantization=producers=false | FileCheck %s --check-prefix=OFF
+
+// Delayed scaling as fp8-quantize-matmuls writes it: the data's amax, the
+// history's max, the choice between them and the quantization with it
+// become one fp8.quantize_delayed at the data's amax; the history's roll
+// reads the fused op's amax. producers=false (the unfused program) leaves
+// them.
+// CHECK-LABEL: func.func @history_max(
+// CHECK-SAME:    %[[X:.*]]: tensor<64x256xbf16>, %[[H:.*]]: tensor<16x1x1xf32>)
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[A:.*]] = fp8.quantize_delayed %[[X]] history(%[[H]] : tensor<16x1x1xf32>) {fp8.role = "activation", margin = 1 : i64, scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<16x1x1xf32>
+// CHECK-NEXT:    %[[KEPT:.*]] = tensor.extract_slice %[[H]][1, 0, 0] [15, 1, 1] [1, 1, 1]
+// CHECK-NEXT:    %[[R0:.*]] = tensor.insert_slice %[[KEPT]] into %[[E]]
+// CHECK-NEXT:    %[[ROLLED:.*]] = tensor.insert_slice %[[A]] into %[[R0]][15, 0, 0]
+// CHECK-NEXT:    return %[[Q]], %[[S]], %[[ROLLED]]
+// OFF-LABEL: func.func @history_max(
+// OFF: fp8.amax
+// OFF: linalg.reduce
+// OFF: arith.select
+// OFF: fp8.quantize %{{.*}} amax(
+// OFF-NOT: fp8.quantize_delayed
+func.func @history_max(%x: tensor<64x256xbf16>, %h: tensor<16x1x1xf32>)
+    -> (tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<16x1x1xf32>) {
+  %inf = arith.constant dense<0x7F800000> : tensor<1x1xf32>
+  %zeros = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %cur = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<64x256xbf16> -> tensor<1x1xf32>
+  %e = tensor.empty() : tensor<1x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %max = linalg.reduce ins(%h : tensor<16x1x1xf32>) outs(%init : tensor<1x1xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  %finite = arith.cmpf olt, %max, %inf : tensor<1x1xf32>
+  %positive = arith.cmpf ogt, %max, %zeros : tensor<1x1xf32>
+  %usable = arith.andi %positive, %finite : tensor<1x1xi1>
+  %used = arith.select %usable, %max, %cur : tensor<1x1xi1>, tensor<1x1xf32>
+  %eh = tensor.empty() : tensor<16x1x1xf32>
+  %kept = tensor.extract_slice %h[1, 0, 0] [15, 1, 1] [1, 1, 1] : tensor<16x1x1xf32> to tensor<15x1x1xf32>
+  %r0 = tensor.insert_slice %kept into %eh[0, 0, 0] [15, 1, 1] [1, 1, 1] : tensor<15x1x1xf32> into tensor<16x1x1xf32>
+  %rolled = tensor.insert_slice %cur into %r0[15, 0, 0] [1, 1, 1] [1, 1, 1] : tensor<1x1xf32> into tensor<16x1x1xf32>
+  %q, %s = fp8.quantize %x amax(%used : tensor<1x1xf32>) {fp8.role = "activation", margin = 1,
+      scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  return %q, %s, %rolled : tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<16x1x1xf32>
+}
+
+// -----
+
+// amax = delayed<16, most_recent>: the history's last entry
+// (most_recent). Where another op reads the history's amax, it stays.
+// CHECK-LABEL: func.func @most_recent(
+// CHECK-SAME:    %[[X:.*]]: tensor<64x256xf32>, %[[H:.*]]: tensor<16x1x1xf32>)
+// CHECK-NEXT:    %[[LAST:.*]] = tensor.extract_slice %[[H]][15, 0, 0] [1, 1, 1] [1, 1, 1]
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[A:.*]] = fp8.quantize_delayed %[[X]] history(%[[H]] : tensor<16x1x1xf32>) {most_recent, scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xf32> -> tensor<64x256xf8E5M2>, tensor<1x1xf32>, tensor<1x1xf32>
+// CHECK-NOT:     arith.select
+// CHECK:         return %[[Q]], %[[S]], %[[A]], %[[LAST]]
+func.func @most_recent(%x: tensor<64x256xf32>, %h: tensor<16x1x1xf32>)
+    -> (tensor<64x256xf8E5M2>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  %inf = arith.constant dense<0x7F800000> : tensor<1x1xf32>
+  %zeros = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
+  %last = tensor.extract_slice %h[15, 0, 0] [1, 1, 1] [1, 1, 1] : tensor<16x1x1xf32> to tensor<1x1xf32>
+  %cur = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<64x256xf32> -> tensor<1x1xf32>
+  %positive = arith.cmpf ogt, %last, %zeros : tensor<1x1xf32>
+  %finite = arith.cmpf olt, %last, %inf : tensor<1x1xf32>
+  %usable = arith.andi %finite, %positive : tensor<1x1xi1>
+  %used = arith.select %usable, %last, %cur : tensor<1x1xi1>, tensor<1x1xf32>
+  %q, %s = fp8.quantize %x amax(%used : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xf32> -> tensor<64x256xf8E5M2>, tensor<1x1xf32>
+  return %q, %s, %cur, %last : tensor<64x256xf8E5M2>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+}
+
+// -----
+
+// Not fused: the amax chosen is read by another op (it would need the
+// choice outside the kernel), the amax of another value, a slice that is
+// not the last entry, a history read as usable at 0 (oge), rowwise scales,
+// and 40 elements (not whole 16-element chunks).
+// CHECK-LABEL: func.func @not_fused(
+// CHECK-NOT:     fp8.quantize_delayed
+// CHECK:         return
+func.func @not_fused(%x: tensor<64x256xbf16>, %y: tensor<64x256xbf16>, %z: tensor<5x8xbf16>, %h: tensor<16x1x1xf32>)
+    -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<64x1xf32>, tensor<1x1xf32>) {
+  %inf = arith.constant dense<0x7F800000> : tensor<1x1xf32>
+  %zeros = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
+  %last = tensor.extract_slice %h[15, 0, 0] [1, 1, 1] [1, 1, 1] : tensor<16x1x1xf32> to tensor<1x1xf32>
+  %first = tensor.extract_slice %h[0, 0, 0] [1, 1, 1] [1, 1, 1] : tensor<16x1x1xf32> to tensor<1x1xf32>
+  %positive = arith.cmpf ogt, %last, %zeros : tensor<1x1xf32>
+  %finite = arith.cmpf olt, %last, %inf : tensor<1x1xf32>
+  %usable = arith.andi %positive, %finite : tensor<1x1xi1>
+  %cx = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<64x256xbf16> -> tensor<1x1xf32>
+  %cy = fp8.amax %y {tile = #fp8.tile<[*, *]>} : tensor<64x256xbf16> -> tensor<1x1xf32>
+  %read = arith.select %usable, %last, %cx : tensor<1x1xi1>, tensor<1x1xf32>
+  %q0, %s0 = fp8.quantize %x amax(%read : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  %other = arith.select %usable, %last, %cy : tensor<1x1xi1>, tensor<1x1xf32>
+  %q1, %s1 = fp8.quantize %x amax(%other : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  %p2 = arith.cmpf ogt, %first, %zeros : tensor<1x1xf32>
+  %f2 = arith.cmpf olt, %first, %inf : tensor<1x1xf32>
+  %u2 = arith.andi %p2, %f2 : tensor<1x1xi1>
+  %sliced = arith.select %u2, %first, %cx : tensor<1x1xi1>, tensor<1x1xf32>
+  %q2, %s2 = fp8.quantize %x amax(%sliced : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  %p3 = arith.cmpf oge, %last, %zeros : tensor<1x1xf32>
+  %u3 = arith.andi %p3, %finite : tensor<1x1xi1>
+  %oge = arith.select %u3, %last, %cx : tensor<1x1xi1>, tensor<1x1xf32>
+  %q3, %s3 = fp8.quantize %x amax(%oge : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  %rows = fp8.amax %x {tile = #fp8.tile<[1, *]>} : tensor<64x256xbf16> -> tensor<64x1xf32>
+  %q4, %s4 = fp8.quantize %x amax(%rows : tensor<64x1xf32>) {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+  %cz = fp8.amax %z {tile = #fp8.tile<[*, *]>} : tensor<5x8xbf16> -> tensor<1x1xf32>
+  %small = arith.select %usable, %last, %cz : tensor<1x1xi1>, tensor<1x1xf32>
+  %q5, %s5 = fp8.quantize %z amax(%small : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<5x8xbf16> -> tensor<5x8xf8E4M3FN>, tensor<1x1xf32>
+  return %read, %s1, %s2, %s3, %s4, %s5 : tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<64x1xf32>, tensor<1x1xf32>
+}
