@@ -7,6 +7,9 @@
 # fills and row sums first) and beside torch.compile of the same unfused
 # graph, in one run, as a markdown table for bench/results/. (The bits of these kernels are
 # test/Integration/GPU/check_fusion.py's business, on smaller programs.)
+# The delayed recipe's fused amax (fp8.quantize_delayed, check_fusion.py's
+# delayed_* functions) gets a table of its own: each function fused and
+# unfused (fp8-run --function), and the fused kernel beside its copy.
 #
 #   bench/fusion.sh [KERNEL_DIR [OUT_DIR]]
 #
@@ -54,7 +57,41 @@ print(" ".join(f["name"] for f in json.load(open(sys.argv[1]))["functions"]))' \
     --iters "$ITERS" --warmup "$WARMUP" \
     --results "$OUT_DIR/fusion-unfused/$fn.json" | tee -a "$OUT_DIR/fusion.log"
 done
+# The delayed functions whole, fused as unfused (a history's generic, the
+# roll's slices and the fused kernel against the amax, fill, reduce,
+# select, slices and quantization).
+mkdir -p "$OUT_DIR/fusion-delayed"
+for fn in $("$PYTHON" -c 'import json, sys
+print(" ".join(f["name"] for f in json.load(open(sys.argv[1]))["functions"]
+               if f["name"].startswith("delayed")))' \
+    "$KERNEL_DIR/fused/manifest.json"); do
+  "$FP8_RUN" "$KERNEL_DIR/fused/manifest.json" --function "$fn" \
+    --iters "$ITERS" --warmup "$WARMUP" \
+    --results "$OUT_DIR/fusion-delayed/$fn.json" | tee -a "$OUT_DIR/fusion.log"
+done
+"$PYTHON" - "$OUT_DIR" "$SHAPE" > "$OUT_DIR/fusion-delayed.md" <<'PY'
+import json, os, sys
+out, shape = sys.argv[1], sys.argv[2]
+fused = json.load(open(os.path.join(out, "fusion-fused.json")))
+print("# Delayed amax fused into its quantization (fp8.quantize_delayed), "
+      "%s, %s\n" % (fused.get("device", "?"), shape))
+print("| function | fused ms | unfused ms | fused vs unfused | kernel GB/s "
+      "| % of copy |")
+print("|---|---|---|---|---|---|")
+for name in sorted(os.listdir(os.path.join(out, "fusion-delayed"))):
+    fn = name[:-len(".json")]
+    f = json.load(open(os.path.join(out, "fusion-delayed", name)))["time"]
+    u = json.load(open(os.path.join(out, "fusion-unfused", name)))["time"]
+    k = next((k for k in fused["kernels"]
+              if k["name"].startswith(fn + "_quantize_delayed_")), None)
+    gbps = k["time"]["gbps_median"] if k else 0.0
+    copy = k.get("copy", {}).get("gbps_median") if k else None
+    print("| %s | %.3f | %.3f | %.2fx | %.0f | %s |" % (
+        fn, f["median_ms"], u["median_ms"], u["median_ms"] / f["median_ms"],
+        gbps, "%.0f%%" % (100 * gbps / copy) if copy else "-"))
+PY
+cat "$OUT_DIR/fusion-delayed.md"
 "$PYTHON" bench/torch_fusion.py --fused-results "$OUT_DIR/fusion-fused.json" \
   --unfused-dir "$OUT_DIR/fusion-unfused" --shape "$SHAPE" --iters "$ITERS" \
   --warmup "$WARMUP" --output "$OUT_DIR/fusion.md" || true
-echo "fusion.sh: table in $OUT_DIR/fusion.md"
+echo "fusion.sh: tables in $OUT_DIR/fusion.md and $OUT_DIR/fusion-delayed.md"

@@ -41,7 +41,11 @@ whatever --shape. Row sums alone (f32 4x4096, squares of bf16 8x1000) are
 checked against this script's own model of the row-sum order
 (docs/Numerics.md) too, on the seeded inputs and on fixed rows where the
 order shows (2^24 then ones: the loop order gives 2^24, the row-sum
-order 2^24 + 4080; test/Integration/CPU/row-sum-order.mlir).
+order 2^24 + 4080; test/Integration/CPU/row-sum-order.mlir). And the
+delayed recipe's amax into its quantization (fp8.quantize_delayed,
+tensorwise): a history of 1024 steps as given (its max usable: the
+kernel's one pass), zeros (a first step), +inf, NaN (its two passes), and
+the most recent of 16 entries usable and negative (e5m2, margin 1).
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -64,6 +68,7 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 from fp8_mlir import graphs  # noqa: E402
 
 MAPS = """#id = affine_map<(i, j) -> (i, j)>
+#id3 = affine_map<(h, i, j) -> (h, i, j)>
 #row = affine_map<(i, j) -> (j)>
 #col = affine_map<(i, j) -> (i)>
 """
@@ -253,6 +258,81 @@ class _Function:
         self.lines.append("%s = fp8.hadamard %s {%s} : %s" %
                           (r, value, attrs, _t((self.m, self.n), "bf16")))
         return r
+
+    def history_map(self, history, length, body):
+        """A rank-3 generic on f32 history `history` [length, 1, 1]: `body`
+        on f32 %a0 gives %r (a first step's zeros, an inf, a NaN)."""
+        self.count += 1
+        k = self.count
+        t = _t((length, 1, 1), "f32")
+        self.lines.append("%%eh%d = tensor.empty() : %s" % (k, t))
+        self.lines.append(
+            "%%hm%d = linalg.generic {indexing_maps = [#id3, #id3], "
+            "iterator_types = [\"parallel\", \"parallel\", \"parallel\"]} "
+            "ins(%s : %s) outs(%%eh%d : %s) {" % (k, history, t, k, t))
+        self.lines.append("^bb0(%a0: f32, %o: f32):")
+        self.lines.extend("  " + l for l in body.strip().splitlines())
+        self.lines.append("  linalg.yield %r : f32")
+        self.lines.append("} -> %s" % t)
+        return "%%hm%d" % k
+
+    def delayed(self, value, history, length, most_recent=False,
+                fp8="f8E4M3FN", margin=0):
+        """Delayed scaling of bf16 `value` from f32 `history` [length, 1,
+        1] as fp8-quantize-matmuls writes it: the data's amax, the history's
+        max (or last entry), the choice where it is positive and finite,
+        the quantization with it, and the history rolled with the data's
+        amax; results q, scale and the rolled history."""
+        m, n = self.m, self.n
+        self.count += 1
+        k = self.count
+        one = _t((1, 1), "f32")
+        ht = _t((length, 1, 1), "f32")
+        sc = "#fp8.scaling<tile = [*, *], scale = f32>"
+        L = self.lines
+        L.append("%%inf%d = arith.constant dense<0x7F800000> : %s" % (k, one))
+        L.append("%%zs%d = arith.constant dense<0.0> : %s" % (k, one))
+        L.append("%%cur%d = fp8.amax %s {tile = #fp8.tile<[*, *]>} : %s -> %s"
+                 % (k, value, _t((m, n), "bf16"), one))
+        if most_recent:
+            L.append("%%hx%d = tensor.extract_slice %s[%d, 0, 0] [1, 1, 1] "
+                     "[1, 1, 1] : %s to %s" % (k, history, length - 1, ht,
+                                               one))
+        else:
+            L.append("%%z%d = arith.constant 0.0 : f32" % k)
+            L.append("%%e%d = tensor.empty() : %s" % (k, one))
+            L.append("%%f%d = linalg.fill ins(%%z%d : f32) outs(%%e%d : %s) "
+                     "-> %s" % (k, k, k, one, one))
+            L.append("%%hx%d = linalg.reduce ins(%s : %s) outs(%%f%d : %s) "
+                     "dimensions = [0]" % (k, history, ht, k, one))
+            L.append("  (%in: f32, %acc: f32) {")
+            L.append("    %mx = arith.maximumf %in, %acc : f32")
+            L.append("    linalg.yield %mx : f32")
+            L.append("  }")
+        L.append("%%lt%d = arith.cmpf olt, %%hx%d, %%inf%d : %s" % (k, k, k,
+                                                                  one))
+        L.append("%%gt%d = arith.cmpf ogt, %%hx%d, %%zs%d : %s" % (k, k, k,
+                                                                 one))
+        L.append("%%ok%d = arith.andi %%gt%d, %%lt%d : tensor<1x1xi1>" %
+                 (k, k, k))
+        L.append("%%used%d = arith.select %%ok%d, %%hx%d, %%cur%d : "
+                 "tensor<1x1xi1>, %s" % (k, k, k, k, one))
+        L.append("%%er%d = tensor.empty() : %s" % (k, ht))
+        L.append("%%kh%d = tensor.extract_slice %s[1, 0, 0] [%d, 1, 1] "
+                 "[1, 1, 1] : %s to %s" % (k, history, length - 1, ht,
+                                           _t((length - 1, 1, 1), "f32")))
+        L.append("%%r0_%d = tensor.insert_slice %%kh%d into %%er%d[0, 0, 0] "
+                 "[%d, 1, 1] [1, 1, 1] : %s into %s" % (
+                     k, k, k, length - 1, _t((length - 1, 1, 1), "f32"), ht))
+        L.append("%%rolled%d = tensor.insert_slice %%cur%d into %%r0_%d[%d, "
+                 "0, 0] [1, 1, 1] [1, 1, 1] : %s into %s" % (
+                     k, k, k, length - 1, one, ht))
+        L.append("%%q%d, %%s%d = fp8.quantize %s amax(%%used%d : %s) "
+                 "{margin = %d : i64, scaling = %s} : %s -> %s, %s" % (
+                     k, k, value, k, one, margin, sc, _t((m, n), "bf16"),
+                     _t((m, n), fp8), one))
+        self.results += [("%%q%d" % k, _t((m, n), fp8)), ("%%s%d" % k, one),
+                         ("%%rolled%d" % k, ht)]
 
     def keep(self, value):
         self.results.insert(0, (value, _t((self.m, self.n), "bf16")))
@@ -476,6 +556,31 @@ def program(m, n):
         f.results.append((f.row_sum([(x, _t((rm, rn), dtype), "#id")],
                                     *term), _t((rm,), "f32")))
         fns.append(f)
+    # The delayed recipe's amax into its quantization
+    # (fp8.quantize_delayed): a history of 1024 steps as given (its max
+    # usable: one pass), a first step's zeros, an inf, a NaN (the
+    # tensorwise kernel's two passes); the most recent entry usable (its
+    # magnitude) and not (minus it), e5m2 with a margin.
+    hist = [("delayed_history", None), ("delayed_first_step", "%r = arith.constant 0.0 : f32\n"),
+            ("delayed_inf", "%c = arith.constant 0x7F800000 : f32\n%r = arith.addf %a0, %c : f32\n"),
+            ("delayed_nan", "%c = arith.constant 0x7FC00000 : f32\n%r = arith.mulf %a0, %c : f32\n")]
+    for name, body in hist:
+        f = _Function(name, m, n)
+        x = f.arg((m, n))
+        h = f.arg((1024, 1, 1), "f32")
+        if body:
+            h = f.history_map(h, 1024, body)
+        f.delayed(x, h, 1024)
+        fns.append(f)
+    for name, body in (("delayed_recent", "%r = math.absf %a0 : f32\n"),
+                       ("delayed_recent_negative",
+                        "%p = math.absf %a0 : f32\n"
+                        "%r = arith.negf %p : f32\n")):
+        f = _Function(name, m, n)
+        x = f.arg((m, n))
+        h = f.history_map(f.arg((16, 1, 1), "f32"), 16, body)
+        f.delayed(x, h, 16, most_recent=True, fp8="f8E5M2", margin=1)
+        fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
     c = f.arg((m,), "f32")
@@ -501,7 +606,8 @@ def emit(out, shape, fp8_opt):
              "--fp8-emit=dir=%s" % target, "-o", os.devnull], check=True)
     with open(os.path.join(out, "fused", "manifest.json")) as f:
         ops = [k["op"] for k in json.load(f)["kernels"]]
-    fused = sum(1 for op in ops if op.startswith("fp8.quantize_elementwise"))
+    fused = sum(1 for op in ops if op.startswith("fp8.quantize_elementwise")
+                or op == "fp8.quantize_delayed")
     print("check_fusion: %s/{fused,unfused} for %dx%d, %d fused kernels" %
           (out, m, n, fused))
     return 0
@@ -633,8 +739,11 @@ def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256. Six norms at the other shapes, two
     # row sums alone.
-    assert text.count("func.func") == 28, text.count("func.func")
-    assert text.count("fp8.quantize ") == 32, text.count("fp8.quantize ")
+    assert text.count("func.func") == 34, text.count("func.func")
+    assert text.count("fp8.quantize ") == 38, text.count("fp8.quantize ")
+    # The delayed recipe: six quantizations with a history, four of its max.
+    assert text.count("amax(%used") == 6, text.count("amax(%used")
+    assert text.count("linalg.reduce") == 4, text.count("linalg.reduce")
     # The norms' row sums: one per RMSNorm, two per LayerNorm; two alone.
     assert text.count('"reduction"') == 19, text.count('"reduction"')
     # The order: 2^24 then ones sums to 2^24 + 112 + 31 * 128 (the CPU
