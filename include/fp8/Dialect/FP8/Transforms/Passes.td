@@ -194,6 +194,14 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       256): the fused op carries its size and seed (`hadamard_size`,
       `hadamard_seed`) and the identity body.
 
+    - Delayed amax (`producers=true`): the delayed recipe's tensorwise
+      quantization with a given amax chosen between its history's (max
+      or most recent entry) and the data's (`fp8.amax`) becomes one
+      `fp8.quantize_delayed` of the data and the history at the
+      `fp8.amax`, whose third result (the data's amax) the history's roll
+      reads; the reduction, the choice and the amax go where nothing else
+      reads them.
+
     - Scale re-layout (`scales=true`, the default): `fp8.tma_align_scales`
       of a quantization's scales (plain, cast-transpose or elementwise)
       that nothing else reads goes; the quantization stores them in the
@@ -205,8 +213,9 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
   let options = [
     Option<"producers", "producers", "bool", /*default=*/"true",
-           "fuse elementwise producers into the quantizations that read "
-           "them (false: the cast-transpose only)">,
+           "fuse elementwise producers (and the delayed recipe's amax) into "
+           "the quantizations that read them (false: the cast-transpose "
+           "only)">,
     Option<"scales", "scales", "bool", /*default=*/"true",
            "store scales in the TMA layout from the quantization instead "
            "of a separate fp8.tma_align_scales">,
