@@ -10,8 +10,9 @@
 // - Block tiles [r, c] (e.g. 128x128 weights): one CTA per tile; warps
 //   reduce with shuffles, then across warps through shared memory.
 //
-// The scales use the CPU reference's arithmetic (Numerics.h); rounding is
-// cvt.rn.satfinite.{e4m3,e5m2}x2.f32, or stochastic with the reference's
+// The scales use the CPU reference's arithmetic (Numerics.h; on sm_100a
+// RCEIL's round-up is one cvt.rp, with the same codes: E8M0Scales.h); rounding
+// is cvt.rn.satfinite.{e4m3,e5m2}x2.f32, or stochastic with the reference's
 // Philox stream keyed by (seed, element index).
 //
 // This file holds what the kernel shapes share (QuantizeKernelBuilder) and
@@ -22,6 +23,7 @@
 
 #include "QuantizeKernel.h"
 
+#include "E8M0Scales.h"
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -353,7 +355,28 @@ Value QuantizeKernelBuilder::ctaMax(Value value, Value partials, Value thread) {
   return max;
 }
 
+/// Whether the kernel being built targets `chip`: its gpu.module's NVVM
+/// target says so (the shapes that skip create() build modules too).
+static bool buildsFor(OpBuilder &b, Chip chip) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  if (!module || !module.getTargets())
+    return false;
+  StringRef name = Target(chip).getName();
+  return llvm::any_of(*module.getTargets(), [&](Attribute attr) {
+    auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr);
+    return target && target.getChip() == name;
+  });
+}
+
 TileScales QuantizeKernelBuilder::tileScales(Value amax) {
+  // sm_100a rounds RCEIL scales up with one cvt.rp: the reference's codes
+  // for every f32 (E8M0Scales.h).
+  if (scaling.getRound() == ScaleRound::pow2_ceil &&
+      buildsFor(b, Chip::sm_100a))
+    return buildRceilScales(
+        b, b.getLoc(), amax, elementType, scaling, margin,
+        [&](Value d) { return buildCvtRpE8M0(b, b.getLoc(), d); });
   return buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
 }
 
