@@ -175,17 +175,24 @@ struct SqrtToPtx : OpRewritePattern<math::SqrtOp> {
     return success();
   }
 };
+/// f16 and bf16 rsqrt as MathToLLVM writes it on the CPU, 1 / sqrt in the
+/// type: the sqrt above, then a division that NVPTX takes in f32 (div.rn)
+/// and rounds, correctly rounded like the host's (else rsqrt.approx.f32).
 struct RsqrtToDivSqrt : OpRewritePattern<math::RsqrtOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::RsqrtOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "only scalar f32");
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF16() && !type.isBF16())
+      return rewriter.notifyMatchFailure(op, "only scalar f32, f16, bf16");
     Location loc = op.getLoc();
-    Value one =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(1.0));
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(
-        op, one, buildSqrtRn(rewriter, loc, op.getOperand()));
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getFloatAttr(type, 1.0));
+    Value root =
+        type.isF32()
+            ? buildSqrtRn(rewriter, loc, op.getOperand())
+            : math::SqrtOp::create(rewriter, loc, op.getOperand()).getResult();
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, one, root);
     return success();
   }
 };

@@ -4,7 +4,9 @@
 // __nv_rsqrtf, linked only where CUDA is found at compile time, the latter
 // rsqrt.approx).
 // f16 and bf16 sqrt are the f32 one between the extension and a rounding
-// to nearest (correctly rounded: 24 >= 2 * 11 + 2), not sqrt.approx.
+// to nearest (correctly rounded: 24 >= 2 * 11 + 2), not sqrt.approx; their
+// rsqrt is 1 / sqrt in the type, as on the CPU: that sqrt, then a
+// correctly rounded reciprocal rounded to the type, not rsqrt.approx.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/roots_generic_0.ptx
 // RUN: FileCheck %s --check-prefix=F16 < %t/roots16_generic_1.ptx
@@ -12,6 +14,9 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots_generic_0.ptx -o /dev/null %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots16_generic_1.ptx -o /dev/null %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots16_generic_2.ptx -o /dev/null %}
+// RUN: FileCheck %s --check-prefix=RF16 < %t/rroots16_generic_3.ptx
+// RUN: FileCheck %s --check-prefix=RBF16 < %t/rroots16_generic_4.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/rroots16_generic_3.ptx -o /dev/null %}
 // CHECK: .visible .entry roots_generic_0(
 // CHECK-NOT: {{call|__nv_|approx}}
 // CHECK: sqrt.rn.f32
@@ -58,6 +63,38 @@ func.func @roots16(%x: tensor<64x64xf16>, %y: tensor<64x64xbf16>) -> (tensor<64x
       ins(%y : tensor<64x64xbf16>) outs(%e2 : tensor<64x64xbf16>) {
   ^bb0(%v: bf16, %o: bf16):
     %s = math.sqrt %v : bf16
+    linalg.yield %s : bf16
+  } -> tensor<64x64xbf16>
+  return %a, %b : tensor<64x64xf16>, tensor<64x64xbf16>
+}
+
+// RF16: .visible .entry rroots16_generic_3(
+// RF16-NOT: {{call|__nv_|approx}}
+// RF16: sqrt.rn.f32
+// RF16: cvt.rn.f16.f32
+// RF16: rcp.rn.f32
+// RF16: cvt.rn.f16{{(x2)?}}.f32
+// RF16-NOT: {{call|__nv_|approx}}
+// RBF16: .visible .entry rroots16_generic_4(
+// RBF16-NOT: {{call|__nv_|approx}}
+// RBF16: sqrt.rn.f32
+// RBF16: cvt.rn.bf16.f32
+// RBF16: rcp.rn.f32
+// RBF16: cvt.rn.bf16{{(x2)?}}.f32
+// RBF16-NOT: {{call|__nv_|approx}}
+func.func @rroots16(%x: tensor<64x64xf16>, %y: tensor<64x64xbf16>) -> (tensor<64x64xf16>, tensor<64x64xbf16>) {
+  %e = tensor.empty() : tensor<64x64xf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %s = math.rsqrt %v : f16
+    linalg.yield %s : f16
+  } -> tensor<64x64xf16>
+  %e2 = tensor.empty() : tensor<64x64xbf16>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<64x64xbf16>) outs(%e2 : tensor<64x64xbf16>) {
+  ^bb0(%v: bf16, %o: bf16):
+    %s = math.rsqrt %v : bf16
     linalg.yield %s : bf16
   } -> tensor<64x64xbf16>
   return %a, %b : tensor<64x64xf16>, tensor<64x64xbf16>
