@@ -70,8 +70,6 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
   } else if (auto monitored = dyn_cast_or_null<QuantizeMonitoredOp>(op)) {
     bindQuantization(*this, monitored);
     monitor = true;
-  } else if (auto fused = dyn_cast_or_null<QuantizeElementwiseOp>(op)) {
-    // Round-to-nearest with its own amax: the op has neither amax nor seed.
   } else if (auto delayed = dyn_cast_or_null<QuantizeDelayedOp>(op)) {
     // Round-to-nearest; the amax comes from the history or the data.
     elementType = delayed.getResult().getType().getElementType();
@@ -80,6 +78,8 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
     margin = delayed.getMargin();
     historyOperand = &delayed.getHistoryMutable();
     mostRecent = delayed.getMostRecent();
+  } else if (auto fused = dyn_cast_or_null<QuantizeElementwiseOp>(op)) {
+    // Round-to-nearest with its own amax: the op has neither amax nor seed.
     elementType = fused.getQuantized().getType().getElementType();
     scaling = fused.getScaling();
     scaleElement = scaling.getScale();
@@ -132,23 +132,23 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     if (amaxOperand)
       signature.addBuffer("amax", ParamRole::input, f32, scaleShape(),
                           scaleBuffer(f32));
-    signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
-                        MemRefType::get({numElements}, b.getI8Type()));
     if (historyOperand) {
       auto type = cast<RankedTensorType>(historyOperand->get().getType());
       signature.addBuffer("history", ParamRole::input, f32, type.getShape(),
                           MemRefType::get({type.getNumElements()}, f32));
     }
+    signature.addBuffer("q", ParamRole::output, elementType, {rows, cols},
+                        MemRefType::get({numElements}, b.getI8Type()));
     SmallVector<int64_t> stored = storedScaleShape();
     signature.addBuffer(
         "scale", ParamRole::output, scaleElement, stored,
         MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
-    if (monitor) {
-      signature.addBuffer("tile_amax", ParamRole::output, f32, scaleShape(),
     // The data's amax, which the caller rolls into the history.
     if (historyOperand)
       signature.addBuffer("amax", ParamRole::output, f32, scaleShape(),
                           scaleBuffer(f32));
+    if (monitor) {
+      signature.addBuffer("tile_amax", ParamRole::output, f32, scaleShape(),
                           scaleBuffer(f32));
       signature.addBuffer("counts", ParamRole::output, b.getI64Type(), {2},
                           MemRefType::get({2}, b.getI64Type()));
@@ -168,14 +168,14 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
       signature.bindOperand("seed", *seedOperand);
     if (amaxOperand)
       signature.bindOperand("amax", *amaxOperand);
+    if (historyOperand)
+      signature.bindOperand("history", *historyOperand);
     signature.bindResult("q", op->getResult(0));
     signature.bindResult("scale", op->getResult(1));
     if (historyOperand)
-      signature.bindOperand("history", *historyOperand);
+      signature.bindResult("amax", op->getResult(2));
     if (monitor) {
       signature.bindResult("tile_amax", op->getResult(2));
-    if (historyOperand)
-      signature.bindResult("amax", op->getResult(2));
       signature.bindResult("counts", op->getResult(3));
     }
   }
@@ -221,13 +221,13 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
       numElements * (producer ? 1 : inputBytes + 1) + scaleBytes;
   if (producer)
     bytesMoved += producer->bytesMoved();
-  if (monitor) {
-    extra.push_back(b.getNamedAttr(schema::kMonitor, b.getBoolAttr(true)));
   // Every CTA reads the history; one writes the data's amax.
   if (historyOperand)
     bytesMoved +=
         cast<ShapedType>(historyOperand->get().getType()).getNumElements() * 4 +
         4;
+  if (monitor) {
+    extra.push_back(b.getNamedAttr(schema::kMonitor, b.getBoolAttr(true)));
     bytesMoved += numScales() * 4 + 2 * 8;
   }
   setManifest(b, func, signature, op->getName().getStringRef(), numBlocks,
@@ -253,10 +253,10 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
     amaxOut = signature.getArgument(func, "amax");
   else if (signature.has("amax"))
     givenAmax = signature.getArgument(func, "amax");
-  if (!amaxOnly()) {
-    data = signature.getArgument(func, "q");
   if (historyOperand)
     history = signature.getArgument(func, "history");
+  if (!amaxOnly()) {
+    data = signature.getArgument(func, "q");
     scales = signature.getArgument(func, "scale");
   }
   if (workspace)
