@@ -561,9 +561,12 @@ def program(m, n):
     # usable: one pass), a first step's zeros, an inf, a NaN (the
     # tensorwise kernel's two passes); the most recent entry usable (its
     # magnitude) and not (minus it), e5m2 with a margin.
-    hist = [("delayed_history", None), ("delayed_first_step", "%r = arith.constant 0.0 : f32\n"),
-            ("delayed_inf", "%c = arith.constant 0x7F800000 : f32\n%r = arith.addf %a0, %c : f32\n"),
-            ("delayed_nan", "%c = arith.constant 0x7FC00000 : f32\n%r = arith.mulf %a0, %c : f32\n")]
+    hist = [("delayed_history", None),
+            ("delayed_first_step", "%r = arith.constant 0.0 : f32\n"),
+            ("delayed_inf", "%c = arith.constant 0x7F800000 : f32\n"
+                            "%r = arith.addf %a0, %c : f32\n"),
+            ("delayed_nan", "%c = arith.constant 0x7FC00000 : f32\n"
+                            "%r = arith.mulf %a0, %c : f32\n")]
     for name, body in hist:
         f = _Function(name, m, n)
         x = f.arg((m, n))
