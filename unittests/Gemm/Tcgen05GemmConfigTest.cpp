@@ -81,8 +81,10 @@ TEST(Tcgen05GemmConfig, Budgets) {
 
 // Blockwise (promoted), 4096 x 4096: 128-wide tiles (a thread's sums are
 // its half row: 64), eight epilogue warps (320 threads), two accumulators
-// of 128 columns (256, no scale columns), stages of 16384 + 16384 bytes:
-// seven fit (1024 + 229376 + 8 * (14 + 4) + 8 = 230552), eight do not.
+// of 128 columns (256, no scale columns), stages of 16384 + 16384 bytes,
+// C through TMA from eight 4096-byte staging buffers (each warp's 64 bf16
+// columns are one 128-byte segment): six stages fit (1024 + 196608 + 32768
+// + 8 * (12 + 4) + 8 = 230536), seven do not.
 // Registers: 64 sums + 2 * 32 + 56 = 184 <= 65536 / 320 = 204.
 TEST(Tcgen05GemmConfig, Promoted) {
   Tcgen05GemmConfig config = chooseTcgen05Config(
@@ -91,8 +93,11 @@ TEST(Tcgen05GemmConfig, Promoted) {
   EXPECT_EQ(config.threads(), 320);
   EXPECT_EQ(config.groupColumns(), 64);
   EXPECT_EQ(config.accumulators, 2);
-  EXPECT_EQ(config.stages, 7);
-  EXPECT_EQ(config.sharedBytes(), 230552);
+  EXPECT_TRUE(config.tmaStore);
+  EXPECT_EQ(config.storeColumns(), 64);
+  EXPECT_EQ(config.stagingBytes(), 8 * 4096);
+  EXPECT_EQ(config.stages, 6);
+  EXPECT_EQ(config.sharedBytes(), 230536);
   EXPECT_EQ(config.tmemAllocColumns(), 256);
   EXPECT_EQ(config.epilogueRegisters(), 184);
   EXPECT_EQ(config.registerLimit(), 204);
@@ -118,6 +123,28 @@ TEST(Tcgen05GemmConfig, MxAccumulators) {
   EXPECT_EQ(wide.tileN, 256);
   EXPECT_EQ(wide.accumulators, 1);
   EXPECT_EQ(wide.stages, 4);
+}
+
+// C leaves through TMA where each epilogue warp's columns are whole
+// 128-byte segments (64 bf16 or 32 f32); a warp with 32 bf16 columns (a
+// promoted 64-wide tile, two warps per row) stores its rows directly. The
+// staging buffers follow the stages, 1024-aligned for the 128-byte swizzle.
+TEST(Tcgen05GemmConfig, TmaStore) {
+  Tcgen05GemmConfig f32 = chooseTcgen05Config(
+      blackwell(), 200, 64, Tcgen05Scaling::epilogue, false, /*resultBytes=*/4);
+  EXPECT_TRUE(f32.tmaStore);
+  EXPECT_EQ(f32.storeColumns(), 32);
+  EXPECT_EQ(f32.stagingBytes(), 4 * 4096);
+  EXPECT_EQ(f32.stagingOffset() % 1024, 0);
+  EXPECT_EQ(f32.barrierOffset(), f32.stagingOffset() + f32.stagingBytes());
+  Tcgen05GemmConfig narrow = chooseTcgen05Config(
+      blackwell(), 4096, 64, Tcgen05Scaling::promoted, false);
+  EXPECT_EQ(narrow.groupColumns(), 32);
+  EXPECT_FALSE(narrow.tmaStore);
+  EXPECT_EQ(narrow.stagingBytes(), 0);
+  std::string why;
+  EXPECT_TRUE(f32.fits(blackwell(), why)) << why;
+  EXPECT_TRUE(narrow.fits(blackwell(), why)) << why;
 }
 
 // An MN-major B is loaded in whole 128-column swizzle atoms: N = 64 takes a

@@ -7,12 +7,14 @@
 // RUN: FileCheck %s --check-prefix=MXMN < %t/mx_wgrad_gemm_1.ptx
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/blockwise_dgrad_gemm_2.ptx
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/tensorwise_odd_m_gemm_3.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT < %t/promoted_narrow_gemm_4.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: FileCheck %s --check-prefix=CMAP < %t/manifest.json
 // RUN: %if ptxas %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
 // One thread issues the MMAs by its index: no elect.sync anywhere.
-// RUN: not grep -l elect.sync %t/mx_fprop_gemm_0.ptx %t/mx_wgrad_gemm_1.ptx %t/blockwise_dgrad_gemm_2.ptx %t/tensorwise_odd_m_gemm_3.ptx
+// RUN: not grep -l elect.sync %t/mx_fprop_gemm_0.ptx %t/mx_wgrad_gemm_1.ptx %t/blockwise_dgrad_gemm_2.ptx %t/tensorwise_odd_m_gemm_3.ptx %t/promoted_narrow_gemm_4.ptx
 
 // MXFP8, both K-major, 256 x 1024 x 512, bf16: one warp allocates 512
 // tensor-memory columns (the manifest's tmem_columns) (256 accumulator + 4 stages x 12 scale columns,
@@ -20,8 +22,9 @@
 // chunks per stage (A's, and B's two for 256 columns); tcgen05.cp moves them
 // to tensor memory; four block32 MMAs per K-block (K = 32 each), issued by
 // one thread (no elect.sync), then commits to the stage's empty barrier and
-// the accumulator's; the epilogue reads 32 columns at a time, 8 loads of a
-// 256-wide row.
+// the accumulator's; the epilogue reads 64 columns at a time (4 loads of a
+// 256-wide row) and stores each through its warp's 128-byte-swizzled staging
+// buffer and a TMA store (the previous store's read waited for first).
 // MX: .version 8.8
 // MX: .target sm_100a
 // MX: .maxntid 192, 1, 1
@@ -35,7 +38,16 @@
 // MX-NOT: tcgen05.mma
 // MX-COUNT-2: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // MX-NOT: tcgen05.mma
-// MX-COUNT-8: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// MX: cp.async.bulk.wait_group.read 0;
+// MX-NEXT: bar.warp.sync -1;
+// MX-NEXT: tcgen05.ld.sync.aligned.32x32b.x64.b32
+// MX-COUNT-8: st.shared.v4.b32
+// MX: fence.proxy.async.shared::cta;
+// MX-NEXT: bar.warp.sync -1;
+// MX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// MX-NEXT: cp.async.bulk.commit_group;
+// MX-NOT: st.global
+// MX: cp.async.bulk.wait_group 0;
 // MX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 func.func @mx_fprop(%x: tensor<256x512xf8E4M3FN>, %sx: tensor<8x512xf8E8M0FNU>,
                     %w: tensor<1024x512xf8E4M3FN>, %sw: tensor<32x512xf8E8M0FNU>) -> tensor<256x1024xbf16> {
@@ -57,7 +69,9 @@ func.func @mx_fprop(%x: tensor<256x512xf8E4M3FN>, %sx: tensor<8x512xf8E8M0FNU>,
 // MXMN: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32
 // MXMN: add.s32 {{.*}}, 4096;
 // MXMN: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32
-// MXMN: st.global.v2.b64
+// MXMN: tcgen05.ld.sync.aligned.32x32b.x64.b32
+// MXMN-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// MXMN-NOT: st.global
 func.func @mx_wgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<16x512xf8E8M0FNU>,
                     %x: tensor<256x512xf8E4M3FN>, %sx: tensor<8x512xf8E8M0FNU>) -> tensor<1024x512xf32> {
   %dw = fp8.scaled_matmul %dy, %sdy, %x, %sx {
@@ -100,14 +114,16 @@ func.func @blockwise_dgrad(%dy: tensor<256x1024xf8E4M3FN>, %sdy: tensor<256x8xf3
 // Tensorwise, M = 200 (a partial second tile), N = 64, f32: one
 // accumulator over all of K with kind::f8f6f4, the scales multiplied in the
 // epilogue (the scaled term of ScaledTerm.h, two columns per mul.rn.f32x2),
-// rows past M not stored.
+// two 32-column f32 segments per warp through TMA, which clips the rows
+// past M (no row test).
 // TENSOR: .maxntid 192, 1, 1
 // TENSOR-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4
-// TENSOR: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// TENSOR: tcgen05.ld.sync.aligned.32x32b.x64.b32
 // TENSOR: mul.rn.f32
-// TENSOR: setp.lt.u32 {{.*}}, 200;
 // TENSOR: mul.rn.f32x2
-// TENSOR: st.global.v2.b64
+// TENSOR-NOT: 200;
+// TENSOR-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TENSOR-NOT: st.global
 func.func @tensorwise_odd_m(%a: tensor<200x256xf8E4M3FN>, %sa: tensor<1x1xf32>,
                             %b: tensor<64x256xf8E5M2>, %sb: tensor<1x1xf32>) -> tensor<200x64xf32> {
   %c = fp8.scaled_matmul %a, %sa, %b, %sb {
@@ -118,7 +134,32 @@ func.func @tensorwise_odd_m(%a: tensor<200x256xf8E4M3FN>, %sa: tensor<1x1xf32>,
   return %c : tensor<200x64xf32>
 }
 
+// Promoted, N = 64: two epilogue warps per row share its 64 columns, 32 bf16
+// each, less than a 128-byte TMA segment: their threads store their rows
+// directly (16-byte stores, rows past M skipped).
+// DIRECT: .maxntid 320, 1, 1
+// DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// DIRECT: st.global.v4.b32
+// DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+func.func @promoted_narrow(%a: tensor<200x256xf8E4M3FN>, %sa: tensor<200x2xf32>,
+                           %b: tensor<64x256xf8E4M3FN>, %sb: tensor<1x2xf32>) -> tensor<200x64xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+         b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+         contracting = array<i64: 1, 1>}
+      : (tensor<200x256xf8E4M3FN>, tensor<200x2xf32>, tensor<64x256xf8E4M3FN>, tensor<1x2xf32>) -> tensor<200x64xbf16>
+  return %c : tensor<200x64xbf16>
+}
+
+// The tensor map of C for the TMA stores (Tcgen05GemmConfigTest pins its
+// box).
+// CMAP: "name": "c_map",
+// CMAP-NEXT: "role": "tensormap",
+// CMAP-NEXT: "swizzle": "128B",
+// CMAP-NEXT: "tensor": "c"
+
 // The manifest names the tcgen05 tiles and budgets.
+
 // MANIFEST: "accumulators": 1,
 // MANIFEST: "contracting": [
 // MANIFEST-NEXT: 1,

@@ -7,6 +7,14 @@
 // loads (tcgen05.wait::ld) and fences them before its arrival frees the
 // accumulator: the barrier counts every epilogue thread.
 //
+// C leaves through TMA where each warp's columns are whole 128-byte
+// segments: the warp's 32 rows x 128 bytes are staged with the 128-byte
+// swizzle (16-byte chunk j of row r at chunk j ^ (r % 8): a quarter-warp's
+// eight rows write eight distinct bank groups), every lane fences its
+// writes for the async proxy, the warp syncs, and lane 0 issues the store
+// and commits it; before rewriting the buffer lane 0 waits until the last
+// store has read it.
+//
 // Numerics (docs/Numerics.md): promoted, C += fl32(sa * sb) * P per
 // 128-deep K-block, an FMA as on sm_90a; scales constant along K multiply
 // the tile's sum once, as fl32(sa * sb) * sum. MXFP8's scales are applied
@@ -33,9 +41,10 @@ EpilogueThread Tcgen05Epilogue::buildThread(Value thread) {
   Value warp = b.divU(thread, kWarpSize);
   Value quarter = b.remU(warp, 4);
   Value lane = b.remU(thread, kWarpSize);
-  Value group = b.divU(b.sub(warp, Tcgen05GemmConfig::kFirstEpilogueWarp), 4);
+  Value epilogueWarp = b.sub(warp, Tcgen05GemmConfig::kFirstEpilogueWarp);
+  Value group = b.divU(epilogueWarp, 4);
   return {quarter, b.add(b.mul(quarter, 32), lane),
-          b.mul(group, config.groupColumns())};
+          b.mul(group, config.groupColumns()), lane, epilogueWarp};
 }
 
 Value Tcgen05Epilogue::acquire(Value tmemBase, const EpilogueThread &thread,
@@ -56,16 +65,17 @@ void Tcgen05Epilogue::release(Value counter) {
                                  Value());
 }
 
-SmallVector<Value> Tcgen05Epilogue::loadColumns(Value address, int64_t column) {
+SmallVector<Value> Tcgen05Epilogue::loadColumns(Value address, int64_t column,
+                                                int64_t count) {
   Value pointer = LLVM::IntToPtrOp::create(
       b, b.ptrType(NVVM::NVVMMemorySpace::Tensor), b.add(address, column));
-  auto type = VectorType::get({kLoad}, b.getI32Type());
+  auto type = VectorType::get({count}, b.getI32Type());
   Value loaded = NVVM::Tcgen05LdOp::create(b, type, /*pack=*/false,
                                            NVVM::Tcgen05LdStShape::SHAPE_32X32B,
                                            pointer, Value());
   NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::LOAD);
   SmallVector<Value> values;
-  for (int64_t i = 0; i < kLoad; ++i)
+  for (int64_t i = 0; i < count; ++i)
     values.push_back(b.bitcast(
         b.getF32Type(), vector::ExtractOp::create(b, loaded, i).getResult()));
   return values;
@@ -128,18 +138,108 @@ void Tcgen05Epilogue::storeColumns(Value rowOffset, Value col,
   }
 }
 
+void Tcgen05Epilogue::waitForStaging() {
+  // The warp's previous store has read the buffer. Every lane waits: only
+  // lane 0 has bulk groups, the others return at once.
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
+  NVVM::SyncWarpOp::create(b, b.i32(-1));
+}
+
+SmallVector<Value> Tcgen05Epilogue::packChunks(ArrayRef<Value> values) {
+  bool bf16 = problem.resultElement.isBF16();
+  int64_t perChunk = 16 / config.resultBytes;
+  Type element = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
+  auto chunkType = VectorType::get({perChunk}, element);
+  SmallVector<Value> chunks;
+  for (int64_t first = 0; first < static_cast<int64_t>(values.size());
+       first += perChunk) {
+    SmallVector<Value> group;
+    for (Value value : values.slice(first, perChunk))
+      group.push_back(
+          bf16 ? arith::TruncFOp::create(b, b.getBF16Type(), value).getResult()
+               : value);
+    chunks.push_back(vector::FromElementsOp::create(b, chunkType, group));
+  }
+  return chunks;
+}
+
+void Tcgen05Epilogue::storeSegment(const EpilogueThread &thread, TileCoord tile,
+                                   int64_t column, ArrayRef<Value> chunks,
+                                   bool waitFirst) {
+  constexpr int64_t kRowBytes = Tcgen05GemmConfig::kStagingRowBytes;
+  assert(static_cast<int64_t>(chunks.size()) == kRowBytes / 16 &&
+         "one 128-byte segment of the row, in 16-byte chunks");
+  Value lane = thread.lane;
+  Value leader = b.eq(lane, 0);
+  Value buffer = b.add(
+      b.i32(config.stagingOffset()),
+      b.mul(thread.epilogueWarp, Tcgen05GemmConfig::kStagingBytesPerWarp));
+  if (waitFirst)
+    waitForStaging();
+  // The row's eight 16-byte chunks, swizzled: chunk j at j ^ (row % 8).
+  Value rowStart = b.add(buffer, b.mul(lane, kRowBytes));
+  Value phase = b.remU(lane, 8);
+  for (int64_t chunk = 0; chunk < kRowBytes / 16; ++chunk) {
+    Value at = b.add(rowStart, b.shl(b.xorI(phase, chunk), 4));
+    LLVM::StoreOp::create(b, chunks[chunk], pipeline.sharedPtr(at), 16);
+  }
+  // Generic-proxy writes become visible to the TMA (async proxy).
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  NVVM::SyncWarpOp::create(b, b.i32(-1));
+  auto store = scf::IfOp::create(b, leader);
+  b.setInsertionPointToStart(&store.getThenRegion().front());
+  Value colCoord = b.add(b.add(tile.col, thread.colInTile), column);
+  Value rowCoord = b.add(tile.row, b.mul(thread.quarter, 32));
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, args.cMap, pipeline.sharedPtr(buffer), ValueRange{colCoord, rowCoord},
+      Value(), NVVM::TMAStoreMode::TILE, Value());
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  b.setInsertionPointAfter(store);
+}
+
+void Tcgen05Epilogue::storeRow(const EpilogueThread &thread, TileCoord tile,
+                               int64_t column, ArrayRef<Value> values) {
+  if (config.tmaStore) {
+    int64_t width = config.storeColumns();
+    for (int64_t first = 0; first < static_cast<int64_t>(values.size());
+         first += width)
+      storeSegment(thread, tile, column + first,
+                   packChunks(values.slice(first, width)));
+    return;
+  }
+  Value row = b.add(tile.row, thread.rowInTile);
+  Value rowOffset = b.mul(b.extUI64(row), problem.n);
+  Value firstCol = b.add(tile.col, thread.colInTile);
+  auto inside = scf::IfOp::create(b, b.ult(row, problem.m));
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  for (int64_t first = 0; first < static_cast<int64_t>(values.size());
+       first += kLoad)
+    storeColumns(rowOffset, b.add(firstCol, column + first),
+                 values.slice(first, kLoad));
+  b.setInsertionPointAfter(inside);
+}
+
+void Tcgen05Epilogue::buildFinish(const EpilogueThread &thread) {
+  if (!config.tmaStore)
+    return;
+  auto last = scf::IfOp::create(b, b.eq(thread.lane, 0));
+  b.setInsertionPointToStart(&last.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
+  b.setInsertionPointAfter(last);
+}
+
 Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
                                  TileCoord tile, Value counter) {
   Value row = b.add(tile.row, thread.rowInTile);
   Value firstCol = b.add(tile.col, thread.colInTile);
-  Value rowOffset = b.mul(b.extUI64(row), problem.n);
   int64_t chunks = config.groupColumns() / kLoad;
-  auto storeRow = [&](int64_t chunk, ArrayRef<Value> values) {
-    auto inside = scf::IfOp::create(b, b.ult(row, problem.m));
-    b.setInsertionPointToStart(&inside.getThenRegion().front());
-    storeColumns(rowOffset, b.add(firstCol, chunk * kLoad), values);
-    b.setInsertionPointAfter(inside);
-  };
+  // The columns a store takes at once: a 128-byte segment through TMA, or
+  // one load's 32.
+  int64_t storeWidth = config.tmaStore ? config.storeColumns() : kLoad;
 
   if (!config.promoted()) {
     Value address = acquire(tmemBase, thread, counter);
@@ -148,18 +248,35 @@ Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
     if (!config.blockScaled())
       aScale = loadOperandScale(b, args.aScale, problem.aScaling, row, b.i32(0),
                                 problem.m);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      SmallVector<Value> values = loadColumns(address, chunk * kLoad);
-      if (chunk == chunks - 1)
+    // Through TMA, 64 columns per load (tcgen05.ld x64: a bf16 segment, or
+    // two f32 ones): with a segment's values live across another load,
+    // ptxas spilled.
+    int64_t loadWidth =
+        config.tmaStore && config.groupColumns() % 64 == 0 ? 64 : storeWidth;
+    for (int64_t first = 0; first < config.groupColumns(); first += loadWidth) {
+      if (config.tmaStore)
+        waitForStaging();
+      SmallVector<Value> values = loadColumns(address, first, loadWidth);
+      if (first + loadWidth == config.groupColumns())
         release(counter);
       if (aScale) {
-        SmallVector<Value> bScale =
-            bScales(b.add(firstCol, chunk * kLoad), b.i32(0));
-        for (int64_t i = 0; i < kLoad; ++i)
-          values[i] = scaledTerm(b, values[i], aScale,
-                                 bScale[bScale.size() == 1 ? 0 : i]);
+        for (int64_t part = 0; part < loadWidth; part += kLoad) {
+          SmallVector<Value> bScale =
+              bScales(b.add(firstCol, first + part), b.i32(0));
+          for (int64_t i = 0; i < kLoad; ++i)
+            values[part + i] = scaledTerm(b, values[part + i], aScale,
+                                          bScale[bScale.size() == 1 ? 0 : i]);
+        }
       }
-      storeRow(chunk, values);
+      for (int64_t part = 0; part < loadWidth; part += storeWidth) {
+        ArrayRef<Value> segment =
+            ArrayRef<Value>(values).slice(part, storeWidth);
+        if (config.tmaStore)
+          storeSegment(thread, tile, first + part, packChunks(segment),
+                       /*waitFirst=*/part > 0);
+        else
+          storeRow(thread, tile, first + part, segment);
+      }
     }
     return b.add(counter, 1);
   }
@@ -179,7 +296,7 @@ Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
       loadOperandScale(b, args.aScale, problem.aScaling, row, k, problem.m);
   Value address = acquire(tmemBase, thread, it);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-    SmallVector<Value> partial = loadColumns(address, chunk * kLoad);
+    SmallVector<Value> partial = loadColumns(address, chunk * kLoad, kLoad);
     if (chunk == chunks - 1)
       release(it);
     SmallVector<Value> bScale = bScales(b.add(firstCol, chunk * kLoad), k);
@@ -193,9 +310,9 @@ Value Tcgen05Epilogue::buildTile(Value tmemBase, const EpilogueThread &thread,
   scf::YieldOp::create(b, yielded);
   b.setInsertionPointAfter(loop);
   auto results = loop.getResults();
-  for (int64_t chunk = 0; chunk < chunks; ++chunk)
-    storeRow(chunk,
-             SmallVector<Value>(results.begin() + 1 + chunk * kLoad,
-                                results.begin() + 1 + (chunk + 1) * kLoad));
+  for (int64_t first = 0; first < config.groupColumns(); first += storeWidth)
+    storeRow(thread, tile, first,
+             SmallVector<Value>(results.begin() + 1 + first,
+                                results.begin() + 1 + first + storeWidth));
   return loop.getResult(0);
 }

@@ -84,12 +84,12 @@ mlir::fp8::kernels::gemm::chooseTcgen05Config(const Target &target, int64_t n) {
   return config;
 }
 
-Tcgen05GemmConfig
-mlir::fp8::kernels::gemm::chooseTcgen05Config(const Target &target, int64_t m,
-                                              int64_t n, Tcgen05Scaling scaling,
-                                              bool bMnMajor) {
+Tcgen05GemmConfig mlir::fp8::kernels::gemm::chooseTcgen05Config(
+    const Target &target, int64_t m, int64_t n, Tcgen05Scaling scaling,
+    bool bMnMajor, int64_t resultBytes) {
   Tcgen05GemmConfig config = chooseTcgen05Config(target, n);
   config.scaling = scaling;
+  config.resultBytes = resultBytes;
   // Promoted sums are a row of the tile per thread: 128 of them fit the
   // registers beside a load, 256 would not.
   if (scaling == Tcgen05Scaling::promoted)
@@ -100,6 +100,9 @@ mlir::fp8::kernels::gemm::chooseTcgen05Config(const Target &target, int64_t m,
   // 128 bytes per row); TMA fills the columns past N with zeros.
   if (bMnMajor)
     config.tileN = llvm::alignTo(config.tileN, Tcgen05GemmConfig::kMnAtom);
+  // C through shared memory and TMA (which clips rows and columns past the
+  // matrix) where every epilogue warp's columns are whole 128-byte stores.
+  config.tmaStore = config.groupColumns() % config.storeColumns() == 0;
   // Two accumulators where tensor memory holds them beside a shallow ring:
   // the MMAs then never wait for the epilogue. Promotion needs them most
   // (one partial sum per K-block).

@@ -85,6 +85,17 @@ struct Tcgen05GemmConfig {
   int64_t accumulators = 1;
   /// The persistent grid: one CTA per SM, or one per tile where fewer.
   int64_t gridSize = 0;
+  /// Bytes of an element of C (bf16 2, f32 4).
+  int64_t resultBytes = 2;
+  /// Whether C leaves through shared memory and TMA stores: each epilogue
+  /// warp stages its 32 rows x 128 bytes (64 bf16 or 32 f32 columns) in a
+  /// 128-byte-swizzled buffer of its own, and one lane stores it. Where a
+  /// warp's columns are not whole 128-byte segments (a 32-column group of
+  /// bf16), the threads store their rows directly.
+  bool tmaStore = false;
+  /// One epilogue warp's staging buffer: 32 rows of 128 bytes.
+  static constexpr int64_t kStagingRowBytes = 128;
+  static constexpr int64_t kStagingBytesPerWarp = 32 * kStagingRowBytes;
 
   bool blockScaled() const { return scaling == Tcgen05Scaling::blockScaled; }
   bool promoted() const { return scaling == Tcgen05Scaling::promoted; }
@@ -98,6 +109,8 @@ struct Tcgen05GemmConfig {
   /// columns of each.
   int64_t columnGroups() const { return epilogueWarps() / 4; }
   int64_t groupColumns() const { return tileN / columnGroups(); }
+  /// The columns of C one TMA store of a warp covers (128 bytes of a row).
+  int64_t storeColumns() const { return kStagingRowBytes / resultBytes; }
   int64_t threads() const {
     return (kFirstEpilogueWarp + epilogueWarps()) * 32;
   }
@@ -122,9 +135,15 @@ struct Tcgen05GemmConfig {
   int64_t stageBytes() const;
   /// Full and empty mbarriers per stage and per accumulator.
   int64_t barrierBytes() const { return 8 * (2 * stages + 2 * accumulators); }
-  /// Byte offsets from the 1024-aligned base: the ring, the barriers, the
+  /// The epilogue warps' staging buffers (TMA stores only).
+  int64_t stagingBytes() const {
+    return tmaStore ? epilogueWarps() * kStagingBytesPerWarp : 0;
+  }
+  /// Byte offsets from the 1024-aligned base: the ring, the staging buffers
+  /// (1024-aligned, as the 128-byte swizzle needs), the barriers, the
   /// tensor-memory address tcgen05.alloc writes.
-  int64_t barrierOffset() const { return stages * stageBytes(); }
+  int64_t stagingOffset() const { return stages * stageBytes(); }
+  int64_t barrierOffset() const { return stagingOffset() + stagingBytes(); }
   int64_t tmemSlotOffset() const { return barrierOffset() + barrierBytes(); }
   /// Dynamic shared memory: 1024 of alignment slack, the ring, the
   /// barriers and the tensor-memory slot.
@@ -154,14 +173,16 @@ struct Tcgen05GemmConfig {
 };
 
 /// The configuration for an m x n problem scaled as `scaling`, B MN-major
-/// or not: the widest tile up to 256 that divides N's 16-aligned extent
-/// evenly enough (N itself where N <= 256, else 256 or 128; at most 128
-/// where promoted, whose sums live in registers; whole 128-column atoms where B
-/// is MN-major), two accumulators where tensor memory holds them, and as
-/// many stages as shared memory holds (at most 8).
+/// or not, C of `resultBytes` per element: the widest tile up to 256 that
+/// divides N's 16-aligned extent evenly enough (N itself where N <= 256,
+/// else 256 or 128; at most 128 where promoted, whose sums live in
+/// registers; whole 128-column atoms where B is MN-major), TMA stores of C
+/// where each epilogue warp's columns are whole 128-byte segments, two
+/// accumulators where tensor memory holds them, and as many stages as
+/// shared memory holds (at most 8).
 Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t m,
                                       int64_t n, Tcgen05Scaling scaling,
-                                      bool bMnMajor);
+                                      bool bMnMajor, int64_t resultBytes = 2);
 
 /// The MXFP8 configuration of an N-wide problem, K-major B, one accumulator
 /// (the budgets' reference point in the unit tests).

@@ -140,6 +140,10 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
   if (problem.bMnMajor)
     bBox = {Config::kTileK, Config::kMnAtom};
   signature.addTensorMap("b_map", "b", bBox, Swizzle::b128, ptr);
+  // An epilogue warp's 32 rows x 128 bytes of C.
+  if (config.tmaStore)
+    signature.addTensorMap("c_map", "c", {32, config.storeColumns()},
+                           Swizzle::b128, ptr);
   return signature;
 }
 
@@ -200,6 +204,8 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   args.c = signature.getArgument(kernel, "c");
   args.aMap = signature.getArgument(kernel, "a_map");
   args.bMap = signature.getArgument(kernel, "b_map");
+  if (config.tmaStore)
+    args.cMap = signature.getArgument(kernel, "c_map");
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   Value warp = b.divU(thread, kWarpSize);
   SharedMemory smem = SharedMemory::get(b);
@@ -244,6 +250,7 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
     scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
       return epilogue.buildTile(tmemBase, self, tile, counter);
     });
+    epilogue.buildFinish(self);
   }
   b.setInsertionPointAfter(producerWarp);
   // Every accumulator has been read (the epilogue waited for the last
@@ -290,7 +297,8 @@ FailureOr<gpu::GPUModuleOp> gemm::buildTcgen05GemmKernel(OpBuilder &builder,
     return op.emitOpError("N = ")
            << problem->n << " must be a multiple of 8 (16-byte stores of C)";
   Config config = chooseTcgen05Config(target, problem->m, problem->n, scaling,
-                                      problem->bMnMajor);
+                                      problem->bMnMajor,
+                                      problem->resultElement.isBF16() ? 2 : 4);
   int64_t tiles = llvm::divideCeil(problem->m, Config::kTileM) *
                   llvm::divideCeil(problem->n, config.tileN);
   if (tiles > std::numeric_limits<int32_t>::max())

@@ -64,9 +64,10 @@ void Tcgen05Pipeline::buildInit(Value thread) {
     init(accFullBarrier(b.i32(a)), 1);
     init(accEmptyBarrier(b.i32(a)), config.epilogueWarps() * 32);
   }
-  for (Value map : {args.aMap, args.bMap})
-    NVVM::PrefetchOp::create(b, nullptr, nullptr, map, Value(),
-                             /*tensormap=*/true);
+  for (Value map : {args.aMap, args.bMap, args.cMap})
+    if (map)
+      NVVM::PrefetchOp::create(b, nullptr, nullptr, map, Value(),
+                               /*tensormap=*/true);
   b.setInsertionPointAfter(setup);
 }
 

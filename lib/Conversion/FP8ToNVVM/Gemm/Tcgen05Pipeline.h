@@ -57,6 +57,8 @@ public:
   Value accEmptyBarrier(Value acc);
   /// Where tcgen05.alloc writes the tensor-memory address.
   Value tmemSlot();
+  /// A pointer (shared space) to byte `offset` of the kernel's shared memory.
+  Value sharedPtr(Value offset) { return smem.ptr(b, offset); }
   /// mbarrier.try_wait.parity in a loop until `barrier` completes the
   /// phase of `parity`.
   void wait(Value barrier, Value parity);
