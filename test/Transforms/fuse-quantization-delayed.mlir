@@ -3,15 +3,16 @@
 
 // Delayed scaling as fp8-quantize-matmuls writes it: the data's amax, the
 // history's max, the choice between them and the quantization with it
-// become one fp8.quantize_delayed at the data's amax; the history's roll
-// reads the fused op's amax. producers=false (the unfused program) leaves
-// them.
+// become one fp8.quantize_delayed where the quantization was (the FP8
+// data made no earlier than before); the history's roll, which reads the
+// data's amax, moves after it. producers=false (the unfused program)
+// leaves them.
 // CHECK-LABEL: func.func @history_max(
 // CHECK-SAME:    %[[X:.*]]: tensor<64x256xbf16>, %[[H:.*]]: tensor<16x1x1xf32>)
-// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[A:.*]] = fp8.quantize_delayed %[[X]] history(%[[H]] : tensor<16x1x1xf32>) {fp8.role = "activation", margin = 1 : i64, scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<16x1x1xf32>
 // CHECK-NEXT:    %[[KEPT:.*]] = tensor.extract_slice %[[H]][1, 0, 0] [15, 1, 1] [1, 1, 1]
 // CHECK-NEXT:    %[[R0:.*]] = tensor.insert_slice %[[KEPT]] into %[[E]]
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[A:.*]] = fp8.quantize_delayed %[[X]] history(%[[H]] : tensor<16x1x1xf32>) {fp8.role = "activation", margin = 1 : i64, scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>
 // CHECK-NEXT:    %[[ROLLED:.*]] = tensor.insert_slice %[[A]] into %[[R0]][15, 0, 0]
 // CHECK-NEXT:    return %[[Q]], %[[S]], %[[ROLLED]]
 // OFF-LABEL: func.func @history_max(
@@ -69,6 +70,33 @@ func.func @most_recent(%x: tensor<64x256xf32>, %h: tensor<16x1x1xf32>)
   %q, %s = fp8.quantize %x amax(%used : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
       : tensor<64x256xf32> -> tensor<64x256xf8E5M2>, tensor<1x1xf32>
   return %q, %s, %cur, %last : tensor<64x256xf8E5M2>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+}
+
+// -----
+
+// A reader of the data's amax that cannot move after the quantization
+// (another op reads it first): the fused op goes to the fp8.amax instead.
+// CHECK-LABEL: func.func @read_early(
+// CHECK-SAME:    %[[X:.*]]: tensor<64x256xbf16>, %[[H:.*]]: tensor<16x1x1xf32>)
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]], %[[A:.*]] = fp8.quantize_delayed %[[X]] history(%[[H]] : tensor<16x1x1xf32>) {most_recent
+// CHECK-NEXT:    %[[D:.*]] = arith.addf %[[A]], %[[A]]
+// CHECK-NEXT:    %[[F:.*]] = arith.addf %[[D]], %[[D]]
+// CHECK-NEXT:    return %[[Q]], %[[S]], %[[F]]
+func.func @read_early(%x: tensor<64x256xbf16>, %h: tensor<16x1x1xf32>)
+    -> (tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  %inf = arith.constant dense<0x7F800000> : tensor<1x1xf32>
+  %zeros = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
+  %cur = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<64x256xbf16> -> tensor<1x1xf32>
+  %twice = arith.addf %cur, %cur : tensor<1x1xf32>
+  %four = arith.addf %twice, %twice : tensor<1x1xf32>
+  %last = tensor.extract_slice %h[15, 0, 0] [1, 1, 1] [1, 1, 1] : tensor<16x1x1xf32> to tensor<1x1xf32>
+  %positive = arith.cmpf ogt, %last, %zeros : tensor<1x1xf32>
+  %finite = arith.cmpf olt, %last, %inf : tensor<1x1xf32>
+  %usable = arith.andi %positive, %finite : tensor<1x1xi1>
+  %used = arith.select %usable, %last, %cur : tensor<1x1xi1>, tensor<1x1xf32>
+  %q, %s = fp8.quantize %x amax(%used : tensor<1x1xf32>) {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  return %q, %s, %four : tensor<64x256xf8E4M3FN>, tensor<1x1xf32>, tensor<1x1xf32>
 }
 
 // -----

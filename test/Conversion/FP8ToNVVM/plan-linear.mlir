@@ -530,70 +530,71 @@
 
 // delayed, as fp8-pipeline fuses it: each tensor's amax, the history's
 // reduction, the select and the quantization are one fp8.quantize_delayed
-// (its data amax rolled into the history), so 18 launches instead of 28:
-// no amax, fill, reduce or select kernels.
+// where the quantization was (its data amax rolled into the history right
+// after it), so 18 launches instead of 28: no amax, fill, reduce or select
+// kernels; the workspace about the unfused plan's.
 // DLF-LABEL: "functions": [
 // DLF:      "launches": [
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_0",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// DLF-NEXT: "op": "fp8.quantize_delayed"
-// DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_extract_slice_1",
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_0",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // DLF-NEXT: "op": "tensor.extract_slice"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_insert_slice_2",
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_1",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_2",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "tensor.extract_slice"
 // DLF-NOT:  "kernel"
 // DLF:      "kernel": "linear_fwd_bwd_insert_slice_3",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "tensor.insert_slice"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_4",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// DLF-NEXT: "op": "fp8.quantize_delayed"
-// DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_extract_slice_5",
+// DLF:      "kernel": "linear_fwd_bwd_extract_slice_4",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "tensor.extract_slice"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_insert_slice_6",
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_5",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "tensor.insert_slice"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_6",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// DLF-NEXT: "op": "fp8.quantize_delayed"
 // DLF-NOT:  "kernel"
 // DLF:      "kernel": "linear_fwd_bwd_insert_slice_7",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "tensor.insert_slice"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_8",
+// DLF:      "kernel": "linear_fwd_bwd_transpose_8",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// DLF-NEXT: "op": "fp8.transpose"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_9",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "fp8.quantize_delayed"
-// DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_extract_slice_9",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// DLF-NEXT: "op": "tensor.extract_slice"
 // DLF-NOT:  "kernel"
 // DLF:      "kernel": "linear_fwd_bwd_insert_slice_10",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "tensor.insert_slice"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_insert_slice_11",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// DLF-NEXT: "op": "tensor.insert_slice"
-// DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_transpose_12",
-// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// DLF-NEXT: "op": "fp8.transpose"
-// DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_transpose_13",
+// DLF:      "kernel": "linear_fwd_bwd_transpose_11",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // DLF-NEXT: "op": "fp8.transpose"
 // DLF-NOT:  "kernel"
-// DLF:      "kernel": "linear_fwd_bwd_gemm_14",
+// DLF:      "kernel": "linear_fwd_bwd_gemm_12",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // DLF-NEXT: "op": "fp8.scaled_matmul"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_quantize_delayed_13",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "fp8.quantize_delayed"
+// DLF-NOT:  "kernel"
+// DLF:      "kernel": "linear_fwd_bwd_insert_slice_14",
+// DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// DLF-NEXT: "op": "tensor.insert_slice"
 // DLF-NOT:  "kernel"
 // DLF:      "kernel": "linear_fwd_bwd_transpose_15",
 // DLF-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
@@ -609,12 +610,12 @@
 // DLF-NOT:  "kernel"
 // DLF:      ],
 // DLF:      "results": [
-// DLF-NEXT:   31,
+// DLF-NEXT:   26,
 // DLF-NEXT:   34,
 // DLF-NEXT:   35,
-// DLF-NEXT:   26,
-// DLF-NEXT:   19,
-// DLF-NEXT:   12
+// DLF-NEXT:   16,
+// DLF-NEXT:   23,
+// DLF-NEXT:   31
 // DLF-NEXT: ],
-// DLF-NEXT: "workspace_bytes": 1574144,
+// DLF-NEXT: "workspace_bytes": 1327104,
 // DLF-NEXT: "zeroed_bytes": 256

@@ -8,10 +8,12 @@
 // (scales as oracle.py's tile_scales gives them).
 // RUN: fp8-opt %s --fp8-fuse-quantization | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @step_max(
-// FUSED-NEXT: fp8.quantize_delayed %{{.*}} history(%{{.*}} : tensor<16x1x1xf32>) {scaling
+// FUSED-NOT: fp8.amax
+// FUSED: fp8.quantize_delayed %{{.*}} history(%{{.*}} : tensor<16x1x1xf32>) {scaling
 // FUSED-NOT: fp8.amax
 // FUSED-LABEL: func.func @step_recent(
-// FUSED-NEXT: fp8.quantize_delayed %{{.*}} history(%{{.*}} : tensor<16x1x1xf32>) {margin = 1 : i64, most_recent
+// FUSED-NOT: fp8.amax
+// FUSED: fp8.quantize_delayed %{{.*}} history(%{{.*}} : tensor<16x1x1xf32>) {margin = 1 : i64, most_recent
 // FUSED-NOT: fp8.amax
 // RUN: fp8-opt %s --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.unfused
 // RUN: fp8-opt %s --fp8-fuse-quantization --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.fused

@@ -754,8 +754,8 @@ static void eraseUnread(ArrayRef<Operation *> ops) {
 /// Fuses the delayed recipe's quantization `q` of %x with the data's amax
 /// that also goes into the history: `fp8.quantize %x amax(select(0 < h <
 /// inf, h, fp8.amax %x))`, h the history's max or most recent entry,
-/// becomes one fp8.quantize_delayed of %x and the history, at the
-/// fp8.amax (which dominates the history's roll, its other reader). The
+/// becomes one fp8.quantize_delayed of %x and the history where `q` was,
+/// the readers of the data's amax (the history's roll) moved after it. The
 /// data's amax, the history's reduction, the choice and `q` go where
 /// nothing else reads them. Tensorwise, round-to-nearest, a static matrix
 /// of 16-element chunks (the tensorwise kernel's loads). Returns whether it
@@ -777,7 +777,7 @@ static bool fuseDelayedAmax(QuantizeOp q) {
       !llvm::all_of(current.getTile().getExtents(), ShapedType::isDynamic) ||
       !history || !isUsable(select.getCondition(), select.getTrueValue()))
     return false;
-  // At the data's amax: the history must be there already.
+  // The history must be there at the data's amax already.
   Block *block = current->getBlock();
   if (select->getBlock() != block || q->getBlock() != block)
     return false;
@@ -788,7 +788,25 @@ static bool fuseDelayedAmax(QuantizeOp q) {
       arg && arg.getOwner() != block)
     return false;
 
-  OpBuilder b(current);
+  // Where q was, so that the FP8 data is made (and held) where the unfused
+  // program made it; the readers of the data's amax before q (the roll)
+  // then move after it. Where one cannot (it has effects or regions, or
+  // is read before q), at the fp8.amax instead.
+  SmallVector<Operation *> early;
+  for (Operation *user : current->getUsers())
+    if (user != select && user->isBeforeInBlock(q))
+      early.push_back(user);
+  bool movable = llvm::all_of(early, [&](Operation *user) {
+    return user->getBlock() == block && user->getNumRegions() == 0 &&
+           isMemoryEffectFree(user) &&
+           llvm::all_of(user->getUsers(), [&](Operation *reader) {
+             return reader->getBlock() == block && reader != q.getOperation() &&
+                    q->isBeforeInBlock(reader);
+           });
+  });
+  llvm::sort(early,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  OpBuilder b(movable ? q.getOperation() : current.getOperation());
   auto fused = QuantizeDelayedOp::create(
       b, FusedLoc::get(b.getContext(), {q.getLoc(), current.getLoc()}),
       q.getResult().getType(), q.getScale().getType(), current.getType(),
@@ -800,6 +818,13 @@ static bool fuseDelayedAmax(QuantizeOp q) {
   Operation *choice = select;
   q.erase();
   current.getResult().replaceAllUsesWith(fused.getAmax());
+  if (movable) {
+    Operation *last = fused;
+    for (Operation *user : early) {
+      user->moveAfter(last);
+      last = user;
+    }
+  }
   eraseUnread({choice, current});
   return true;
 }

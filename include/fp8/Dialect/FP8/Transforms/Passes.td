@@ -197,10 +197,10 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
     - Delayed amax (`producers=true`): the delayed recipe's tensorwise
       quantization with a given amax chosen between its history's (max
       or most recent entry) and the data's (`fp8.amax`) becomes one
-      `fp8.quantize_delayed` of the data and the history at the
-      `fp8.amax`, whose third result (the data's amax) the history's roll
-      reads; the reduction, the choice and the amax go where nothing else
-      reads them.
+      `fp8.quantize_delayed` of the data and the history where the
+      quantization was; the history's roll, which reads its third result
+      (the data's amax), moves after it. The reduction, the choice and the
+      amax go where nothing else reads them.
 
     - Scale re-layout (`scales=true`, the default): `fp8.tma_align_scales`
       of a quantization's scales (plain, cast-transpose or elementwise)
