@@ -28,6 +28,34 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
+/// A reduction's buffers, bound to `op`: its inputs (in0, in1, ... in
+/// `inputNames`), its init and its result (out); returns their bytes.
+static int64_t
+declareReductionBuffers(KernelSignature &signature, linalg::LinalgOp op,
+                        SmallVectorImpl<std::string> &inputNames) {
+  int64_t bytesMoved = 0;
+  auto declare = [&](StringRef param, ParamRole role, Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Type element = type.getElementType();
+    signature.addBuffer(
+        param, role, element, type.getShape(),
+        MemRefType::get({type.getNumElements()}, storageType(element)));
+    bytesMoved += type.getNumElements() *
+                  llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  };
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    inputNames.push_back(("in" + Twine(inputNames.size())).str());
+    declare(inputNames.back(), ParamRole::input, input->get());
+    signature.bindOperand(inputNames.back(), *input);
+  }
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  declare("init", ParamRole::input, init.get());
+  signature.bindOperand("init", init);
+  declare("out", ParamRole::output, op->getResult(0));
+  signature.bindResult("out", op->getResult(0));
+  return bytesMoved;
+}
+
 /// A row sum: warp w of CTA c sums row 8 c + w, its lanes loading each
 /// chunk (16-byte vectors where consecutive, else element by element
 /// through the input maps), and adds the init's element.
@@ -40,27 +68,8 @@ static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
   constexpr int64_t rowsPerBlock = kThreadsPerBlock / kWarpSize;
   KernelBuilder b(op.getLoc(), builder);
   KernelSignature signature;
-  int64_t bytesMoved = 0;
-  auto declare = [&](StringRef param, ParamRole role, Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    Type element = type.getElementType();
-    signature.addBuffer(
-        param, role, element, type.getShape(),
-        MemRefType::get({type.getNumElements()}, storageType(element)));
-    bytesMoved += type.getNumElements() *
-                  llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-  };
   SmallVector<std::string> inputNames;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    inputNames.push_back(("in" + Twine(inputNames.size())).str());
-    declare(inputNames.back(), ParamRole::input, input->get());
-    signature.bindOperand(inputNames.back(), *input);
-  }
-  OpOperand &init = op.getDpsInitsMutable()[0];
-  declare("init", ParamRole::input, init.get());
-  signature.bindOperand("init", init);
-  declare("out", ParamRole::output, op->getResult(0));
-  signature.bindResult("out", op->getResult(0));
+  int64_t bytesMoved = declareReductionBuffers(signature, op, inputNames);
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   setManifest(b, func, signature, op->getName().getStringRef(),
@@ -184,26 +193,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
     numReduced *= loops[dim];
 
   KernelSignature signature;
-  int64_t bytesMoved = 0;
-  auto declare = [&](StringRef param, ParamRole role, Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    Type element = type.getElementType();
-    signature.addBuffer(
-        param, role, element, type.getShape(),
-        MemRefType::get({type.getNumElements()}, storageType(element)));
-    bytesMoved += type.getNumElements() *
-                  llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-  };
   SmallVector<std::string> inputNames;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    inputNames.push_back(("in" + Twine(inputNames.size())).str());
-    declare(inputNames.back(), ParamRole::input, input->get());
-    signature.bindOperand(inputNames.back(), *input);
-  }
-  declare("init", ParamRole::input, init.get());
-  signature.bindOperand("init", init);
-  declare("out", ParamRole::output, op->getResult(0));
-  signature.bindResult("out", op->getResult(0));
+  int64_t bytesMoved = declareReductionBuffers(signature, op, inputNames);
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock);
   setManifest(b, func, signature, op->getName().getStringRef(),

@@ -119,6 +119,21 @@ static bool isStaticMatrixOfLoadable(Type type) {
          isLoadableElement(tensor.getElementType());
 }
 
+/// Whether every op of `generic`'s body is scalar arith or math, with
+/// constants from outside only.
+static bool hasScalarBody(linalg::GenericOp generic) {
+  Block *body = generic.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (!isScalarArithOrMath(inner))
+      return false;
+    for (Value operand : inner.getOperands())
+      if (operand.getParentBlock() != body &&
+          !matchPattern(operand, m_Constant()))
+        return false;
+  }
+  return true;
+}
+
 /// Whether `op` is an elementwise producer that a quantize kernel computes
 /// where it loads: an all-parallel linalg.generic over a static matrix with
 /// one result written in loop order, whose body is scalar arith and math
@@ -146,16 +161,7 @@ static bool isFusibleProducer(Operation *op) {
               generic.getMatchingIndexingMap(input)))
         return false;
     }
-    Block *body = generic.getBlock();
-    for (Operation &inner : body->without_terminator()) {
-      if (!isScalarArithOrMath(inner))
-        return false;
-      for (Value operand : inner.getOperands())
-        if (operand.getParentBlock() != body &&
-            !matchPattern(operand, m_Constant()))
-          return false;
-    }
-    return true;
+    return hasScalarBody(generic);
   }
   return op->hasTrait<OpTrait::Elementwise>() &&
          isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
@@ -185,21 +191,6 @@ static bool isStaticVectorOfLoadable(Type type) {
   return tensor && tensor.hasStaticShape() && tensor.getRank() == 1 &&
          tensor.getNumElements() > 0 &&
          isLoadableElement(tensor.getElementType());
-}
-
-/// Whether every op of `generic`'s body is scalar arith or math, with
-/// constants from outside only.
-static bool hasScalarBody(linalg::GenericOp generic) {
-  Block *body = generic.getBlock();
-  for (Operation &inner : body->without_terminator()) {
-    if (!isScalarArithOrMath(inner))
-      return false;
-    for (Value operand : inner.getOperands())
-      if (operand.getParentBlock() != body &&
-          !matchPattern(operand, m_Constant()))
-        return false;
-  }
-  return true;
 }
 
 /// Whether `value` is +0.0 everywhere: a splat constant or a linalg.fill
