@@ -1,0 +1,79 @@
+//===- FuseCastTranspose.cpp - a quantization and its transpose's --------===//
+//
+// The cast-transpose: `fp8.quantize %x` and `fp8.quantize` of
+// `linalg.transpose %x`, quantized alike, become one fp8.quantize_transpose,
+// which one kernel computes from one read of %x (docs/Passes.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseQuantization.h"
+
+#include "fp8/Dialect/FP8/Utils/Target.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::fusion;
+
+/// Whether `q` is a quantization the cast-transpose computes: its input and
+/// scaling fit the kernel (Target::fitsCastTranspose), round-to-nearest, its
+/// own amax.
+static bool isPlainRowQuantization(QuantizeOp q, Value x) {
+  return Target::fitsCastTranspose(x.getType(), q.getScaling()) &&
+         q.getRounding() == Rounding::nearest && !q.getAmax() &&
+         // Not one that kernel generation has already bound to a kernel.
+         !q->hasAttr(kKernelAttrName);
+}
+
+/// The quantization of %x among `candidates` that the cast-transpose can
+/// compute together with `transposed`, a quantization of
+/// `linalg.transpose %x`: quantized alike, in the same block. Null where
+/// none fits.
+QuantizeOp *fusion::findRowsPartner(QuantizeOp transposed,
+                                    MutableArrayRef<QuantizeOp> candidates) {
+  auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !isPlainRowQuantization(transposed, transpose.getInput()))
+    return nullptr;
+  QuantizeOp *rows = llvm::find_if(candidates, [&](QuantizeOp q) {
+    return q && q.getInput() == transpose.getInput() &&
+           q.getScaling() == transposed.getScaling() &&
+           q.getResult().getType().getElementType() ==
+               transposed.getResult().getType().getElementType() &&
+           q.getMargin() == transposed.getMargin() &&
+           isPlainRowQuantization(q, q.getInput()) &&
+           q->getBlock() == transposed->getBlock();
+  });
+  return rows == candidates.end() ? nullptr : rows;
+}
+
+/// Replaces `rows` (of %x) and `transposed` (of its transpose) by one
+/// fp8.quantize_transpose at the earlier of the two, so that it dominates the
+/// readers of both (%x dominates both).
+void fusion::fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
+  auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
+  Operation *earlier = rows->isBeforeInBlock(transposed) ? rows : transposed;
+  OpBuilder b(earlier);
+  auto fused = QuantizeTransposeOp::create(
+      b, FusedLoc::get(b.getContext(), {rows.getLoc(), transposed.getLoc()}),
+      rows.getResult().getType(), rows.getScale().getType(),
+      transposed.getResult().getType(), transposed.getScale().getType(),
+      rows.getInput(), rows.getScaling(), rows.getMargin());
+  // The role of the value quantized (both quantizations read it).
+  if (Attribute role = rows->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  rows.getResult().replaceAllUsesWith(fused.getResult());
+  rows.getScale().replaceAllUsesWith(fused.getScale());
+  transposed.getResult().replaceAllUsesWith(fused.getResultT());
+  transposed.getScale().replaceAllUsesWith(fused.getScaleT());
+  rows.erase();
+  transposed.erase();
+  if (!transpose->use_empty())
+    return;
+  Value init = transpose.getInit();
+  transpose.erase();
+  if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
+      empty && empty->use_empty())
+    empty.erase();
+}

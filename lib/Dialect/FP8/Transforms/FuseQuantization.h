@@ -1,0 +1,91 @@
+//===- FuseQuantization.h - fp8-fuse-quantization's fusions -----*- C++ -*-===//
+//
+// fp8-fuse-quantization (FuseQuantization.cpp) runs four fusions, one file
+// each: the cast-transpose (FuseCastTranspose.cpp), producers into the
+// quantization that reads them (FuseProducers.cpp), the delayed recipe's
+// amax (FuseDelayedAmax.cpp) and the scale re-layout (FuseScaleLayout.cpp).
+// This header declares them and the checks on what a quantize kernel loads
+// that they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_LIB_DIALECT_FP8_TRANSFORMS_FUSEQUANTIZATION_H
+#define FP8_LIB_DIALECT_FP8_TRANSFORMS_FUSEQUANTIZATION_H
+
+#include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::fp8::fusion {
+
+//===----------------------------------------------------------------------===//
+// The fusions, in the order the pass runs them
+//===----------------------------------------------------------------------===//
+
+/// The quantization of %x among `candidates` that the cast-transpose can
+/// compute together with `transposed`, a quantization of
+/// `linalg.transpose %x`; null where none fits (FuseCastTranspose.cpp).
+QuantizeOp *findRowsPartner(QuantizeOp transposed,
+                            MutableArrayRef<QuantizeOp> candidates);
+
+/// Replaces `rows` (of %x) and `transposed` (of its transpose) by one
+/// fp8.quantize_transpose (FuseCastTranspose.cpp).
+void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed);
+
+/// Fuses the producer of `quantize`'s input (an fp8.quantize or
+/// fp8.quantize_transpose) into it where it can: an elementwise producer,
+/// a norm's row sums, a Hadamard rotation. Returns whether it did
+/// (FuseProducers.cpp).
+bool fuseProducerOf(Operation *quantize);
+
+/// Fuses the delayed recipe's quantization `q` with the data's amax and the
+/// history's into one fp8.quantize_delayed; returns whether it did
+/// (FuseDelayedAmax.cpp).
+bool fuseDelayedAmax(QuantizeOp q);
+
+/// Makes the quantization that produced the scales of `align` store them
+/// in the col_major_tma layout; returns whether it did
+/// (FuseScaleLayout.cpp).
+bool fuseScaleLayout(TmaAlignScalesOp align);
+
+/// A plain round-to-nearest quantization of a static matrix as the
+/// fp8.quantize_elementwise of the identity, the one quantize op whose
+/// scale layout is an attribute; null (and `q` unchanged) where it is not
+/// one (FuseScaleLayout.cpp).
+QuantizeElementwiseOp asElementwise(QuantizeOp q);
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// Element types a quantize kernel loads (16-byte vectors of 16- or 32-bit
+/// floats).
+inline bool isLoadableElement(Type type) {
+  return type.isF32() || type.isBF16() || type.isF16();
+}
+
+/// A static, non-empty matrix of elements a quantize kernel loads.
+inline bool isStaticMatrixOfLoadable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  // Not empty: the ops the kernels would refuse keep their own diagnostics.
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getNumElements() > 0 &&
+         isLoadableElement(tensor.getElementType());
+}
+
+/// Whether `value` is +0.0 everywhere: a splat constant or a linalg.fill
+/// of the constant.
+inline bool isPositiveZeros(Value value) {
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    value = fill.getInputs()[0];
+  FloatAttr scalar;
+  DenseFPElementsAttr dense;
+  if (matchPattern(value, m_Constant(&scalar)))
+    return scalar.getValue().isPosZero();
+  return matchPattern(value, m_Constant(&dense)) && dense.isSplat() &&
+         dense.getSplatValue<APFloat>().isPosZero();
+}
+
+} // namespace mlir::fp8::fusion
+
+#endif // FP8_LIB_DIALECT_FP8_TRANSFORMS_FUSEQUANTIZATION_H

@@ -1,0 +1,85 @@
+//===- FuseScaleLayout.cpp - the scale re-layout into the scale store ----===//
+//
+// fp8.tma_align_scales of a quantization's scales, where nothing else reads
+// them row-major, becomes the quantization's own col_major_tma scale store
+// (its `scale_layout` or `scale_t_layout`; docs/Passes.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseQuantization.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::fusion;
+
+/// The attribute that says how scale result `scale` of a fused
+/// quantization is stored, or none where it has no such attribute.
+static std::optional<StringRef> getLayoutAttrName(OpResult scale) {
+  Operation *op = scale.getOwner();
+  unsigned index = scale.getResultNumber();
+  auto fused = dyn_cast<QuantizeElementwiseOp>(op);
+  if (!isa<QuantizeTransposeOp>(op) && !fused)
+    return std::nullopt;
+  if (index == 1)
+    return StringRef("scale_layout");
+  if (index == 3 && (!fused || fused.getTranspose()))
+    return StringRef("scale_t_layout");
+  return std::nullopt;
+}
+
+/// A plain round-to-nearest quantization of a static matrix as the
+/// fp8.quantize_elementwise of the identity, the one quantize op whose
+/// scale layout is an attribute; null where it is not one.
+QuantizeElementwiseOp fusion::asElementwise(QuantizeOp q) {
+  if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed() ||
+      !isStaticMatrixOfLoadable(q.getInput().getType()))
+    return {};
+  OpBuilder b(q);
+  auto fused = QuantizeElementwiseOp::create(
+      b, q.getLoc(), q->getResultTypes(), ValueRange{q.getInput()},
+      b.getAffineMapArrayAttr({b.getMultiDimIdentityMap(2)}), q.getScaling(),
+      q.getMargin(), /*transpose=*/false, ScaleLayout::row_major,
+      ScaleLayout::row_major, /*hadamard_size=*/nullptr,
+      /*hadamard_seed=*/nullptr, /*reductionsCount=*/0);
+  Block *body = new Block();
+  fused.getBody().push_back(body);
+  Value element = body->addArgument(
+      getElementTypeOrSelf(q.getInput().getType()), q.getLoc());
+  b.setInsertionPointToEnd(body);
+  YieldOp::create(b, q.getLoc(), element);
+  if (Attribute role = q->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  q->replaceAllUsesWith(fused->getResults());
+  q.erase();
+  return fused;
+}
+
+/// Makes the quantization that produced the scales of `align` store them
+/// in its col_major_tma layout, where nothing else reads them row-major
+/// and it is in the same block; returns whether it did.
+bool fusion::fuseScaleLayout(TmaAlignScalesOp align) {
+  auto scale = dyn_cast<OpResult>(align.getScale());
+  if (!scale || !scale.hasOneUse() ||
+      scale.getOwner()->getBlock() != align->getBlock() ||
+      scale.getOwner()->hasAttr(kKernelAttrName))
+    return false;
+  if (auto q = dyn_cast<QuantizeOp>(scale.getOwner())) {
+    QuantizeElementwiseOp fused = asElementwise(q);
+    if (!fused)
+      return false;
+    scale = cast<OpResult>(fused.getScale());
+  }
+  std::optional<StringRef> name = getLayoutAttrName(scale);
+  if (!name)
+    return false;
+  Operation *quantize = scale.getOwner();
+  auto layout = quantize->getAttrOfType<ScaleLayoutAttr>(*name);
+  if (layout && layout.getValue() != ScaleLayout::row_major)
+    return false;
+  quantize->setAttr(*name, ScaleLayoutAttr::get(quantize->getContext(),
+                                                ScaleLayout::col_major_tma));
+  scale.setType(align.getResult().getType());
+  align.getResult().replaceAllUsesWith(scale);
+  align.erase();
+  return true;
+}
