@@ -10,10 +10,10 @@
 // - Block tiles [r, c] (e.g. 128x128 weights): one CTA per tile; warps
 //   reduce with shuffles, then across warps through shared memory.
 //
-// The scales use the CPU reference's arithmetic (Numerics.h; on sm_100a
-// RCEIL's round-up is one cvt.rp, with the same codes: E8M0Scales.h); rounding
-// is cvt.rn.satfinite.{e4m3,e5m2}x2.f32, or stochastic with the reference's
-// Philox stream keyed by (seed, element index).
+// The scales use the CPU reference's arithmetic (QuantizeScales.cpp);
+// rounding is cvt.rn.satfinite.{e4m3,e5m2}x2.f32, or stochastic with the
+// reference's Philox stream keyed by (seed, element index)
+// (StochasticCast.h).
 //
 // This file holds what the kernel shapes share (QuantizeKernelBuilder) and
 // picks the shape for a tiling; the shapes are in QuantizeTileKernels.cpp
@@ -23,7 +23,7 @@
 
 #include "QuantizeKernel.h"
 
-#include "E8M0Scales.h"
+#include "StochasticCast.h"
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -355,76 +355,8 @@ Value QuantizeKernelBuilder::ctaMax(Value value, Value partials, Value thread) {
   return max;
 }
 
-/// Whether the kernel being built targets `chip`: its gpu.module's NVVM
-/// target says so (the shapes that skip create() build modules too).
-static bool buildsFor(OpBuilder &b, Chip chip) {
-  auto module =
-      b.getInsertionBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
-  if (!module || !module.getTargets())
-    return false;
-  StringRef name = Target(chip).getName();
-  return llvm::any_of(*module.getTargets(), [&](Attribute attr) {
-    auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr);
-    return target && target.getChip() == name;
-  });
-}
-
-TileScales QuantizeKernelBuilder::tileScales(Value amax) {
-  // sm_100a rounds RCEIL scales up with one cvt.rp: the reference's codes
-  // for every f32 (E8M0Scales.h).
-  if (scaling.getRound() == ScaleRound::pow2_ceil &&
-      buildsFor(b, Chip::sm_100a))
-    return buildRceilScales(
-        b, b.getLoc(), amax, elementType, scaling, margin,
-        [&](Value d) { return buildCvtRpE8M0(b, b.getLoc(), d); });
-  return buildTileScales(b, b.getLoc(), amax, elementType, scaling, margin);
-}
-
-/// buildStochasticCastBits (Numerics.h, the contract's stochastic cast) in
-/// fewer GPU instructions, with the same bits:
-/// - Target-subnormal |x| < 2^emin: the reference truncates
-///   |x| 2^(23 - emin) to an integer F (cvt.rzi). fma.rz(|x|, 1/2,
-///   2^(emin - 1)) is |x|/2 + 2^(emin - 1) truncated to its ulp,
-///   2^(emin - 24): its bits are those of 2^(emin - 1) plus F, so the
-///   normal path's arithmetic on them gives (F + noise) >> dropped, the
-///   reference's subnormal code. One select of the magnitude replaces the
-///   second path.
-/// - The rebias is subtracted before the shift (a multiple of 2^dropped,
-///   below every magnitude that reaches it).
-/// - Saturation as a minimum: the code grows with the magnitude, reaches
-///   maxCode exactly at max (a multiple of 2^dropped), and cannot pass it
-///   below; inf and above are clamped. NaN still selects its code.
-static Value fastStochasticCastBits(KernelBuilder &b, Value x, Value random,
-                                    Type elementType) {
-  FP8Format format = getFP8Format(elementType);
-  unsigned m = format.mantissaBits;
-  unsigned dropped = 23 - m;
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  Value bits = b.bitcast(i32, x);
-  Value sign = b.andI(b.shrU(bits, 24), 0x80);
-  Value magnitude = b.andI(bits, 0x7FFFFFFF);
-  Value halfQuanta =
-      LLVM::CallIntrinsicOp::create(
-          b, f32, b.getStringAttr("llvm.nvvm.fma.rz.f"),
-          ValueRange{b.bitcast(f32, magnitude), b.f32(0.5),
-                     b.f32(std::ldexp(1.0f, format.minNormalExponent - 1))})
-          .getResult(0);
-  Value isNormal = b.cmp(arith::CmpIPredicate::uge, magnitude,
-                         b.i32(int64_t(127 + format.minNormalExponent) << 23));
-  Value base = arith::SelectOp::create(b, isNormal, magnitude,
-                                       b.bitcast(i32, halfQuanta));
-  Value noise = b.andI(random, (int64_t(1) << dropped) - 1);
-  int64_t rebias = int64_t(127 - format.bias) << 23;
-  Value code = b.shrU(b.sub(b.add(base, noise), rebias), dropped);
-  code = b.minU(code, b.i32(format.maxCode));
-  code = arith::SelectOp::create(b, b.ugt(magnitude, b.i32(0x7F800000)),
-                                 b.i32(format.nanCode), code);
-  return arith::TruncIOp::create(b, b.getI8Type(), b.orI(code, sign));
-}
-
 Value QuantizeKernelBuilder::stochasticByte(Value scaled, Value index) {
-  Value random = buildPhiloxRandom32(b, b.getLoc(), seed, index);
-  return fastStochasticCastBits(b, scaled, random, elementType);
+  return buildStochasticByte(b, seed, index, scaled, elementType);
 }
 
 void QuantizeKernelBuilder::quantizeAndStore(Value values, Value quantScale,
@@ -444,21 +376,9 @@ void QuantizeKernelBuilder::storeScaled(ArrayRef<Value> values,
   if (!stochastic) {
     bytes = convertToBytes(b, scaled, elementType);
   } else {
-    // One Philox call per four elements: `offset` is a multiple of the
-    // width, so element offset + i draws word i % 4 of counter
-    // (offset + i) / 4.
-    SmallVector<Value> codes;
-    Value counter = b.divU(
-        arith::IndexCastOp::create(b, b.getI64Type(), offset), int64_t(4));
-    for (int64_t i = 0; i < width; i += 4) {
-      std::array<Value, 4> words =
-          buildPhiloxRandom4x32(b, b.getLoc(), seed, b.add(counter, i / 4));
-      for (int64_t w = 0; w < 4; ++w)
-        codes.push_back(
-            fastStochasticCastBits(b, scaled[i + w], words[w], elementType));
-    }
     bytes = vector::FromElementsOp::create(
-        b, VectorType::get({width}, b.getI8Type()), codes);
+        b, VectorType::get({width}, b.getI8Type()),
+        buildStochasticBytes(b, seed, offset, scaled, elementType));
   }
   vector::StoreOp::create(b, bytes, data, offset,
                           /*nontemporal=*/false,
@@ -554,46 +474,6 @@ gpu::GPUModuleOp QuantizeKernelBuilder::finish(gpu::GPUFuncOp func) {
   for (int64_t slot = 0; slot < 3; ++slot)
     atomic(arith::AtomicRMWKind::assign, b.i64(0), slot);
   return finishKernel(b, func);
-}
-
-Value QuantizeKernelBuilder::tileAmax(Value computed, Value index) {
-  if (!givenAmax)
-    return computed;
-  return memref::LoadOp::create(b, givenAmax, index);
-}
-
-void QuantizeKernelBuilder::storeTile(Value amax, const TileScales &result,
-                                      Value index, Value dataAmax) {
-  if (amaxOnly()) {
-    memref::StoreOp::create(b, amax, amaxOut, index);
-    return;
-  }
-  storeScale(toScaleStorage(b, result.storedScale), index);
-  if (monitor)
-    memref::StoreOp::create(b, dataAmax, tileAmaxOut, index);
-}
-
-void QuantizeKernelBuilder::storeScale(Value stored, Value index) {
-  if (scaleLayout == ScaleLayout::row_major) {
-    memref::StoreOp::create(b, stored, scales, index);
-    return;
-  }
-  // col_major_tma: scale [r][c] at [c][r] of rows padded to `padded`, the
-  // padding zero (written by the last row's tiles), as
-  // fp8.tma_align_scales stores it.
-  SmallVector<int64_t> shape = scaleShape();
-  int64_t padded = storedScaleShape()[1];
-  Value row = b.divU(index, shape[1]);
-  Value base = b.mul(b.remU(index, shape[1]), padded);
-  memref::StoreOp::create(b, stored, scales, b.add(base, row));
-  if (padded == shape[0])
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  auto ifLast = scf::IfOp::create(b, b.eq(row, shape[0] - 1), false);
-  b.setInsertionPointToStart(ifLast.thenBlock());
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(stored.getType()));
-  for (int64_t pad = shape[0]; pad < padded; ++pad)
-    memref::StoreOp::create(b, zero, scales, b.add(base, pad));
 }
 
 /// Picks the kernel shape for the tiling, or fails with a diagnostic at
