@@ -181,6 +181,49 @@ TEST(Tcgen05InstrDescriptor, Invalid) {
   EXPECT_FALSE(desc.isValid());
 }
 
+// cta_group::2 (a CTA pair), kind::mxf8f6f4, e4m3 x e4m3, M = 256,
+// N = 256, K-major, E8M0 scales, scale ids 0 (Table 43; .cta_group is not
+// a descriptor bit, only M tells the pair's shape):
+//   bits 17-22  N >> 3 = 32  -> 32 << 17 = 0x00400000
+//   bit  23     E8M0 = 1     ->  1 << 23 = 0x00800000
+//   bits 24-28  M >> 4 = 16  -> 16 << 24 = 0x10000000
+//   = 0x10C00000
+// and kind::f8f6f4 at M = 256, N = 128, f32 accumulator (bits 4-5 = 1):
+//   0x10 | (16 << 17 = 0x00200000) | 0x10000000 = 0x10200010
+TEST(Tcgen05InstrDescriptor, PairM256) {
+  Tcgen05InstrDescriptor desc;
+  desc.ctaGroup = 2;
+  desc.m = 256;
+  desc.n = 256;
+  EXPECT_TRUE(desc.isValid());
+  EXPECT_EQ(desc.encode(), 0x10C00000u);
+  desc.kind = Tcgen05InstrDescriptor::Kind::f8f6f4;
+  desc.n = 128;
+  EXPECT_TRUE(desc.isValid());
+  EXPECT_EQ(desc.encode(), 0x10200010u);
+}
+
+// Which M each .cta_group takes (Table 39, dense kind::f8f6f4): ::1 has 64
+// and 128, ::2 has 128 and 256 with N in steps of 16; no other group.
+TEST(Tcgen05InstrDescriptor, MPerCtaGroup) {
+  Tcgen05InstrDescriptor desc;
+  desc.m = 256;
+  EXPECT_FALSE(desc.isValid());
+  desc.ctaGroup = 2;
+  EXPECT_TRUE(desc.isValid());
+  desc.m = 128;
+  EXPECT_TRUE(desc.isValid());
+  desc.m = 64;
+  EXPECT_FALSE(desc.isValid());
+  desc.m = 256;
+  desc.n = 136;
+  EXPECT_FALSE(desc.isValid());
+  desc.n = 16;
+  EXPECT_TRUE(desc.isValid());
+  desc.ctaGroup = 4;
+  EXPECT_FALSE(desc.isValid());
+}
+
 // Lane 32, column 0x84: (32 << 16) | 0x84 = 0x00200084.
 TEST(TmemAddress, LaneAndColumn) {
   EXPECT_EQ((TmemAddress{32, 0x84}.encode()), 0x00200084u);

@@ -27,6 +27,10 @@ struct GemmLaunch {
   SmallVector<int64_t, 3> tile;
   /// The target's own entries of the `matmul` object.
   SmallVector<NamedAttribute> pipeline;
+  /// The cluster the kernel fixes at compile time (.reqnctapercluster), x
+  /// first; written to the manifest where it has more than one CTA (the
+  /// grid is then a multiple of it, and a plain launch forms the clusters).
+  SmallVector<int64_t, 3> cluster = {1, 1, 1};
 };
 
 /// The signature's buffers, in this order: a, a_scale, b, b_scale (each as

@@ -44,9 +44,11 @@ static bool is8Bit(Tcgen05Format format) {
 }
 
 bool Tcgen05InstrDescriptor::isValid() const {
-  // cta_group::1 shapes: M = 64 with N % 8 == 0, M = 128 with N % 16 == 0,
-  // 8 <= N <= 256 (9.7.16.10.1); M = 256 is cta_group::2's.
-  if (m != 64 && m != 128 && m != 256)
+  // Shapes of the dense kinds (9.7.16.10.1): cta_group::1 M = 64 with
+  // N % 8 == 0 or M = 128 with N % 16 == 0; cta_group::2 M = 128 or 256
+  // with N % 16 == 0; 8 <= N <= 256.
+  if (ctaGroup == 1 ? (m != 64 && m != 128)
+                    : (ctaGroup != 2 || (m != 128 && m != 256)))
     return false;
   if (n < 8 || n > 256 || n % (m == 64 ? 8 : 16) != 0)
     return false;

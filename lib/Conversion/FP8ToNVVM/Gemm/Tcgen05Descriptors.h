@@ -109,8 +109,12 @@ struct Tcgen05InstrDescriptor {
   /// Bits 13 and 14.
   bool negateA = false;
   bool negateB = false;
-  /// M (64, 128 or 256 with cta_group::2), bits 24-28 as M >> 4.
+  /// M, bits 24-28 as M >> 4: 64 or 128 with cta_group::1; 128 or 256
+  /// with cta_group::2 (the pair's M: each CTA holds half of the rows).
   uint32_t m = 128;
+  /// Not encoded: the MMA's .cta_group (1 or 2), which decides the M
+  /// that are valid.
+  uint32_t ctaGroup = 1;
   /// N (a multiple of 8 (M = 64) or 16, at most 256), bits 17-22 as N >> 3.
   uint32_t n = 128;
   /// kind::mxf8f6f4 only: which byte of each 32-bit scale-factor column in
@@ -122,8 +126,8 @@ struct Tcgen05InstrDescriptor {
   /// kind::mxf8f6f4 only, bit 23: E8M0 scales (1) or UE4M3 (0).
   bool scalesE8M0 = true;
 
-  /// Whether the fields are in range and allowed together (M, N steps,
-  /// MN-major only for 8-bit formats, scale ids < 4).
+  /// Whether the fields are in range and allowed together (M for the
+  /// cta_group, N steps, MN-major only for 8-bit formats, scale ids < 4).
   bool isValid() const;
   uint32_t encode() const;
 };

@@ -15,6 +15,10 @@
 // and commits it; before rewriting the buffer lane 0 waits until the last
 // store has read it.
 //
+// In a CTA pair each CTA's epilogue reads its own tensor memory (its 128
+// rows of the pair's 256 x N tile: the caller passes the tile with its
+// rows) and arrives on the leader's accumulator-empty barrier.
+//
 // Numerics (docs/Numerics.md): promoted, C += fl32(sa * sb) * P per
 // 128-deep K-block, an FMA as on sm_90a; scales constant along K multiply
 // the tile's sum once, as fl32(sa * sb) * sum. MXFP8's scales are applied
@@ -61,8 +65,14 @@ Value Tcgen05Epilogue::acquire(Value tmemBase, const EpilogueThread &thread,
 void Tcgen05Epilogue::release(Value counter) {
   NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   RingSlot acc = pipeline.accumulator(counter);
-  NVVM::MBarrierArriveOp::create(b, Type(), pipeline.accEmptyBarrier(acc.slot),
-                                 Value());
+  Value barrier = pipeline.accEmptyBarrier(acc.slot);
+  if (!config.pair()) {
+    NVVM::MBarrierArriveOp::create(b, Type(), barrier, Value());
+    return;
+  }
+  // A pair's accumulator ring lives in the leader, whose MMA thread waits
+  // for both CTAs' epilogues: a remote arrival, released cluster-wide.
+  pipeline.arriveOnLeader(barrier);
 }
 
 SmallVector<Value> Tcgen05Epilogue::loadColumns(Value address, int64_t column,

@@ -28,9 +28,16 @@ int64_t Tcgen05GemmConfig::tmemAllocColumns() const {
 }
 
 bool Tcgen05GemmConfig::fits(const Target &target, std::string &why) const {
+  if (ctaGroup != 1 && ctaGroup != 2) {
+    why = "cta_group::" + std::to_string(ctaGroup) + " (1 or 2 exist)";
+    return false;
+  }
+  // The same rule for M = 128 (cta_group::1) and M = 256 (cta_group::2);
+  // a pair's B halves are then whole 8-row groups of the 128-byte swizzle.
   if (tileN < 16 || tileN > 256 || tileN % 16 != 0) {
     why = "tile N = " + std::to_string(tileN) +
-          " is not an M = 128 MMA's N (a multiple of 16, 16..256)";
+          " is not an M = " + std::to_string(mmaM()) +
+          " MMA's N (a multiple of 16, 16..256)";
     return false;
   }
   if (stages < 2) {
@@ -112,8 +119,27 @@ Tcgen05GemmConfig mlir::fp8::kernels::gemm::chooseTcgen05Config(
   if (!config.fits(target, why))
     config.accumulators = 1;
   fillStages(target, config);
-  int64_t tiles = llvm::divideCeil(m, Tcgen05GemmConfig::kTileM) *
-                  llvm::divideCeil(n, config.tileN);
-  config.gridSize = std::min<int64_t>(tiles, target.getNumSMs());
+  Tcgen05GemmConfig single = config;
+  // CTA pairs for large tiles (see the header).
+  int64_t pairTiles = llvm::divideCeil(m, 2 * Tcgen05GemmConfig::kTileM) *
+                      llvm::divideCeil(n, config.tileN);
+  if (m >= 2 * Tcgen05GemmConfig::kTileM && config.tileN >= 128 &&
+      pairTiles >= target.getNumSMs() / 2 &&
+      (!bMnMajor || config.tileN % (2 * Tcgen05GemmConfig::kMnAtom) == 0)) {
+    config.ctaGroup = 2;
+    config.accumulators = 2;
+    config.stages = 2;
+    if (!config.fits(target, why))
+      config.accumulators = 1;
+    fillStages(target, config);
+    if (!config.fits(target, why))
+      config = single;
+  }
+  // Persistent CTAs (pairs): one per SM (pair of SMs), or one per tile.
+  int64_t tiles =
+      llvm::divideCeil(m, config.mmaM()) * llvm::divideCeil(n, config.tileN);
+  config.gridSize =
+      config.ctaGroup *
+      std::min<int64_t>(tiles, target.getNumSMs() / config.ctaGroup);
   return config;
 }

@@ -10,10 +10,12 @@
 // arithmetic.
 //
 // The structure it describes (docs/GPU.md, "sm_100a"): persistent CTAs of
-// 128 x N tiles (cta_group::1, M = 128), a TMA producer warp, a
-// single-thread MMA issuer, four (promoted: eight) epilogue warps reading
-// the accumulators with tcgen05.ld, 128-deep K-blocks of A and B with
-// 128-byte swizzle.
+// 128 x N tiles (cta_group::1, M = 128), or pairs of CTAs in a cluster of
+// two sharing 256 x N tiles (cta_group::2, M = 256: each CTA holds its 128
+// rows of A, half of B's N, and its 128 rows of the accumulator), a TMA
+// producer warp, a single-thread MMA issuer (the pair's even CTA's), four
+// (promoted: eight) epilogue warps reading the accumulators with
+// tcgen05.ld, 128-deep K-blocks of A and B with 128-byte swizzle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +45,8 @@ enum class Tcgen05Scaling {
 };
 
 struct Tcgen05GemmConfig {
-  /// The MMA's M (cta_group::1): a 128-lane accumulator, one row per lane.
+  /// The rows of C a CTA holds: a 128-lane accumulator, one row per lane
+  /// (the MMA's M with cta_group::1; half of it with cta_group::2).
   static constexpr int64_t kTileM = 128;
   /// The K of one stage: 128 FP8 bytes, one 128-byte swizzle row (K-major)
   /// or 128 rows of 128-byte atoms (MN-major); four MMAs of K = 32.
@@ -75,6 +78,10 @@ struct Tcgen05GemmConfig {
   static constexpr int64_t kEpilogueOverhead = 56;
 
   Tcgen05Scaling scaling = Tcgen05Scaling::blockScaled;
+  /// CTAs per MMA (tcgen05's .cta_group): 1, or 2 for a pair of CTAs in a
+  /// cluster of two (the cluster's even CTA issues M = 256 MMAs that read
+  /// both CTAs' shared memory and write both CTAs' tensor memory).
+  int64_t ctaGroup = 1;
   /// The tile's N (the MMA's N): a multiple of 16, 16..256; a multiple of
   /// 128 where B is MN-major (whole swizzle atoms).
   int64_t tileN = 128;
@@ -83,7 +90,8 @@ struct Tcgen05GemmConfig {
   /// Accumulators in tensor memory: with two, the MMAs of the next tile
   /// (or K-block, promoted) run while the epilogue reads this one.
   int64_t accumulators = 1;
-  /// The persistent grid: one CTA per SM, or one per tile where fewer.
+  /// The persistent grid: one CTA per SM, or one per tile where fewer
+  /// (cta_group::2: one pair per two SMs or per tile, so a multiple of 2).
   int64_t gridSize = 0;
   /// Bytes of an element of C (bf16 2, f32 4).
   int64_t resultBytes = 2;
@@ -98,6 +106,18 @@ struct Tcgen05GemmConfig {
   static constexpr int64_t kStagingBytesPerWarp = 32 * kStagingRowBytes;
 
   bool blockScaled() const { return scaling == Tcgen05Scaling::blockScaled; }
+  bool pair() const { return ctaGroup == 2; }
+  /// The MMA's M and the tile of C one MMA (a pair, with cta_group::2)
+  /// computes: 128 or 256 rows.
+  int64_t mmaM() const { return kTileM * ctaGroup; }
+  /// The cluster's CTAs (along x): the CTA pair, or one.
+  int64_t clusterSize() const { return ctaGroup; }
+  /// The CTAs an MMA-side commit signals: both CTAs of the pair (ranks 0
+  /// and 1 of the cluster), or none (a plain commit).
+  uint16_t pairMask() const { return pair() ? 0b11 : 0; }
+  /// B's rows (columns of C) in a CTA's shared memory: half of N with
+  /// cta_group::2, whose MMA reads B's two halves from the two CTAs.
+  int64_t bRowsPerCta() const { return tileN / ctaGroup; }
   bool promoted() const { return scaling == Tcgen05Scaling::promoted; }
 
   /// Epilogue warps: one per lane quarter, twice that where promoted, so
@@ -120,17 +140,25 @@ struct Tcgen05GemmConfig {
   }
 
   int64_t aStageBytes() const { return kTileM * kTileK; }
-  int64_t bStageBytes() const { return tileN * kTileK; }
-  /// B's scale chunks per stage: one per 128 columns, at least one.
+  int64_t bStageBytes() const { return bRowsPerCta() * kTileK; }
+  /// B's scale chunks per stage: one per 128 columns, at least one. Every
+  /// CTA of a pair holds all of them (its 128 rows of the MMA read the
+  /// scales of all N columns from its own tensor memory).
   int64_t bScaleChunks() const { return (tileN + 127) / 128; }
   /// A's and B's scale chunks of one stage (MXFP8 only).
   int64_t scaleStageBytes() const {
     return blockScaled() ? kScaleChunkBytes * (1 + bScaleChunks()) : 0;
   }
-  /// What TMA and the bulk copies bring per stage.
+  /// What TMA and the bulk copies bring per stage into one CTA.
   int64_t stageTransferBytes() const {
     return aStageBytes() + bStageBytes() + scaleStageBytes();
   }
+  /// What the full barrier that the MMA issuer waits on expects per stage:
+  /// with cta_group::2 both CTAs' loads complete on the even CTA's barrier.
+  int64_t stageExpectedBytes() const { return ctaGroup * stageTransferBytes(); }
+  /// Arrivals that free an accumulator: every epilogue thread of every CTA
+  /// that holds a part of it.
+  int64_t accEmptyArrivals() const { return ctaGroup * epilogueWarps() * 32; }
   /// The stage, 1024-aligned for the swizzle atoms.
   int64_t stageBytes() const;
   /// Full and empty mbarriers per stage and per accumulator.
@@ -180,12 +208,19 @@ struct Tcgen05GemmConfig {
 /// where each epilogue warp's columns are whole 128-byte segments, two
 /// accumulators where tensor memory holds them, and as many stages as
 /// shared memory holds (at most 8).
+///
+/// CTA pairs (cta_group::2, M = 256) for large tiles: where M >= 256, the
+/// tile is at least 128 wide, there are at least as many 256 x N tiles as
+/// SM pairs (so pairs leave no SM idle that single CTAs would have fed),
+/// an MN-major B's halves are whole 128-column atoms (N = 256), and the
+/// pair's configuration fits. A pair loads half of B per CTA, which halves
+/// B's shared memory per stage and B's L2 traffic per FLOP.
 Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t m,
                                       int64_t n, Tcgen05Scaling scaling,
                                       bool bMnMajor, int64_t resultBytes = 2);
 
-/// The MXFP8 configuration of an N-wide problem, K-major B, one accumulator
-/// (the budgets' reference point in the unit tests).
+/// The MXFP8 configuration of an N-wide problem, K-major B, one accumulator,
+/// one CTA per MMA (the budgets' reference point in the unit tests).
 Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t n);
 
 } // namespace mlir::fp8::kernels::gemm

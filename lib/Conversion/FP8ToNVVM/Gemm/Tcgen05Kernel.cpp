@@ -21,6 +21,15 @@
 // epilogue reads this one. The configuration's budgets (tensor memory,
 // shared memory, registers) are checked before any IR is built.
 //
+// For large tiles the configuration may pair CTAs (cta_group::2): clusters
+// of two CTAs (.reqnctapercluster 2, 1, 1, so a plain launch of an even
+// grid makes the pairs) share 256 x N tiles. Both CTAs load their parts of
+// each stage, allocate tensor memory together and run the epilogue on
+// their 128 rows; the even CTA's thread issues the M = 256 MMAs. Cluster
+// barriers follow the barriers' initialization (before any CTA signals its
+// peer's) and precede the deallocation (no CTA exits while its peer may
+// still reach its shared or tensor memory).
+//
 // It has never run: no Blackwell GPU exists here (docs/GPU.md, "sm_100a").
 //
 //===----------------------------------------------------------------------===//
@@ -136,10 +145,21 @@ static KernelSignature declareParameters(KernelBuilder &b, ScaledMatmulOp op,
   KernelSignature signature = declareGemmBuffers(op, problem, ptr);
   signature.addTensorMap("a_map", "a", {Config::kTileM, Config::kTileK},
                          Swizzle::b128, ptr);
-  SmallVector<int64_t> bBox = {config.tileN, Config::kTileK};
+  // B's rows of this CTA: all N, or a pair's half.
+  SmallVector<int64_t> bBox = {config.bRowsPerCta(), Config::kTileK};
   if (problem.bMnMajor)
     bBox = {Config::kTileK, Config::kMnAtom};
   signature.addTensorMap("b_map", "b", bBox, Swizzle::b128, ptr);
+  // A pair's scale chunks come by TMA, whose .cta_group::2 completes them
+  // on the leader's barrier: 256-byte boxes (TMA's most per dimension) of
+  // the [chunks, 512] buffers.
+  if (config.pair() && config.blockScaled()) {
+    SmallVector<int64_t> chunkBox = {1, Config::kScaleChunkBytes / 2};
+    signature.addTensorMap("a_scale_map", "a_scale", chunkBox, Swizzle::none,
+                           ptr);
+    signature.addTensorMap("b_scale_map", "b_scale", chunkBox, Swizzle::none,
+                           ptr);
+  }
   // An epilogue warp's 32 rows x 128 bytes of C.
   if (config.tmaStore)
     signature.addTensorMap("c_map", "c", {32, config.storeColumns()},
@@ -156,33 +176,44 @@ static void setTcgen05Manifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
   auto entry = [&](StringRef key, int64_t value) {
     return b.getNamedAttr(key, b.getI64IntegerAttr(value));
   };
+  // The tile is the MMA's (a pair's 256 rows); the cluster says how many
+  // CTAs share it.
   GemmLaunch launch{config.gridSize,
                     config.threads(),
                     config.sharedBytes(),
-                    {Config::kTileM, config.tileN, Config::kTileK},
+                    {config.mmaM(), config.tileN, Config::kTileK},
                     {entry("stages", config.stages),
                      entry("accumulators", config.accumulators),
                      entry("tmem_columns", config.tmemAllocColumns()),
-                     entry("split_tiles", 0)}};
+                     entry("cta_group", config.ctaGroup),
+                     entry("split_tiles", 0)},
+                    {config.clusterSize(), 1, 1}};
   setGemmManifest(b, kernel, op, problem, signature, launch);
 }
 
-/// The MMA warp allocates tensor memory (whole warp, .sync.aligned) and
-/// gives up its allocation permit; after the CTA barrier every thread reads
-/// the address it wrote to shared memory.
+/// The MMA warp allocates tensor memory (whole warp, .sync.aligned; in a
+/// pair, the two CTAs' MMA warps together) and gives up its allocation
+/// permit; after the CTA barrier every thread reads the address it wrote to
+/// shared memory.
 static Value buildTmemAlloc(KernelBuilder &b, const Config &config,
                             Tcgen05Pipeline &pipeline, Value warp) {
   auto allocator = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp));
   b.setInsertionPointToStart(&allocator.getThenRegion().front());
   NVVM::Tcgen05AllocOp::create(b, pipeline.tmemSlot(),
                                b.i32(config.tmemAllocColumns()),
-                               NVVM::CTAGroupKind::CTA_1);
-  NVVM::Tcgen05RelinquishAllocPermitOp::create(b, NVVM::CTAGroupKind::CTA_1);
+                               getCtaGroupKind(config));
+  NVVM::Tcgen05RelinquishAllocPermitOp::create(b, getCtaGroupKind(config));
   b.setInsertionPointAfter(allocator);
   NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   gpu::BarrierOp::create(b);
   NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   return LLVM::LoadOp::create(b, b.getI32Type(), pipeline.tmemSlot());
+}
+
+/// Every thread of the cluster arrives (release) and waits (acquire).
+static void buildClusterBarrier(KernelBuilder &b) {
+  NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
 }
 
 static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
@@ -193,6 +224,18 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   KernelSignature signature = declareParameters(b, op, problem, config);
   gpu::GPUFuncOp kernel =
       createKernel(b, name, target, signature, config.threads());
+  // A pair's cluster shape at compile time (.reqnctapercluster): a plain
+  // launch of an even grid forms the clusters.
+  if (config.pair())
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    b.getDenseI32ArrayAttr(
+                        {static_cast<int32_t>(config.clusterSize()), 1, 1}));
+  // A pair's CTA is alone on its SM (its shared memory), so ptxas may use
+  // the CTA's whole share of the register file: left to itself it aimed
+  // at 96 and spilled 4 bytes in a blockwise pair of one K-block.
+  if (config.pair())
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    b.getI32IntegerAttr(config.registerLimit()));
   SharedMemory::declare(b, kernel);
   setTcgen05Manifest(b, kernel, op, problem, config, signature);
 
@@ -206,14 +249,33 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   args.bMap = signature.getArgument(kernel, "b_map");
   if (config.tmaStore)
     args.cMap = signature.getArgument(kernel, "c_map");
+  if (signature.has("a_scale_map")) {
+    args.aScaleMap = signature.getArgument(kernel, "a_scale_map");
+    args.bScaleMap = signature.getArgument(kernel, "b_scale_map");
+  }
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   Value warp = b.divU(thread, kWarpSize);
+  // The CTA's rank in its pair: 0 is the leader, which issues the MMAs.
+  Value rank;
+  if (config.pair())
+    rank = NVVM::ClusterId::create(b, b.getI32Type());
   SharedMemory smem = SharedMemory::get(b);
-  Tcgen05Pipeline pipeline(b, config, problem, args, smem);
+  Tcgen05Pipeline pipeline(b, config, problem, args, smem, rank);
   pipeline.buildInit(thread);
+  if (config.pair())
+    buildClusterBarrier(b);
   Value tmemBase = buildTmemAlloc(b, config, pipeline, warp);
-  TileScheduler scheduler(b, TileShape{Config::kTileM, config.tileN}, problem.m,
-                          problem.n);
+  TileScheduler scheduler(
+      b,
+      TileShape{config.mmaM(), config.tileN, /*splitTiles=*/0,
+                /*splitWays=*/1, /*ctasPerTile=*/config.ctaGroup},
+      problem.m, problem.n);
+  // The rows of a tile this CTA holds: a pair's rank r holds rows 128 r.
+  auto ctaTile = [&](TileCoord tile) {
+    if (config.pair())
+      tile.row = b.add(tile.row, b.mul(rank, Config::kTileM));
+    return tile;
+  };
 
   auto producerWarp = scf::IfOp::create(b, b.eq(warp, Config::kProducerWarp),
                                         /*withElseRegion=*/true);
@@ -221,9 +283,12 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   {
     auto leader = scf::IfOp::create(b, b.eq(thread, 0));
     b.setInsertionPointToStart(&leader.getThenRegion().front());
-    scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
-      return pipeline.buildTileLoads(tile, counter);
-    });
+    Value loaded =
+        scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
+          return pipeline.buildTileLoads(tile, counter);
+        });
+    if (config.pair())
+      pipeline.buildDrain(loaded);
   }
   b.setInsertionPointToStart(&producerWarp.getElseRegion().front());
   auto mmaWarp = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp),
@@ -231,32 +296,43 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
   b.setInsertionPointToStart(&mmaWarp.getThenRegion().front());
   {
     // One thread issues every MMA, by its index (not elect.sync in a warp
-    // loop).
-    auto issuer = scf::IfOp::create(b, b.eq(thread, Config::kMmaWarp * 32));
+    // loop); in a pair, the leader's.
+    Value isIssuer = b.eq(thread, Config::kMmaWarp * 32);
+    if (config.pair())
+      isIssuer = b.andI(isIssuer, b.eq(rank, 0));
+    auto issuer = scf::IfOp::create(b, isIssuer);
     b.setInsertionPointToStart(&issuer.getThenRegion().front());
     Tcgen05MainLoop mainLoop(b, config, problem, pipeline);
-    scheduler.buildTileLoop(
+    SmallVector<Value> counters = scheduler.buildTileLoop(
         ValueRange{b.i32(0), b.i32(0)},
         [&](TileCoord tile, ValueRange counters) {
           Tcgen05Counters next =
               mainLoop.buildTile(tmemBase, {counters[0], counters[1]});
           return SmallVector<Value>{next.stage, next.accumulator};
         });
+    if (config.pair())
+      mainLoop.buildDrain(counters[1]);
   }
   b.setInsertionPointToStart(&mmaWarp.getElseRegion().front());
   {
     Tcgen05Epilogue epilogue(b, config, problem, args, pipeline);
     EpilogueThread self = epilogue.buildThread(thread);
     scheduler.buildTileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
-      return epilogue.buildTile(tmemBase, self, tile, counter);
+      return epilogue.buildTile(tmemBase, self, ctaTile(tile), counter);
     });
     epilogue.buildFinish(self);
   }
   b.setInsertionPointAfter(producerWarp);
   // Every accumulator has been read (the epilogue waited for the last
-  // commit): the allocating warp frees tensor memory.
+  // commit): the allocating warp frees tensor memory. A pair waits for its
+  // peer first: the leader's MMAs write the peer's tensor memory and read
+  // its shared memory, and the peer's loads and arrivals reach the
+  // leader's barriers.
   NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  gpu::BarrierOp::create(b);
+  if (config.pair())
+    buildClusterBarrier(b);
+  else
+    gpu::BarrierOp::create(b);
   auto deallocator = scf::IfOp::create(b, b.eq(warp, Config::kMmaWarp));
   b.setInsertionPointToStart(&deallocator.getThenRegion().front());
   NVVM::Tcgen05FenceOp::create(b, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
@@ -264,7 +340,7 @@ static gpu::GPUModuleOp buildKernel(OpBuilder &builder, ScaledMatmulOp op,
       b,
       LLVM::IntToPtrOp::create(b, b.ptrType(NVVM::NVVMMemorySpace::Tensor),
                                tmemBase),
-      b.i32(config.tmemAllocColumns()), NVVM::CTAGroupKind::CTA_1);
+      b.i32(config.tmemAllocColumns()), getCtaGroupKind(config));
   b.setInsertionPointAfter(deallocator);
   gpu::ReturnOp::create(b);
   return kernel->getParentOfType<gpu::GPUModuleOp>();

@@ -6,6 +6,14 @@
 // issue order, so a stage's scale copies need no wait before its MMAs, and
 // a commit covers every MMA issued before it.
 //
+// A CTA pair (cta_group::2): the leader's thread issues M = 256 MMAs whose
+// A and B descriptors address both CTAs' shared memory at the same offsets
+// (A's 128 rows and half of B's N in each) and whose accumulator and scale
+// addresses are the same tensor-memory columns of both CTAs (each holds its
+// 128 rows of D, its rows' A scales and all of B's); tcgen05.cp.cta_group::2
+// copies each CTA's scale chunks into its own tensor memory (the layout
+// CUTLASS's 2-SM block-scaled kernels use); commits multicast to both.
+//
 // Descriptors (PTX ISA 9.7.16.4, Tcgen05Descriptors.h): 128-byte swizzle;
 // K-major tiles have one atom along K (8 rows x 128 bytes, SBO 1024) and a
 // K-step of 32 elements moves the start 32 bytes; MN-major tiles are atoms
@@ -25,6 +33,17 @@
 using namespace mlir;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
+
+NVVM::CTAGroupKind gemm::getCtaGroupKind(const Tcgen05GemmConfig &config) {
+  return config.pair() ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+}
+
+void Tcgen05MainLoop::commit(Value barrier) {
+  Value mask;
+  if (config.pair())
+    mask = arith::ConstantOp::create(b, b.getI16IntegerAttr(config.pairMask()));
+  NVVM::Tcgen05CommitOp::create(b, barrier, mask, getCtaGroupKind(config));
+}
 
 static Tcgen05Format formatOf(Type element) {
   return isa<Float8E4M3FNType>(element) ? Tcgen05Format::e4m3
@@ -82,7 +101,7 @@ void Tcgen05MainLoop::issueStage(Value tmemBase, Value stage, Value accColumn,
       Value start = b.shrU(b.andI(smemAddress, 0x3FFFF), 4);
       Value desc = b.orI(b.extUI64(start), static_cast<int64_t>(chunkConstant));
       NVVM::Tcgen05CpOp::create(b, NVVM::Tcgen05CpShape::SHAPE_32x128b,
-                                NVVM::CTAGroupKind::CTA_1,
+                                getCtaGroupKind(config),
                                 NVVM::Tcgen05CpMulticast::WARPX4, nullptr,
                                 tmemPointer(tmemAddress), desc);
     };
@@ -103,7 +122,8 @@ void Tcgen05MainLoop::issueStage(Value tmemBase, Value stage, Value accColumn,
     instr.bFormat = formatOf(problem.bElement);
     instr.aMnMajor = problem.aMnMajor;
     instr.bMnMajor = problem.bMnMajor;
-    instr.m = Tcgen05GemmConfig::kTileM;
+    instr.m = config.mmaM();
+    instr.ctaGroup = config.ctaGroup;
     instr.n = config.tileN;
     if (config.blockScaled()) {
       // MMA `step` of the K-block reads its 32 elements' scales: byte
@@ -118,13 +138,13 @@ void Tcgen05MainLoop::issueStage(Value tmemBase, Value stage, Value accColumn,
     Value add = step == 0 ? accumulate : enabled;
     if (config.blockScaled())
       NVVM::Tcgen05MMABlockScaleOp::create(
-          b, NVVM::MMABlockScaleKind::MXF8F6F4, NVVM::CTAGroupKind::CTA_1,
+          b, NVVM::MMABlockScaleKind::MXF8F6F4, getCtaGroupKind(config),
           NVVM::Tcgen05MMABlockScale::BLOCK32,
           NVVM::Tcgen05MMACollectorOp::DISCARD, accumulator, aDesc, bDesc,
           idesc, add, sfa, sfb);
     else
       NVVM::Tcgen05MMAOp::create(b, NVVM::Tcgen05MMAKind::F8F6F4,
-                                 NVVM::CTAGroupKind::CTA_1,
+                                 getCtaGroupKind(config),
                                  NVVM::Tcgen05MMACollectorOp::DISCARD,
                                  /*aShift=*/false, accumulator, aDesc, bDesc,
                                  idesc, add, Value(), Value());
@@ -153,21 +173,23 @@ Tcgen05Counters Tcgen05MainLoop::buildTile(Value tmemBase,
       config.promoted() ? b.constant(b.getI1Type(), 0) : b.ne(kb, 0);
   issueStage(tmemBase, slot.slot, b.mul(acc, config.tileN), accumulate);
   // The stage is free once these MMAs have read it.
-  NVVM::Tcgen05CommitOp::create(b, pipeline.emptyBarrier(slot.slot), Value(),
-                                NVVM::CTAGroupKind::CTA_1);
+  commit(pipeline.emptyBarrier(slot.slot));
   Value nextAcc = accCounter;
   if (config.promoted()) {
-    NVVM::Tcgen05CommitOp::create(b, pipeline.accFullBarrier(acc), Value(),
-                                  NVVM::CTAGroupKind::CTA_1);
+    commit(pipeline.accFullBarrier(acc));
     nextAcc = b.add(accCounter, 1);
   }
   scf::YieldOp::create(b, ValueRange{b.add(it, 1), nextAcc});
   b.setInsertionPointAfter(loop);
   Tcgen05Counters result{loop.getResult(0), loop.getResult(1)};
   if (!config.promoted()) {
-    NVVM::Tcgen05CommitOp::create(b, pipeline.accFullBarrier(tileAcc), Value(),
-                                  NVVM::CTAGroupKind::CTA_1);
+    commit(pipeline.accFullBarrier(tileAcc));
     result.accumulator = b.add(result.accumulator, 1);
   }
   return result;
+}
+
+void Tcgen05MainLoop::buildDrain(Value accCounter) {
+  for (int64_t a = 0; a < config.accumulators; ++a)
+    acquireAccumulator(b.add(accCounter, a));
 }

@@ -20,6 +20,10 @@
 
 namespace mlir::fp8::kernels::gemm {
 
+/// The .cta_group of every tcgen05 instruction of the kernel (PTX allows
+/// one per kernel): ::2 for a CTA pair.
+NVVM::CTAGroupKind getCtaGroupKind(const Tcgen05GemmConfig &config);
+
 /// The counters the MMA issuer and the epilogue carry across tiles: K-blocks
 /// through the stage ring, and accumulators through the accumulator ring.
 struct Tcgen05Counters {
@@ -35,6 +39,10 @@ public:
   /// One tile's MMAs into tensor memory at `tmemBase` (the address
   /// tcgen05.alloc returned); returns the counters after them.
   Tcgen05Counters buildTile(Value tmemBase, Tcgen05Counters counters);
+  /// A pair's MMA issuer after its last tile: waits until both CTAs'
+  /// epilogues have freed every accumulator (their arrivals on the leader's
+  /// barriers have landed before the leader may exit).
+  void buildDrain(Value accCounter);
 
 private:
   /// Waits until the epilogue has read accumulator `counter`'s slot;
@@ -49,6 +57,9 @@ private:
   Value operandDescriptor(Value address, bool mnMajor, int64_t step);
   /// A tensor-memory address (i32 lane << 16 | column) as a pointer.
   Value tmemPointer(Value address);
+  /// tcgen05.commit of the MMAs so far to `barrier`: a pair's reaches the
+  /// barrier at the same offset in both CTAs (.multicast::cluster).
+  void commit(Value barrier);
 
   KernelBuilder &b;
   const Tcgen05GemmConfig &config;

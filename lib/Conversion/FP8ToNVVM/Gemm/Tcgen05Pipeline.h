@@ -8,6 +8,15 @@
 // say it has been read). Also the producer warp's loads, which know the
 // operands' majorness but nothing of the MMA.
 //
+// A CTA pair (cta_group::2) keeps both rings in the even CTA (the leader,
+// whose thread issues the MMAs): each CTA's producer loads its own part of
+// the stage (its 128 rows of A, its half of B's N, its A scale chunk, and
+// half of each B scale chunk multicast to both CTAs) by TMA with
+// .cta_group::2, completing on the leader's full barrier, which the leader
+// alone arms with both CTAs' bytes. The leader's commits reach both CTAs'
+// empty and accumulator-full barriers (.multicast::cluster), and both CTAs'
+// epilogue threads arrive on the leader's accumulator-empty barrier.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
@@ -29,14 +38,17 @@ struct RingSlot {
 
 class Tcgen05Pipeline {
 public:
+  /// `ctaRank` is the CTA's rank in its cluster (%cluster_ctarank) for a
+  /// CTA pair, null otherwise.
   Tcgen05Pipeline(KernelBuilder &b, const Tcgen05GemmConfig &config,
                   const GemmProblem &problem, const GemmArguments &args,
-                  SharedMemory smem)
-      : b(b), config(config), problem(problem), args(args), smem(smem) {}
+                  SharedMemory smem, Value ctaRank = Value())
+      : b(b), config(config), problem(problem), args(args), smem(smem),
+        ctaRank(ctaRank) {}
 
-  /// Thread 0 initializes the barriers and prefetches the tensor maps (the
-  /// kernel's CTA barrier after the tensor-memory allocation publishes
-  /// them).
+  /// Thread 0 initializes the barriers (a pair: and fences the
+  /// initialization for the cluster) and prefetches the tensor maps (the
+  /// kernel's CTA or cluster barrier publishes them).
   void buildInit(Value thread);
 
   /// Stage `counter % stages` of the ring, with the parity that its
@@ -57,6 +69,14 @@ public:
   Value accEmptyBarrier(Value acc);
   /// Where tcgen05.alloc writes the tensor-memory address.
   Value tmemSlot();
+  /// The leader CTA's (cluster rank 0's) barrier at the offset of this
+  /// CTA's `barrier`, as a shared::cluster pointer (mapa).
+  Value leaderBarrier(Value barrier);
+  /// One arrival (release, cluster scope) on the leader's barrier at the
+  /// offset of this CTA's `barrier`, its address mapped and used in 32
+  /// bits where the arrival is (a 64-bit address hoisted out of the
+  /// epilogue's loop made ptxas spill).
+  void arriveOnLeader(Value barrier);
   /// A pointer (shared space) to byte `offset` of the kernel's shared memory.
   Value sharedPtr(Value offset) { return smem.ptr(b, offset); }
   /// mbarrier.try_wait.parity in a loop until `barrier` completes the
@@ -70,9 +90,14 @@ public:
   Value aScaleAddress(Value stage);
   Value bScaleAddress(Value stage);
 
-  /// The producer thread's loads of `tile`'s K-blocks from stage counter
-  /// `counter`; returns the counter after them.
+  /// The producer thread's loads of `tile`'s K-blocks (a pair's tile: of
+  /// its 256 rows) from stage counter `counter`; returns the counter after
+  /// them.
   Value buildTileLoads(TileCoord tile, Value counter);
+  /// A pair's producer, after its last load: waits until the leader's
+  /// commits have freed every stage, so that no commit arrives on this
+  /// CTA's barriers after it exits.
+  void buildDrain(Value counter);
 
 private:
   Value barrier(int64_t first, Value index);
@@ -82,12 +107,21 @@ private:
   void loadBox(Value offset, Value map, ValueRange coords, Value barrier);
   /// The bulk copy of 512-byte scale chunk `chunk` of `scales` to `offset`.
   void loadScaleChunk(Value offset, Value scales, Value chunk, Value barrier);
+  /// A pair's TMA load (.cta_group::2) of the box at `coords` of `map` to
+  /// byte `offset` of this CTA (and of every CTA in `multicastMask`, if
+  /// not 0), completing on `leaderBarrier` (a shared::cluster pointer).
+  void loadPairBox(Value offset, Value map, ValueRange coords,
+                   Value leaderBarrier, uint16_t multicastMask = 0);
+  /// A pair's stage loads: A's and B's parts of this CTA, its A scale chunk
+  /// and its half of each B scale chunk, multicast to both CTAs.
+  void loadPairStage(TileCoord tile, Value kb, Value aOffset, Value full);
 
   KernelBuilder &b;
   const Tcgen05GemmConfig &config;
   const GemmProblem &problem;
   const GemmArguments &args;
   SharedMemory smem;
+  Value ctaRank;
 };
 
 } // namespace mlir::fp8::kernels::gemm

@@ -36,6 +36,10 @@ TileScheduler::TileScheduler(KernelBuilder &b, TileShape shape, int64_t m,
   // Whole tiles take any grid size; the manifest's (one CTA per SM, or
   // one per task) also covers every sub-tile of the split tiles.
   tileStride = b.toI32(gpu::GridDimOp::create(b, gpu::Dimension::x));
+  if (shape.ctasPerTile > 1) {
+    firstTile = b.divU(firstTile, shape.ctasPerTile);
+    tileStride = b.divU(tileStride, shape.ctasPerTile);
+  }
 }
 
 TileCoord TileScheduler::tileAt(Value tile) {

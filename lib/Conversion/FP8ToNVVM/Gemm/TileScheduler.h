@@ -39,6 +39,10 @@ using TileLoopBody = function_ref<Value(TileCoord tile, Value counter)>;
 struct TileShape {
   int64_t tileM, tileN;
   int64_t splitTiles = 0, splitWays = 1;
+  /// Consecutive CTAs that share each tile (a cluster along x, as sm_100a's
+  /// CTA pairs): they walk the same tiles, unit i taking tiles i, i +
+  /// grid / ctasPerTile, ...
+  int64_t ctasPerTile = 1;
 };
 
 class TileScheduler {
