@@ -21,9 +21,20 @@ and for every kernel with tensor-core MMAs (a tcgen05 GEMM):
     (the GEMM guards it by its thread index), so a backward branch whose
     body holds both ELECT and UTCQMMA means ptxas serialized an MMA that
     was not provably issued by one thread.
+and for every kernel with CTA pairs (PTX with cta_group::2: the GEMM's
+M = 256 configuration for large tiles):
+  - every UTCQMMA, UTCCP and UTCBAR in its 2-CTA form (ptxas maps
+    .cta_group::2 to the .2CTA modifier; a plain form would be a one-SM
+    MMA, copy or commit), and the MMA side's commits multicast to both
+    CTAs (UTCBAR.2CTA.MULTICAST, from .multicast::cluster);
+  - cluster barriers (barrier.cluster.arrive/wait: UCGABAR_*);
+  - the ELF's compile-time cluster (EIATTR_EXPLICIT_CLUSTER and
+    EIATTR_CTA_PER_CLUSTER, from .explicitcluster/.reqnctapercluster),
+    which is what lets a plain launch of an even grid form the pairs;
+and no .2CTA form in a kernel without cta_group::2;
 and for every kernel: registers x threads (the PTX's .maxntid) within the
 65536-register file. Exit status 1 if any check fails; a table of counts
-goes to stdout.
+goes to stdout (2CTA: the UTCQMMA.2CTA among the UTCQMMA).
 """
 
 import os
@@ -55,6 +66,33 @@ def disassemble(cubin):
     return out.stdout.splitlines()
 
 
+def elf(cubin):
+    out = subprocess.run([CUOBJDUMP, "-elf", cubin], capture_output=True,
+                         text=True, check=True)
+    return out.stdout
+
+
+def pair_errors(full_ops, elf_text):
+    """The 2-CTA checks of a kernel whose PTX has cta_group::2."""
+    errors = []
+    for op in ("UTCQMMA", "UTCCP", "UTCBAR"):
+        plain = [o for o in full_ops
+                 if o.split(".")[0] == op and ".2CTA" not in o]
+        if plain:
+            errors.append(f"{len(plain)} {op} without .2CTA in a cta_group::2 "
+                          f"kernel (e.g. {plain[0]})")
+    if not any(o.startswith("UTCBAR.2CTA.MULTICAST") for o in full_ops):
+        errors.append("no UTCBAR.2CTA.MULTICAST: the MMA commits do not "
+                      "reach both CTAs")
+    if sum(o.startswith("UCGABAR") for o in full_ops) < 2:
+        errors.append("no cluster barriers (UCGABAR_*)")
+    for attr in ("EXPLICIT_CLUSTER", "CTA_PER_CLUSTER"):
+        if attr not in elf_text:
+            errors.append(f"the ELF has no EIATTR_{attr}: no compile-time "
+                          "cluster")
+    return errors
+
+
 def elect_loops(lines):
     """Backward branches whose body has both ELECT and UTCQMMA."""
     labels = {}
@@ -78,9 +116,11 @@ def check(ptx, tmp):
     cubin = os.path.join(tmp, os.path.basename(ptx) + ".cubin")
     info = assemble(ptx, cubin)
     lines = disassemble(cubin)
-    ops = [m.group(2).split(".")[0] for m in map(INSTR.search, lines) if m]
+    full_ops = [m.group(2) for m in map(INSTR.search, lines) if m]
+    ops = [op.split(".")[0] for op in full_ops]
     count = {op: ops.count(op) for op in
              ("UTCQMMA", "UTCCP", "UTCBAR", "LDTM", "ELECT", "LDL", "STL")}
+    count["2CTA"] = sum(o.startswith("UTCQMMA.2CTA") for o in full_ops)
     errors = []
     frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
                         r"(\d+) bytes spill loads", info)
@@ -104,6 +144,10 @@ def check(ptx, tmp):
         if loops:
             errors.append("ELECT ... BRA loop around UTCQMMA at " +
                           ", ".join(loops))
+    if "cta_group::2" in text:
+        errors += pair_errors(full_ops, elf(cubin))
+    elif any(".2CTA" in o for o in full_ops):
+        errors.append("a .2CTA instruction in a kernel without cta_group::2")
     regs = re.findall(r"Used (\d+) registers", info)
     threads = re.search(r"\.(?:maxntid|reqntid) (\d+)", text)
     if threads and any(int(r) * int(threads.group(1)) > 65536 for r in regs):
@@ -125,12 +169,12 @@ def main():
         print(f"no .ptx files in {sys.argv[1]}", file=sys.stderr)
         return 2
     failed = False
-    print(f"{'kernel':48} regs UTCQMMA UTCCP UTCBAR LDTM  result")
+    print(f"{'kernel':48} regs UTCQMMA 2CTA UTCCP UTCBAR LDTM  result")
     with tempfile.TemporaryDirectory() as tmp:
         for ptx in ptxs:
             count, regs, errors = check(ptx, tmp)
             print(f"{os.path.basename(ptx)[:-4]:48} {','.join(regs):>4} "
-                  f"{count['UTCQMMA']:7} {count['UTCCP']:5} "
+                  f"{count['UTCQMMA']:7} {count['2CTA']:4} {count['UTCCP']:5} "
                   f"{count['UTCBAR']:6} {count['LDTM']:4}  "
                   f"{'ok' if not errors else 'FAIL'}")
             for error in errors:
