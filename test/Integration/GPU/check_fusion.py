@@ -45,7 +45,10 @@ order 2^24 + 4080; test/Integration/CPU/row-sum-order.mlir). And the
 delayed recipe's amax into its quantization (fp8.quantize_delayed,
 tensorwise): a history of 1024 steps as given (its max usable: the
 kernel's one pass), zeros (a first step), +inf, NaN (its two passes), and
-the most recent of 16 entries usable and negative (e5m2, margin 1).
+the most recent of 16 entries usable and negative (e5m2, margin 1); and
+of the rotated transpose of the value whose amax the history holds
+(Wgrad's X under a Hadamard recipe): blocks of 128 with signs from a
+history as given and a first step, and blocks of 16 in e5m2.
 Since every fused kernel computes exactly the unfused ops (docs/Passes.md),
 any difference is a bug: no tolerance. Exit status 0 when every result of
 every function matches, 1 on a mismatch, 2 on bad input or a failed run.
@@ -277,12 +280,17 @@ class _Function:
         return "%%hm%d" % k
 
     def delayed(self, value, history, length, most_recent=False,
-                fp8="f8E4M3FN", margin=0):
+                fp8="f8E4M3FN", margin=0, transposed=None):
         """Delayed scaling of bf16 `value` from f32 `history` [length, 1,
         1] as fp8-quantize-matmuls writes it: the data's amax, the history's
         max (or last entry), the choice where it is positive and finite,
         the quantization with it, and the history rolled with the data's
-        amax; results q, scale and the rolled history."""
+        amax; results q, scale and the rolled history. With `transposed`
+        (a rotation's (size, seed)), as fp8-legalize writes an operand
+        contracted along its rows under a Hadamard recipe: the history
+        holds the amax of `value` rotated along dim 0, and the quantization
+        reads the rotation of its transpose along dim 1 with the chosen
+        amax transposed (q is [n, m])."""
         m, n = self.m, self.n
         self.count += 1
         k = self.count
@@ -292,8 +300,15 @@ class _Function:
         L = self.lines
         L.append("%%inf%d = arith.constant dense<0x7F800000> : %s" % (k, one))
         L.append("%%zs%d = arith.constant dense<0.0> : %s" % (k, one))
+        data, shape = value, (m, n)
+        if transposed:
+            size, seed = transposed
+            rot = "size = %d : i64, seed = %d : i64" % (size, seed)
+            data = "%%hv%d" % k
+            L.append("%s = fp8.hadamard %s {dim = 0 : i64, %s} : %s" % (
+                data, value, rot, _t((m, n), "bf16")))
         L.append("%%cur%d = fp8.amax %s {tile = #fp8.tile<[*, *]>} : %s -> %s"
-                 % (k, value, _t((m, n), "bf16"), one))
+                 % (k, data, _t((m, n), "bf16"), one))
         if most_recent:
             L.append("%%hx%d = tensor.extract_slice %s[%d, 0, 0] [1, 1, 1] "
                      "[1, 1, 1] : %s to %s" % (k, history, length - 1, ht,
@@ -327,11 +342,25 @@ class _Function:
         L.append("%%rolled%d = tensor.insert_slice %%cur%d into %%r0_%d[%d, "
                  "0, 0] [1, 1, 1] [1, 1, 1] : %s into %s" % (
                      k, k, k, length - 1, one, ht))
-        L.append("%%q%d, %%s%d = fp8.quantize %s amax(%%used%d : %s) "
+        used = "%%used%d" % k
+        if transposed:
+            shape = (n, m)
+            L.append("%%et%d = tensor.empty() : %s" % (k, _t(shape, "bf16")))
+            L.append("%%xt%d = linalg.transpose ins(%s : %s) outs(%%et%d : "
+                     "%s) permutation = [1, 0]" % (
+                         k, value, _t((m, n), "bf16"), k, _t(shape, "bf16")))
+            data = "%%ht%d" % k
+            L.append("%s = fp8.hadamard %%xt%d {dim = 1 : i64, %s} : %s" % (
+                data, k, rot, _t(shape, "bf16")))
+            L.append("%%eu%d = tensor.empty() : %s" % (k, one))
+            L.append("%%usedt%d = linalg.transpose ins(%s : %s) outs(%%eu%d "
+                     ": %s) permutation = [1, 0]" % (k, used, one, k, one))
+            used = "%%usedt%d" % k
+        L.append("%%q%d, %%s%d = fp8.quantize %s amax(%s : %s) "
                  "{margin = %d : i64, scaling = %s} : %s -> %s, %s" % (
-                     k, k, value, k, one, margin, sc, _t((m, n), "bf16"),
-                     _t((m, n), fp8), one))
-        self.results += [("%%q%d" % k, _t((m, n), fp8)), ("%%s%d" % k, one),
+                     k, k, data, used, one, margin, sc, _t(shape, "bf16"),
+                     _t(shape, fp8), one))
+        self.results += [("%%q%d" % k, _t(shape, fp8)), ("%%s%d" % k, one),
                          ("%%rolled%d" % k, ht)]
 
     def keep(self, value):
@@ -584,6 +613,24 @@ def program(m, n):
         h = f.history_map(f.arg((16, 1, 1), "f32"), 16, body)
         f.delayed(x, h, 16, most_recent=True, fp8="f8E5M2", margin=1)
         fns.append(f)
+    # The quantization of the transpose of the value whose amax the history
+    # holds, as fp8-legalize writes Wgrad's X under
+    # #fp8.recipe<delayed, hadamard = 128>: the fused program quantizes the
+    # rotation of X^T along dim 1 with its own amax, the unfused one takes
+    # the amax of X rotated along dim 0. A history as given (one pass), a
+    # first step (two passes); e5m2 with a margin and blocks of 16.
+    for name, body, rot, fp8, margin in (
+            ("delayed_rotated_t_history", None, (128, 42), "f8E4M3FN", 0),
+            ("delayed_rotated_t_first_step", "%r = arith.constant 0.0 : f32\n",
+             (128, 42), "f8E4M3FN", 0),
+            ("delayed_rotated_t_e5m2", None, (16, 3), "f8E5M2", 1)):
+        f = _Function(name, m, n)
+        x = f.arg((m, n))
+        h = f.arg((1024, 1, 1), "f32")
+        if body:
+            h = f.history_map(h, 1024, body)
+        f.delayed(x, h, 1024, fp8=fp8, margin=margin, transposed=rot)
+        fns.append(f)
     f = _Function("rowscale_columns", m, n)
     x = f.arg((m, n))
     c = f.arg((m,), "f32")
@@ -742,11 +789,13 @@ def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256. Six norms at the other shapes, two
     # row sums alone.
-    assert text.count("func.func") == 34, text.count("func.func")
-    assert text.count("fp8.quantize ") == 38, text.count("fp8.quantize ")
-    # The delayed recipe: six quantizations with a history, four of its max.
-    assert text.count("amax(%used") == 6, text.count("amax(%used")
-    assert text.count("linalg.reduce") == 4, text.count("linalg.reduce")
+    assert text.count("func.func") == 37, text.count("func.func")
+    assert text.count("fp8.quantize ") == 41, text.count("fp8.quantize ")
+    # The delayed recipe: nine quantizations with a history, seven of its
+    # max, three of a rotated transpose with the chosen amax transposed.
+    assert text.count("amax(%used") == 9, text.count("amax(%used")
+    assert text.count("amax(%usedt") == 3, text.count("amax(%usedt")
+    assert text.count("linalg.reduce") == 7, text.count("linalg.reduce")
     # The norms' row sums: one per RMSNorm, two per LayerNorm; two alone.
     assert text.count('"reduction"') == 19, text.count('"reduction"')
     # The order: 2^24 then ones sums to 2^24 + 112 + 31 * 128 (the CPU
@@ -762,7 +811,9 @@ def self_test():
     assert _f32(3.4028235677973366e38 * 2) == float("inf")
     nan1, nan2 = struct.pack("<I", 0x7FC00000), struct.pack("<I", 0xFFC00001)
     assert same_f32(nan1, nan2) and not same_f32(nan1, struct.pack("<f", 1))
-    assert text.count("fp8.hadamard") == 4, text
+    # Four rotations along the rows; two per rotated transpose.
+    assert text.count("fp8.hadamard") == 10, text.count("fp8.hadamard")
+    assert text.count("{dim = 0 : i64") == 3, text.count("{dim = 0 : i64")
     assert text.count("fp8.tma_align_scales") == 4, text.count(
         "fp8.tma_align_scales")
     with tempfile.TemporaryDirectory() as d:

@@ -3,7 +3,9 @@
 // Under delayed scaling the quantization's amax is the history's where that
 // is usable and the data's otherwise, and the data's amax also goes into
 // the history: the data's amax, the history's reduction, the choice and the
-// quantization become one fp8.quantize_delayed (docs/Passes.md).
+// quantization become one fp8.quantize_delayed (docs/Passes.md), also where
+// the quantization is of the transpose of the value whose amax the history
+// holds (the Wgrad and Dgrad operands fp8-legalize transposes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +99,35 @@ static bool isUsable(Value cond, Value h) {
   return positive && finite;
 }
 
+/// Whether matrix `a` holds the elements of matrix `b` transposed, bit for
+/// bit: a `linalg.transpose` of it, or the same Hadamard rotation (size
+/// and seed) along the other dim of such a transpose. A rotation computes
+/// each block by the same operations in the same order along either dim
+/// (docs/Numerics.md), so `hadamard(transpose(y), dim 1)` is
+/// `transpose(hadamard(y, dim 0))`, and both have the same amax.
+static bool isTransposeOf(Value a, Value b) {
+  auto isMatrixTranspose = [](Value t, Value of) {
+    auto transpose = t.getDefiningOp<linalg::TransposeOp>();
+    return transpose && transpose.getInput() == of &&
+           transpose.getPermutation() == ArrayRef<int64_t>{1, 0};
+  };
+  if (isMatrixTranspose(a, b) || isMatrixTranspose(b, a))
+    return true;
+  auto ra = a.getDefiningOp<HadamardOp>();
+  auto rb = b.getDefiningOp<HadamardOp>();
+  return ra && rb && ra.getSize() == rb.getSize() &&
+         ra.getSeed() == rb.getSeed() && ra.getDim() + rb.getDim() == 1 &&
+         isTransposeOf(ra.getInput(), rb.getInput());
+}
+
+/// Whether `value` is available before `op` in `op`'s block.
+static bool isDefinedBefore(Value value, Operation *op) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == op->getBlock();
+  Operation *def = value.getDefiningOp();
+  return def->getBlock() == op->getBlock() && def->isBeforeInBlock(op);
+}
+
 /// Erases `ops` where nothing reads them, then what they read that is
 /// left unread and side-effect free (their inits, fills, constants).
 static void eraseUnread(ArrayRef<Operation *> ops) {
@@ -120,11 +151,23 @@ static void eraseUnread(ArrayRef<Operation *> ops) {
 /// becomes one fp8.quantize_delayed of %x and the history where `q` was,
 /// the readers of the data's amax (the history's roll) moved after it. The
 /// data's amax, the history's reduction, the choice and `q` go where
-/// nothing else reads them. Tensorwise, round-to-nearest, a static matrix
-/// of 16-element chunks (the tensorwise kernel's loads). Returns whether it
-/// fused.
+/// nothing else reads them. Also where `q` quantizes the transpose of the
+/// value whose amax the history holds, as fp8-legalize writes the operand
+/// of a matmul contracted along its rows: %x the transpose (or its
+/// rotation the rotation of the transpose, isTransposeOf) and the amax
+/// chosen transposed, which for one amax per tensor is the same value;
+/// the fused op's amax of %x is then the amax it replaces, bit for bit.
+/// Tensorwise, round-to-nearest, a static matrix of 16-element chunks (the
+/// tensorwise kernel's loads). Returns whether it fused.
 bool fusion::fuseDelayedAmax(QuantizeOp q) {
   Value used = q.getAmax();
+  auto usedT = used ? used.getDefiningOp<linalg::TransposeOp>() : nullptr;
+  if (usedT) {
+    if (!usedT->hasOneUse() ||
+        cast<ShapedType>(used.getType()).getNumElements() != 1)
+      return false;
+    used = usedT.getInput();
+  }
   auto select = used ? used.getDefiningOp<arith::SelectOp>() : nullptr;
   if (!select || !select->hasOneUse() || q.getSeed() ||
       q.getRounding() != Rounding::nearest || q->hasAttr(kKernelAttrName) ||
@@ -136,7 +179,9 @@ bool fusion::fuseDelayedAmax(QuantizeOp q) {
     return false;
   auto current = select.getFalseValue().getDefiningOp<AmaxOp>();
   auto [history, mostRecent] = matchHistoryAmax(select.getTrueValue());
-  if (!current || current.getInput() != q.getInput() ||
+  if (!current ||
+      (current.getInput() != q.getInput() &&
+       !isTransposeOf(q.getInput(), current.getInput())) ||
       !llvm::all_of(current.getTile().getExtents(), ShapedType::isDynamic) ||
       !history || !isUsable(select.getCondition(), select.getTrueValue()))
     return false;
@@ -167,6 +212,9 @@ bool fusion::fuseDelayedAmax(QuantizeOp q) {
                     q->isBeforeInBlock(reader);
            });
   });
+  // At the fp8.amax, the transpose quantized must be there already.
+  if (!movable && !isDefinedBefore(q.getInput(), current))
+    return false;
   llvm::sort(early,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   OpBuilder b(movable ? q.getOperation() : current.getOperation());
@@ -178,7 +226,7 @@ bool fusion::fuseDelayedAmax(QuantizeOp q) {
     fused->setAttr(FP8Dialect::getRoleAttrName(), role);
   q.getResult().replaceAllUsesWith(fused.getResult());
   q.getScale().replaceAllUsesWith(fused.getScale());
-  Operation *choice = select;
+  Operation *choice = usedT ? usedT.getOperation() : select.getOperation();
   q.erase();
   current.getResult().replaceAllUsesWith(fused.getAmax());
   if (movable) {
