@@ -39,8 +39,9 @@ void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed);
 bool fuseProducerOf(Operation *quantize);
 
 /// Fuses the delayed recipe's quantization `q` with the data's amax and the
-/// history's into one fp8.quantize_delayed; returns whether it did
-/// (FuseDelayedAmax.cpp).
+/// history's into one fp8.quantize_delayed, also where `q` quantizes the
+/// transpose (or the rotated transpose) of the value whose amax the history
+/// holds; returns whether it did (FuseDelayedAmax.cpp).
 bool fuseDelayedAmax(QuantizeOp q);
 
 /// Makes the quantization that produced the scales of `align` store them
