@@ -359,6 +359,26 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
   kernel.sharedBytes = unsigned(shared);
   kernel.ptxPath = joinPath(dir, kernel.ptxFile);
 
+  // A cluster fixed in the PTX (.reqnctapercluster): the launch fails
+  // unless the grid is a multiple of it; 8 CTAs is the portable limit.
+  if (k.get(schema::kCluster)) {
+    std::vector<int64_t> cluster;
+    if (!r.integers(k, where, schema::kCluster, 3, 1, 8,
+                    "an array of 3 integers in [1, 8]", cluster))
+      return false;
+    if (cluster[0] * cluster[1] * cluster[2] > 8)
+      return r.fail(where + ".cluster", "more than 8 CTAs per cluster");
+    for (int n = 0; n < 3; ++n) {
+      if (grid[n] % cluster[n] != 0)
+        return r.fail(where + ".grid",
+                      "grid[" + std::to_string(n) +
+                          "] = " + std::to_string(grid[n]) +
+                          " is not a multiple of the cluster's " +
+                          std::to_string(cluster[n]));
+      kernel.cluster[n] = unsigned(cluster[n]);
+    }
+  }
+
   // An older draft listed tensor maps apart from the params; dropping them
   // would launch with too few arguments.
   if (k.get("tensor_maps"))

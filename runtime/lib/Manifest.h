@@ -93,6 +93,9 @@ struct Kernel {
   std::string op;
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
+  // The cluster fixed at compile time ({1, 1, 1}: none); the grid is a
+  // multiple of it, and cuLaunchKernel forms the clusters.
+  unsigned cluster[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
   std::vector<Param> params;
   int64_t bytesMoved = 0;

@@ -430,6 +430,9 @@ int main(int argc, char **argv) {
                   k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
                   k->block[2], k->sharedBytes,
                   static_cast<long long>(k->bytesMoved));
+      if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1)
+        std::printf("  cluster [%u, %u, %u] (fixed in the PTX)\n",
+                    k->cluster[0], k->cluster[1], k->cluster[2]);
       for (const Param &p : k->params) {
         if (p.isTensorMap())
           std::printf("  %-8s %s\n", p.role.c_str(),

@@ -30,6 +30,9 @@ inline constexpr const char kOp[] = "op";
 inline constexpr const char kLocation[] = "location";
 inline constexpr const char kGrid[] = "grid";
 inline constexpr const char kBlock[] = "block";
+// The cluster the kernel fixes at compile time (.reqnctapercluster; absent
+// for one CTA): the grid is a multiple of it, and a plain launch forms it.
+inline constexpr const char kCluster[] = "cluster";
 inline constexpr const char kSharedBytes[] = "shared_bytes";
 inline constexpr const char kParams[] = "params";
 inline constexpr const char kElementType[] = "element_type";

@@ -107,10 +107,10 @@ finishManifest(OpBuilder &b, gpu::GPUFuncOp kernel, OpT op,
       {named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
        named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)),
        named(schema::kMatmul, b.getDictionaryAttr(entries))});
-  // Informational for readers (fp8-run launches the grid as it is: the
+  // For readers and fp8-run's checks (the launch is the grid as it is: the
   // kernel's .reqnctapercluster forms the clusters).
   if (llvm::any_of(launch.cluster, [](int64_t d) { return d > 1; }))
-    extra.push_back(named("cluster", b.getI64ArrayAttr(launch.cluster)));
+    extra.push_back(named(schema::kCluster, b.getI64ArrayAttr(launch.cluster)));
   setManifest(b, kernel, signature, op->getName().getStringRef(),
               launch.gridSize, launch.threads,
               m * k + bElements + scaleBytes + extraBytes + m * n * resultBytes,
