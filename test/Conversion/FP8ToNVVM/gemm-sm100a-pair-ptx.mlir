@@ -35,7 +35,11 @@
 // MX-NEXT: barrier.cluster.wait.aligned;
 // MX: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32
 // MX-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
-// MX: %cluster_ctarank
+// MX: mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
+// MX: setp.ne.b32 [[NOTTHREAD32:%p[0-9]+]], %r{{[0-9]+}}, 32;
+// MX-NEXT: setp.ne.b32 [[FOLLOWER:%p[0-9]+]], [[RANK]], 0;
+// MX-NEXT: or.pred [[SKIP:%p[0-9]+]], [[NOTTHREAD32]], [[FOLLOWER]];
+// MX-NEXT: @[[SKIP]] bra
 // MX-COUNT-3: tcgen05.cp.cta_group::2.32x128b.warpx4
 // MX: mov.b32 {{%r[0-9]+}}, 281018368;
 // MX: tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.block32
@@ -63,7 +67,11 @@
 // the leader's barrier (mapa to rank 0): A, B's half, A's scale chunk as
 // two 256-byte boxes, and this CTA's half of each of B's two chunks,
 // multicast to both CTAs (mask 3).
-// LOADS: mov.b32 [[BYTES:%r[0-9]+]], 68608;
+// LOADS: mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
+// LOADS: setp.ne.b32 [[FOLLOWER:%p[0-9]+]], [[RANK]], 0;
+// LOADS: @[[FOLLOWER]] bra
+// LOADS-NEXT: .loc
+// LOADS-NEXT: mov.b32 [[BYTES:%r[0-9]+]], 68608;
 // LOADS-NEXT: .loc
 // LOADS-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
 // LOADS: mapa.shared::cluster.u64 [[LEADER:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
