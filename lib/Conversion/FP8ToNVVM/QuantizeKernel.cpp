@@ -376,9 +376,8 @@ void QuantizeKernelBuilder::storeScaled(ArrayRef<Value> values,
   if (!stochastic) {
     bytes = convertToBytes(b, scaled, elementType);
   } else {
-    bytes = vector::FromElementsOp::create(
-        b, VectorType::get({width}, b.getI8Type()),
-        buildStochasticBytes(b, seed, offset, scaled, elementType));
+    bytes =
+        buildStochasticBytes(b, seed, offset, scaled, elementType, rows * cols);
   }
   vector::StoreOp::create(b, bytes, data, offset,
                           /*nontemporal=*/false,

@@ -196,7 +196,7 @@ buildQuantize(OpBuilder &b, Location loc, Value input, Value amax,
             Value q;
             if (rounding == Rounding::stochastic) {
               Value index = buildLinearIndex(nb, nloc, type.getShape());
-              Value random = buildPhiloxRandom32(nb, nloc, args[2], index);
+              Value random = buildPhiloxRandom16(nb, nloc, args[2], index);
               q = buildStochasticCast(nb, nloc, scaled, random, elementType);
             } else {
               q = buildSaturatingCast(nb, nloc, scaled, elementType);

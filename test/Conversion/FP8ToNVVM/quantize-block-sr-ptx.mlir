@@ -1,6 +1,6 @@
 // Block tiles (one CTA per 128x128 weight tile: shuffles, then shared
 // memory across warps) and stochastic rounding (Philox from a seed buffer,
-// integer rounding of the reference's bits, no cvt).
+// the reference's integer rounding on the bits, then an exact cvt).
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/block_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=SR < %t/stochastic_quantize_1.ptx
@@ -16,12 +16,19 @@
 // BLOCK: st.global.v4.b32
 // SR: ld.global.b32
 // SR: mul.wide.u32 {{.*}}, -766435501;
-// The target-subnormal path as one fma rounding towards zero (the same
-// bits as the reference's truncating conversion), saturation as a min.
+// Eight elements a Philox call: the 16 elements of a thread take two, the
+// stochastic rounding of each element is an integer adjustment of its f32
+// value (the target-subnormal path through one fma rounding towards zero,
+// the same bits as the reference's truncating conversion, chosen by a
+// saturating fma rather than a compare; NaN kept by a min), which the cvt
+// of round-to-nearest then converts exactly.
+// SR-NOT: setp.lt.f32
 // SR-NOT: cvt.rzi
-// SR: fma.rz.f32
-// SR: min.u32
-// SR-NOT: cvt.rn.satfinite
+// SR-COUNT-8: fma.rz.f32
+// SR: mul.wide.u32 {{.*}}, -766435501;
+// SR-COUNT-8: fma.rz.f32
+// SR-NOT: mul.wide.u32
+// SR-COUNT-8: cvt.rn.satfinite.e5m2x2.f32
 // SR-NOT: cvt.rzi
 // SR: st.global.v4.b32
 // MANIFEST: "name": "block_quantize_0",

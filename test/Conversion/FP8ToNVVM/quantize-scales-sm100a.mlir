@@ -58,11 +58,14 @@ func.func @tensorwise(%x: tensor<256x512xbf16>) -> (tensor<256x512xf8E4M3FN>, te
 }
 
 // Stochastic rounding keeps the reference's add-and-truncate on the bits
-// (cvt.rs cannot reproduce it: docs/Numerics.md); only the scale uses
-// cvt.rp.
+// (cvt.rs cannot reproduce it: docs/Numerics.md), then converts the exact
+// result with round-to-nearest; the scale uses cvt.rp.
 // SR100: cvt.rp.satfinite.ue8m0x2.f32
 // SR100-NOT: cvt.rs
-// SR100-NOT: cvt.rn.satfinite
+// SR100: fma.rz.f32
+// SR100-NOT: cvt.rs
+// SR100: cvt.rn.satfinite.e4m3x2.f32
+// SR100-NOT: cvt.rs
 func.func @sr(%x: tensor<64x512xbf16>, %seed: i64) -> (tensor<64x512xf8E4M3FN>, tensor<64x16xf8E8M0FNU>) {
   %q, %s = fp8.quantize %x seed(%seed) {rounding = #fp8.rounding<stochastic>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
       : tensor<64x512xbf16> -> tensor<64x512xf8E4M3FN>, tensor<64x16xf8E8M0FNU>

@@ -202,15 +202,29 @@ def rand32(seed, index):
                          (seed & U32, seed >> 32))[index & 3]
 
 
+def rand16(seed, index):
+    """Stochastic rounding's 16 random bits of element index: the low half
+    (even index) or high half (odd) of word (index % 8) // 2 of the
+    Philox4x32-10 call at counter index // 8: eight consecutive elements
+    share one call."""
+    seed &= (1 << 64) - 1
+    index &= (1 << 64) - 1
+    counter = index >> 3
+    word = philox4x32_10((counter & U32, counter >> 32, 0, 0),
+                         (seed & U32, seed >> 32))[(index & 7) >> 1]
+    return (word >> (16 * (index & 1))) & 0xFFFF
+
+
 def cast_stochastic(x, r, fmt):
     """The research notes' algorithm: add random bits to the dropped bits,
-    truncate; saturating, NaN and sign preserving."""
+    truncate; saturating, NaN and sign preserving. r holds 16 random bits,
+    added to the top 16 of the B dropped bits."""
     B = 23 - fmt.m
     maxbits = bits(fmt.fmax)
     b = bits(x)
     s = (b >> 24) & 0x80
     a = b & 0x7FFFFFFF
-    R = r & ((1 << B) - 1)
+    R = (r & 0xFFFF) << (B - 16)
     if a > 0x7F800000:
         return s | 0x7F
     if a >= maxbits:
@@ -327,7 +341,7 @@ def quantize(x, fmt, scaling, amax=None, margin=0, seed=None):
             if seed is None:
                 row.append(cast_rne_sat(v, fmt))
             else:
-                row.append(cast_stochastic(v, rand32(seed, i * C + j), fmt))
+                row.append(cast_stochastic(v, rand16(seed, i * C + j), fmt))
         out.append(row)
     return out, stored
 
@@ -523,6 +537,20 @@ def self_test():
                             (42, 3, 0x5742B3D7), (42, 12345, 0x5BACED71),
                             (0x0123456789ABCDEF, 2**34 + 6, 0x304577BF)]:
         assert rand32(seed, idx) == want, (seed, idx, hex(rand32(seed, idx)))
+    # Stochastic rounding's 16 bits: element i takes half i % 2 (low half
+    # first) of word (i % 8) // 2 of the call at counter i // 8 (64 bits:
+    # 2^36 + 13 is counter 2^33 + 1, word 2, high half).
+    for seed, idx, want in [(42, 0, 0xF053), (42, 1, 0x9CEA), (42, 2, 0x493B),
+                            (42, 3, 0x77F5), (42, 4, 0x50AD), (42, 5, 0x12BF),
+                            (42, 6, 0xB3D7), (42, 7, 0x5742),
+                            (0, 8, 0xCCA4), (0, 9, 0xF8E4),
+                            (0x0123456789ABCDEF, 0, 0x222E)]:
+        assert rand16(seed, idx) == want, (seed, idx, hex(rand16(seed, idx)))
+    for seed, idx in [(42, 12345), (0x0123456789ABCDEF, 2**36 + 13), (-1, 77)]:
+        c = (idx >> 3) & ((1 << 64) - 1)
+        k = seed & ((1 << 64) - 1)
+        w = philox4x32_10((c & U32, c >> 32, 0, 0), (k & U32, k >> 32))
+        assert rand16(seed, idx) == (w[(idx & 7) >> 1] >> (16 * (idx & 1))) & 0xFFFF
     # PyTorch c10 casts (research notes section 0.1).
     e = lambda v: cast_c10_eager(v, E4M3)
     assert [e(448.0), e(463.9), e(464.0), e(464.1), e(2.0**-9), e(2.0**-10),
@@ -987,19 +1015,19 @@ def stochastic_rounding():
     def sr(vals, fmt, seed, amax):
         return quantize([hexf(*vals)], fmt, T, amax=amax, seed=seed)[0]
 
-    print_i32(sr([0x3F850FAD, 0x3F8AB6C5, 0x3F80AF53, 0x3F8D4C29], E4M3, 42, amax4))
-    print_i32(sr([0x3F850FAC, 0x3F8AB6C4, 0x3F80AF52, 0x3F8D4C28], E4M3, 42, amax4))
-    print_i32(sr([0x3F88172B, 0x3F863A73, 0x3F8F2428, 0x3F8853B4], E4M3, 0, amax4))
-    print_i32(sr([0x3F88172A, 0x3F863A72, 0x3F8853B4, 0x3F8F2428], E4M3, 0, amax4))
-    print_i32(sr([0x3F8FDDD2, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
-    print_i32(sr([0x3F8FDDD1, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
-    for v in (0x3F83128F, 0x3F83128E):
+    print_i32(sr([0x3F80FAD0, 0x3F863160, 0x3F8B6C50, 0x3F8880B0], E4M3, 42, amax4))
+    print_i32(sr([0x3F80FACF, 0x3F86315F, 0x3F8B6C4F, 0x3F8880AF], E4M3, 42, amax4))
+    print_i32(sr([0x3F8172B0, 0x3F899D90, 0x3F81E970, 0x3F83A730], E4M3, 0, amax4))
+    print_i32(sr([0x3F8172AF, 0x3F899D8F, 0x3F83A730, 0x3F81E970], E4M3, 0, amax4))
+    print_i32(sr([0x3F8DDD20, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
+    print_i32(sr([0x3F8DDD1F, 0, 0, 0], E4M3, 0x0123456789ABCDEF, amax4))
+    for v in (0x3F88D640, 0x3F88D63F):
         x = [[0.0] * 12345 + hexf(v)]
         print_i32([quantize(x, E4M3, T, amax=amax4, seed=42)[0][0][12345:]])
-    print_i32(sr([0x3F950FAD, 0x3F8AB6C5, 0x3F80AF53, 0x3F9D4C29], E5M2, 42, amax5))
-    print_i32(sr([0x3F950FAC, 0x3F8AB6C4, 0x3F80AF52, 0x3F9D4C28], E5M2, 42, amax5))
+    print_i32(sr([0x3F81F5A0, 0x3F8C62C0, 0x3F96D8A0, 0x3F910160], E5M2, 42, amax5))
+    print_i32(sr([0x3F81F59F, 0x3F8C62BF, 0x3F96D89F, 0x3F91015F], E5M2, 42, amax5))
     print_i32(sr([bits(500.0), 0x7F800000, 0xFF800000, 0x7FC00000], E4M3, 42, amax4))
-    print_i32(sr([0x80000000, bits(f32(447.9)), 0x3A800000, 0xBA400000], E4M3, 42, amax4))
+    print_i32(sr([0x80000000, bits(f32(447.9)), 0x3AC00000, 0xBA400000], E4M3, 42, amax4))
     p = pattern(4, 96, 1, 32)
     pt = [[fmul(v, 2.0 ** -14) for v in r] for r in p]
     q, _ = quantize(pt, E5M2, Scaling([1, "*"]), seed=7)
@@ -1011,7 +1039,7 @@ def stochastic_rounding():
     q, _ = quantize(p, E4M3, T, amax=[[12288.0]], seed=7)
     print_checksum(q)
     print_i32(block(q, 0, 0, 2, 12))
-    row = hexf(0x3F850FAC, 0x3F8AB6C4, 0x3F80AF52, 0x3F8D4C28) * 2
+    row = hexf(0x3F80FACF, 0x3F86315F, 0x3F8B6C4F, 0x3F8880AF) * 2
     q, _ = quantize([row], E4M3, T, amax=[[448.0]], seed=42)
     print_i32([q[0][:4], q[0][4:]])
     print_i32(q)

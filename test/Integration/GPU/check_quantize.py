@@ -21,7 +21,7 @@ independent references (docs/Design.md section 4):
 
   (a) the plain-Python oracle of the CPU reference, test/Integration/CPU/
       oracle.py: its amax_tiles, tile_scales, fmul, cast_rne_sat,
-      cast_stochastic and rand32, exactly as its quantize() uses them. Pure
+      cast_stochastic and rand16, exactly as its quantize() uses them. Pure
       Python runs a few microseconds per element, so on large tensors it
       checks a sample: the four corner tiles, the last (partial) tile row
       and column, and random tiles, up to --oracle-elements elements per
@@ -45,10 +45,11 @@ input named *amax* replaces the computed amax.
 
 Stochastic rounding: the entry's "rounding" is "stochastic" ("nearest" when
 absent) and the kernel has one i64 input of one element, the seed; element
-(row, col) of an output draws oracle.rand32(seed, row * cols + col), the
+(row, col) of an output draws oracle.rand16(seed, row * cols + col), the
 row-major index over that output (for an untransposed output, over the
-input): word i % 4 of the Philox4x32-10 call at counter i // 4, four
-consecutive elements per call. Any other combination of "rounding" and i64 inputs is bad input.
+input): the low (even i) or high (odd i) half of word (i % 8) // 2 of the
+Philox4x32-10 call at counter i // 8, eight consecutive elements per call,
+added to the top 16 of the dropped mantissa bits. Any other combination of "rounding" and i64 inputs is bad input.
 
 Dequantization ("op": "fp8.dequantize"): inputs q (f8e4m3/f8e5m2, [R, C])
 and scale (f32, or e8m0 when the scaling's scale is e8m0, one per tile of
@@ -723,7 +724,7 @@ def oracle_check(info, out, budget, rng, torch_amax=None):
                 scaled = oracle.fmul(v, qscale)
                 if info["stochastic"]:
                     w = oracle.cast_stochastic(
-                        scaled, oracle.rand32(info["seed"], i * C + j), fmt)
+                        scaled, oracle.rand16(info["seed"], i * C + j), fmt)
                 else:
                     w = oracle.cast_rne_sat(scaled, fmt)
                 res.expected[(i, j)] = w
@@ -904,33 +905,51 @@ def _mulhilo(m, c):
     return (a >> 16) + (low >> 32), low & U32
 
 
-def torch_rand32(seed, index):
-    """oracle.rand32 on an int64 tensor of element indices (>= 0): word
-    index % 4 of the Philox call at counter index // 4."""
+def torch_philox(seed, counter):
+    """The four words of the Philox4x32-10 calls at an int64 tensor of
+    counters (>= 0) under seed."""
     seed &= (1 << 64) - 1
     k0, k1 = seed & U32, seed >> 32
-    counter = index >> 2
     c0, c1 = counter & U32, counter >> 32
-    c2 = torch.zeros_like(index)
-    c3 = torch.zeros_like(index)
+    c2 = torch.zeros_like(counter)
+    c3 = torch.zeros_like(counter)
     for r in range(10):
         if r:
             k0, k1 = (k0 + oracle.W0) & U32, (k1 + oracle.W1) & U32
         hi0, lo0 = _mulhilo(oracle.M0, c0)
         hi1, lo1 = _mulhilo(oracle.M1, c2)
         c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
-    word = index & 3
+    return c0, c1, c2, c3
+
+
+def _pick_word(words, word):
+    c0, c1, c2, c3 = words
     return torch.where(word == 0, c0, torch.where(
         word == 1, c1, torch.where(word == 2, c2, c3)))
 
 
+def torch_rand32(seed, index):
+    """oracle.rand32 on an int64 tensor of element indices (>= 0): word
+    index % 4 of the Philox call at counter index // 4 (Hadamard signs)."""
+    return _pick_word(torch_philox(seed, index >> 2), index & 3)
+
+
+def torch_rand16(seed, index):
+    """oracle.rand16 on an int64 tensor of element indices (>= 0): half
+    index % 2 (low first) of word (index % 8) // 2 of the Philox call at
+    counter index // 8 (stochastic rounding)."""
+    word = _pick_word(torch_philox(seed, index >> 3), (index >> 1) & 3)
+    return (word >> ((index & 1) * 16)) & 0xFFFF
+
+
 def torch_cast_stochastic(v, r, fmt):
-    """oracle.cast_stochastic on f32 tensor v with random bits r (int64)."""
+    """oracle.cast_stochastic on f32 tensor v with random bits r (int64; its
+    low 16 bits are used)."""
     B = 23 - fmt.m
     b = v.view(torch.int32).to(torch.int64) & U32
     s = (b >> 24) & 0x80
     a = b & 0x7FFFFFFF
-    R = r & ((1 << B) - 1)
+    R = (r & 0xFFFF) << (B - 16)
     normal = (((a + R) >> B) - ((127 - fmt.bias) << fmt.m)) & 0xFF
     F = torch.floor(v.abs().to(torch.float64) * 2.0 ** (23 - fmt.emin)).to(torch.int64)
     sub = ((F + R) >> B) & 0xFF
@@ -1025,7 +1044,7 @@ def torch_quantize(x, fmt, scaling, margin=0, amax=None, seed=None,
         v = x[r0:r1] * qs
         if stochastic:
             index = rows[:, None].to(torch.int64) * C + cols[None, :]
-            out[r0:r1] = torch_cast_stochastic(v, torch_rand32(seed, index), fmt)
+            out[r0:r1] = torch_cast_stochastic(v, torch_rand16(seed, index), fmt)
         else:
             v = torch.clamp(v, -fmt.fmax, fmt.fmax)
             out[r0:r1] = v.to(dtype).view(torch.uint8)

@@ -102,7 +102,8 @@ static float stochasticCast(float x, uint32_t random, Type elementType,
   unsigned m = format.mantissaBits, dropped = 23 - m;
   uint32_t bits = bitsOf(x);
   uint32_t sign = (bits >> 24) & 0x80, magnitude = bits & 0x7FFFFFFF;
-  uint32_t noise = random & ((1u << dropped) - 1);
+  // The 16 random bits at the top of the dropped field.
+  uint32_t noise = (random & 0xFFFF) << (dropped - kStochasticBits);
   uint32_t code;
   if (magnitude > 0x7F800000) {
     code = format.nanCode;
@@ -153,7 +154,7 @@ HostMatrix fp8::quantizeDequantize(const HostMatrix &input, Type elementType,
           int64_t index = r * input.cols + c;
           float scaled = input.values[index] * quantScale;
           float q = stochastic
-                        ? stochasticCast(scaled, philoxRandom32(seed, index),
+                        ? stochasticCast(scaled, philoxRandom16(seed, index),
                                          elementType, format)
                         : saturatingCast(scaled, elementType, format);
           output.values[index] = q * scale;

@@ -64,6 +64,14 @@ uint32_t fp8::philoxRandom32(uint64_t seed, uint64_t index) {
                        {uint32_t(seed), uint32_t(seed >> 32)})[index % 4];
 }
 
+uint32_t fp8::philoxRandom16(uint64_t seed, uint64_t index) {
+  uint64_t counter = index / 8;
+  uint32_t word =
+      philox4x32x10({uint32_t(counter), uint32_t(counter >> 32), 0, 0},
+                    {uint32_t(seed), uint32_t(seed >> 32)})[(index % 8) / 2];
+  return (word >> (16 * (index % 2))) & 0xFFFF;
+}
+
 static Value constI32(OpBuilder &b, Location loc, uint32_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                       static_cast<int64_t>(value));
@@ -107,25 +115,35 @@ std::array<Value, 4> fp8::buildPhilox4x32x10(OpBuilder &b, Location loc,
 }
 
 std::array<Value, 4> fp8::buildPhiloxRandom4x32(OpBuilder &b, Location loc,
-                                                Value seed, Value counter) {
-  auto [c0, c1] = splitI64(b, loc, counter);
+                                                Value seed, Value counterLo,
+                                                Value counterHi) {
   Value zero = constI32(b, loc, 0);
   auto [k0, k1] = splitI64(b, loc, seed);
-  return buildPhilox4x32x10(b, loc, {c0, c1, zero, zero}, {k0, k1});
+  return buildPhilox4x32x10(b, loc, {counterLo, counterHi, zero, zero},
+                            {k0, k1});
 }
 
-Value fp8::buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed,
+std::array<Value, 4> fp8::buildPhiloxRandom4x32(OpBuilder &b, Location loc,
+                                                Value seed, Value counter) {
+  auto [c0, c1] = splitI64(b, loc, counter);
+  return buildPhiloxRandom4x32(b, loc, seed, c0, c1);
+}
+
+Value fp8::buildPhiloxRandom16(OpBuilder &b, Location loc, Value seed,
                                Value index) {
-  Type i64 = b.getI64Type();
-  Value counter = arith::ShRUIOp::create(
-      b, loc, index, arith::ConstantIntOp::create(b, loc, i64, 2));
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto constI64 = [&](int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, i64, value);
+  };
+  Value counter = arith::ShRUIOp::create(b, loc, index, constI64(3));
   std::array<Value, 4> words = buildPhiloxRandom4x32(b, loc, seed, counter);
-  // Word index mod 4, by selects (a CPU reference computes the whole call
-  // per element; only the GPU kernels share one call among four elements).
+  // Word (index mod 8) / 2, by selects (a CPU reference computes the whole
+  // call per element; only the GPU kernels share one call among eight).
   Value lane = arith::TruncIOp::create(
-      b, loc, b.getI32Type(),
-      arith::AndIOp::create(b, loc, index,
-                            arith::ConstantIntOp::create(b, loc, i64, 3)));
+      b, loc, i32,
+      arith::AndIOp::create(b, loc,
+                            arith::ShRUIOp::create(b, loc, index, constI64(1)),
+                            constI64(3)));
   Value word = words[0];
   for (uint32_t w = 1; w < 4; ++w)
     word = arith::SelectOp::create(
@@ -133,7 +151,15 @@ Value fp8::buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                               constI32(b, loc, w)),
         words[w], word);
-  return word;
+  // The low half for an even index, the high half for an odd one.
+  Value shift = arith::TruncIOp::create(
+      b, loc, i32,
+      arith::ShLIOp::create(b, loc,
+                            arith::AndIOp::create(b, loc, index, constI64(1)),
+                            constI64(4)));
+  return arith::AndIOp::create(b, loc,
+                               arith::ShRUIOp::create(b, loc, word, shift),
+                               constI32(b, loc, 0xFFFF));
 }
 
 //===----------------------------------------------------------------------===//
@@ -472,8 +498,10 @@ Value fp8::buildStochasticCastBits(OpBuilder &b, Location loc, Value x,
   unsigned dropped = 23 - m;
 
   auto [sign, magnitude] = splitSign(b, loc, x);
-  Value noise = arith::AndIOp::create(b, loc, random,
-                                      constI32(b, loc, (1u << dropped) - 1));
+  // The 16 random bits at the top of the dropped field.
+  Value noise = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, random, constI32(b, loc, 0xFFFF)),
+      constI32(b, loc, dropped - kStochasticBits));
 
   // Target-normal range: add the noise to the dropped bits and truncate; a
   // carry moves into the exponent, which is the correct next FP8 value.

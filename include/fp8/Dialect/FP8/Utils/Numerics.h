@@ -57,28 +57,42 @@ FP8Format getFP8Format(Type type);
 std::array<uint32_t, 4> philox4x32x10(std::array<uint32_t, 4> counter,
                                       std::array<uint32_t, 2> key);
 
-/// The 32 random bits of element `index` under `seed`: word `index mod 4` of
-/// Philox with counter (lo(index / 4), hi(index / 4), 0, 0) and key
-/// (lo(seed), hi(seed)). Four consecutive elements share one Philox call,
-/// which is what lets a GPU kernel draw its random bits at copy speed. For
-/// index < 2^34 this is Triton's `tl.randint4x(seed, index / 4)[index % 4]`
-/// on a uint32 offset, so PyTorch can check it on a GPU.
+/// The 32-bit random word of element `index` under `seed`: word
+/// `index mod 4` of Philox with counter (lo(index / 4), hi(index / 4), 0, 0)
+/// and key (lo(seed), hi(seed)). For index < 2^34 this is Triton's
+/// `tl.randint4x(seed, index / 4)[index % 4]` on a uint32 offset. The signs
+/// of a seeded Hadamard rotation take bit 0 of it.
 uint32_t philoxRandom32(uint64_t seed, uint64_t index);
+
+/// The random bits stochastic rounding adds per element.
+inline constexpr unsigned kStochasticBits = 16;
+
+/// The 16 random bits of element `index` for stochastic rounding: the low
+/// half (even `index`) or the high half (odd) of word `(index mod 8) / 2`
+/// of Philox with counter (lo(index / 8), hi(index / 8), 0, 0) and key
+/// (lo(seed), hi(seed)). Eight consecutive elements share one Philox call,
+/// which is what lets a GPU kernel round stochastically at copy speed.
+uint32_t philoxRandom16(uint64_t seed, uint64_t index);
 
 /// IR for philox4x32x10 on i32 values.
 std::array<Value, 4> buildPhilox4x32x10(OpBuilder &b, Location loc,
                                         std::array<Value, 4> counter,
                                         std::array<Value, 2> key);
 
-/// IR for the random bits of elements 4 * counter .. 4 * counter + 3 (the
-/// words of one Philox call, in order): `seed` and `counter` are i64 values;
-/// returns four i32. GPU kernels call this once per four elements.
+/// IR for the four words of the Philox call at `counter` (an i64 value, or
+/// the pair of its i32 halves) under `seed` (i64): the random bits of
+/// elements 8 * counter .. 8 * counter + 7, two a word, low half first.
+/// GPU kernels call this once per eight elements.
 std::array<Value, 4> buildPhiloxRandom4x32(OpBuilder &b, Location loc,
                                            Value seed, Value counter);
+std::array<Value, 4> buildPhiloxRandom4x32(OpBuilder &b, Location loc,
+                                           Value seed, Value counterLo,
+                                           Value counterHi);
 
-/// IR for philoxRandom32 of one element: `seed` and `index` are i64 values;
-/// returns i32. A whole Philox call per element (the CPU reference's way).
-Value buildPhiloxRandom32(OpBuilder &b, Location loc, Value seed, Value index);
+/// IR for philoxRandom16 of one element: `seed` and `index` are i64 values;
+/// returns an i32 holding the 16 bits in its low half. A whole Philox call
+/// per element (the CPU reference's way).
+Value buildPhiloxRandom16(OpBuilder &b, Location loc, Value seed, Value index);
 
 //===----------------------------------------------------------------------===//
 // Scales
@@ -120,12 +134,14 @@ Value buildFP8ToF32(OpBuilder &b, Location loc, Value value);
 /// conversion keeps NaN payloads and flushes subnormals.
 Value buildRoundF32To(OpBuilder &b, Location loc, Value x, Type elementType);
 
-/// IR for the stochastic rounding of f32 `x` to `elementType` with 32 random
-/// bits `random` (i32): random bits are added to the bits the cast drops and
-/// the sum is truncated; saturating, NaN-preserving, sign-preserving.
+/// IR for the stochastic rounding of f32 `x` to `elementType` with the
+/// element's 16 random bits `random` (an i32 holding them in its low half;
+/// higher bits are ignored): the bits are added to the top 16 of the bits
+/// the cast drops and the sum is truncated; saturating, NaN-preserving,
+/// sign-preserving (docs/Numerics.md).
 Value buildStochasticCast(OpBuilder &b, Location loc, Value x, Value random,
                           Type elementType);
-/// The same as an i8 holding the FP8 encoding (what GPU kernels store).
+/// The same as an i8 holding the FP8 encoding.
 Value buildStochasticCastBits(OpBuilder &b, Location loc, Value x, Value random,
                               Type elementType);
 
