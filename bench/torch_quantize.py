@@ -49,7 +49,8 @@ ROWWISE_1x128 = {"tile": [1, 128], "scale": "f32", "round": "exact"}
 
 def make_quantize(fmt_name, scaling, stochastic=False):
     """x [R, C] bf16 -> (q [R, C], stored scales), tiles dividing the shape;
-    stochastic: rounded with 31 random bits per element from torch.randint."""
+    stochastic: rounded with 16 random bits per element from torch.randint
+    (the contract's count, docs/Numerics.md)."""
     fmt, dtype = FORMATS[fmt_name]
 
     def quantize(x):
@@ -62,7 +63,7 @@ def make_quantize(fmt_name, scaling, stochastic=False):
         stored = code.to(torch.uint8) if scaling["scale"] == "e8m0" else dequant
         if stochastic:
             v = (xb * qscale).reshape(R, C)
-            r = torch.randint(0, 1 << 31, (R, C), device=x.device,
+            r = torch.randint(0, 1 << 16, (R, C), device=x.device,
                               dtype=torch.int64)
             return cq.torch_cast_stochastic(v, r, fmt), stored.reshape(
                 R // tr, C // tc)
