@@ -105,16 +105,81 @@ TEST(GemmConfigTest, FortyFiveTilesStayWhole) {
   EXPECT_EQ(config.gridSize, 132);
 }
 
-// Small M: 128 x 128 tiles would leave over half the SMs idle, so 128 x 64.
-TEST(GemmConfigTest, SmallMTakes128x64) {
-  for (int64_t m : {1, 64, 128}) {
+// Small M, at most 64 rows: one 64-row tile of one consumer, as narrow as
+// makes one tile per SM (7168 / 132 -> 56 columns, 128 tiles), C stored
+// directly (56 columns are not whole 128-byte chunks). Blockwise B scales
+// (128-row blocks) that such a tile straddles are read per column.
+TEST(GemmConfigTest, SmallMTakesOneNarrowTilePerSM) {
+  for (int64_t m : {1, 17, 64}) {
+    SCOPED_TRACE(testing::Message() << "M = " << m);
+    for (GemmConfig config :
+         {tensorwise(m, 7168, 2048, /*fast=*/true),
+          tensorwise(m, 7168, 2048, /*fast=*/false), blockwise(m, 7168, 2048),
+          blockwise(m, 7168, 2048, /*rowMajorA=*/true)}) {
+      EXPECT_EQ(config.tileM, 64);
+      EXPECT_EQ(config.tileN, 56);
+      EXPECT_EQ(config.consumers, 1);
+      EXPECT_EQ(config.threads(), 256);
+      EXPECT_EQ(config.tileCount(m, 7168), 128);
+      EXPECT_EQ(config.gridSize, 128);
+      EXPECT_FALSE(config.tmaStore);
+      EXPECT_EQ(config.stages, 8);
+      EXPECT_EQ(config.splitTiles, 0);
+      // setmaxnreg raises the consumer above the count at entry.
+      EXPECT_EQ(config.entryRegisters(), 168);
+      EXPECT_EQ(config.producerRegisters(), 40u);
+      EXPECT_EQ(config.consumerRegisters(), 232u);
+    }
+    GemmConfig bw = blockwise(m, 7168, 2048);
+    EXPECT_TRUE(bw.bScalePerColumn);
+    EXPECT_FALSE(bw.bScalePerTile);
+    EXPECT_EQ(bw.aScaleBytes, 64 * 4);
+    EXPECT_FALSE(tensorwise(m, 7168, 2048, true).bScalePerColumn);
+  }
+}
+
+// A narrow tile that divides B's 128-row scale blocks keeps one B scale
+// per tile (N = 4096: 32 columns); at least 16 columns (N = 512: 32 tiles).
+TEST(GemmConfigTest, SmallMNarrowTileWidths) {
+  GemmConfig n4096 = blockwise(64, 4096, 7168);
+  EXPECT_EQ(n4096.tileN, 32);
+  EXPECT_EQ(n4096.gridSize, 128);
+  EXPECT_FALSE(n4096.bScalePerColumn);
+  EXPECT_TRUE(n4096.bScalePerTile);
+  GemmConfig n512 = blockwise(1, 512, 512);
+  EXPECT_EQ(n512.tileN, 16);
+  EXPECT_EQ(n512.gridSize, 32);
+  // An MN-major 16-bit B comes in whole 64-element atoms.
+  OperandScaling none = scaling(kDyn, kDyn, 1, 1);
+  GemmConfig mnMajor = chooseConfig(hopper(), 64, 7168, /*fast=*/true, kDyn,
+                                    none, none, /*grouped=*/false, 64);
+  EXPECT_EQ(mnMajor.tileN, 64);
+  EXPECT_EQ(mnMajor.tileM, 64);
+}
+
+// More than 64 rows keep 128 x 64 where 128 x 128 would leave over half
+// the SMs idle: 128 x 56 tiles on two consumers, and 64 x 112 tiles, ran
+// 2-35% slower than 128 x 64 at M = 128 (H100). So do a grouped GEMM, and
+// N too wide for one tile per SM.
+TEST(GemmConfigTest, LargerMOrNKeeps128x64) {
+  for (int64_t m : {65, 100, 128}) {
     GemmConfig config = blockwise(m, 4096, 7168);
     EXPECT_EQ(config.tileM, 128) << "M = " << m;
     EXPECT_EQ(config.tileN, 64) << "M = " << m;
     EXPECT_EQ(config.consumers, 2) << "M = " << m;
     EXPECT_EQ(config.splitTiles, 0) << "M = " << m;
     EXPECT_EQ(config.gridSize, 64) << "M = " << m;
+    EXPECT_FALSE(config.bScalePerColumn) << "M = " << m;
   }
+  GemmConfig wide = tensorwise(64, 132 * 128, 2048, /*fast=*/true);
+  EXPECT_EQ(wide.tileM, 128);
+  EXPECT_EQ(wide.consumers, 2);
+  OperandScaling a = scaling(1, 128, 64, 2048);
+  OperandScaling b = scaling(128, 128, 7168, 2048);
+  GemmConfig grouped = chooseConfig(hopper(), 64, 7168, /*fast=*/false, 128, a,
+                                    b, /*grouped=*/true);
+  EXPECT_EQ(grouped.tileM, 128);
+  EXPECT_EQ(grouped.consumers, 2);
 }
 
 // Fast tensorwise on a large problem: 128 x 256 (the accumulator is the

@@ -3,14 +3,15 @@
 // The Hopper (sm_90a) GEMM of two K-major FP8 operands, C = A * B^T with A
 // stored M x K and B stored N x K (what fp8-legalize makes of every
 // scaled_matmul). Persistent CTAs, one per SM, walk 128 x N tiles of C
-// (N = 64, 128, 192 or 256) or 192 x 128 tiles (chooseConfig) with:
+// (N = 64, 128, 192 or 256), 192 x 128 tiles, or, for at most 64 rows, one
+// 64 x N tile each, N as narrow as gives every SM one (chooseConfig) with:
 //
 //  - a producer warpgroup, of which one thread issues the TMA loads
 //    (cp.async.bulk.tensor, 128-byte swizzle) of each 128-deep K-block of A
 //    and B into a ring of `stages` shared-memory buffers, each guarded by a
 //    "full" mbarrier (transaction bytes) and an "empty" one (consumers done);
 //    it runs ahead into the next tile while the consumers store this one;
-//  - two or three consumer warpgroups, each multiplying 64 rows of A with
+//  - one, two or three consumer warpgroups, each multiplying 64 rows of A with
 //    the B tile by wgmma.mma_async m64nNk32 on shared-memory descriptors,
 //    then storing their rows of C through a swizzled shared-memory buffer
 //    by TMA.
@@ -629,8 +630,10 @@ fp8::buildHighPrecisionGemmKernel(OpBuilder &builder, linalg::LinalgOp op,
       ShapedType::kDynamic, ShapedType::kDynamic, 1, false, false, false};
   problem.aScaling = none;
   problem.bScaling = none;
-  GemmConfig config = chooseConfig(target, problem.m, problem.n, /*fast=*/true,
-                                   ShapedType::kDynamic, none, none);
+  // An MN-major B is loaded in whole 64-element atoms of N.
+  GemmConfig config = chooseConfig(
+      target, problem.m, problem.n, /*fast=*/true, ShapedType::kDynamic, none,
+      none, /*grouped=*/false, problem.bMnMajor ? 64 : 8);
   if (int64_t tiles = config.tileCount(problem.m, problem.n);
       tiles > std::numeric_limits<int32_t>::max())
     return op.emitOpError("M x N makes ")

@@ -1,6 +1,7 @@
 // GEMM kernels checked on the GPU by make check-gpu (check_gemm.py): every
 // scaling the sm_90a kernel takes, both element types, bf16 and f32 output,
-// promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208), the
+// promoted and fast accumulation, edge tiles (M = 1, 17, 4095; K = 208),
+// small M (one narrow 64-row tile per SM up to 64 rows; M = 1 .. 256), the
 // 128 x 256 tiles of fast accumulation, the 128 x 192 tiles of plain
 // promotion (tensorwise, rowwise) and the 192 x 128 tiles of blockwise
 // scales (three consumer warpgroups) on large problems; every 1x128 case
@@ -433,6 +434,88 @@ func.func @split_round_k128(%a: tensor<4096x128xf8E4M3FN>, %sa: tensor<4096x1xf3
         contracting = array<i64: 1, 1>}
       : (tensor<4096x128xf8E4M3FN>, tensor<4096x1xf32>, tensor<4096x128xf8E4M3FN>, tensor<32x1xf32>) -> tensor<4096x4096xbf16>
   return %c : tensor<4096x4096xbf16>
+}
+
+// Small M (chooseSmallM): at most 64 rows take 64-row tiles of one
+// consumer, as narrow as makes one per SM, C stored directly where a tile
+// is not whole 64-column chunks; more rows keep 128 x 64 (or 128 x 128)
+// tiles, here with partial row and column tiles.
+// 1x1000x512 tensorwise -> bf16, fast: 64 x 16 tiles, 63 of them, the last
+// 8 columns wide
+func.func @small_m1_fast(%a: tensor<1x512xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<1000x512xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<1x1000xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<1x512xf8E4M3FN>, tensor<1x1xf32>, tensor<1000x512xf8E4M3FN>, tensor<1x1xf32>) -> tensor<1x1000xbf16>
+  return %c : tensor<1x1000xbf16>
+}
+
+// 64x7128x1024 rowwise -> f32, promoted: 64 x 56 tiles, 128 of them, the
+// last 16 columns wide
+func.func @small_m64_rowwise_f32(%a: tensor<64x1024xf8E4M3FN>, %sa: tensor<64x1xf32>, %b: tensor<7128x1024xf8E4M3FN>, %sb: tensor<7128x1xf32>) -> tensor<64x7128xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<64x1024xf8E4M3FN>, tensor<64x1xf32>, tensor<7128x1024xf8E4M3FN>, tensor<7128x1xf32>) -> tensor<64x7128xf32>
+  return %c : tensor<64x7128xf32>
+}
+
+// 40x2984x512 blockwise -> f32, col_major_tma: 64 x 24 tiles (rows 40..63
+// past M), 125 of them, the last 8 columns wide; tiles straddle B's 128-row
+// scale blocks, so B's scales are read per column
+func.func @small_m40_blockwise_straddle(%a: tensor<40x512xf8E4M3FN>, %sa: tensor<4x40xf32>, %b: tensor<2984x512xf8E4M3FN>, %sb: tensor<24x4xf32>) -> tensor<40x2984xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<40x512xf8E4M3FN>, tensor<4x40xf32>, tensor<2984x512xf8E4M3FN>, tensor<24x4xf32>) -> tensor<40x2984xf32>
+  return %c : tensor<40x2984xf32>
+}
+
+// 100x7168x2048 blockwise -> bf16, col_major_tma: 128 x 64 tiles, rows
+// 100..127 past M
+func.func @small_m100_blockwise_tma(%a: tensor<100x2048xf8E4M3FN>, %sa: tensor<16x100xf32>, %b: tensor<7168x2048xf8E4M3FN>, %sb: tensor<56x16xf32>) -> tensor<100x7168xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<100x2048xf8E4M3FN>, tensor<16x100xf32>, tensor<7168x2048xf8E4M3FN>, tensor<56x16xf32>) -> tensor<100x7168xbf16>
+  return %c : tensor<100x7168xbf16>
+}
+
+// 128x4096x512 blockwise -> f32, row-major scales: 64 tiles of 128 x 64
+func.func @small_m128_blockwise_f32(%a: tensor<128x512xf8E4M3FN>, %sa: tensor<128x4xf32>, %b: tensor<4096x512xf8E4M3FN>, %sb: tensor<32x4xf32>) -> tensor<128x4096xf32> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<128x512xf8E4M3FN>, tensor<128x4xf32>, tensor<4096x512xf8E4M3FN>, tensor<32x4xf32>) -> tensor<128x4096xf32>
+  return %c : tensor<128x4096xf32>
+}
+
+// 256x7168x1024 tensorwise -> bf16, promoted: 112 tiles of 128 x 128
+func.func @small_m256_tensorwise(%a: tensor<256x1024xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<7168x1024xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<256x7168xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>}
+      : (tensor<256x1024xf8E4M3FN>, tensor<1x1xf32>, tensor<7168x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<256x7168xbf16>
+  return %c : tensor<256x7168xbf16>
+}
+
+// 200x2040x256 tensorwise e4m3 x e5m2 -> bf16, fast: 128 x 64 tiles, the
+// second row tile partial (72 rows), the last column tile 56 wide
+func.func @small_m200_e5m2_fast(%a: tensor<200x256xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<2040x256xf8E5M2>, %sb: tensor<1x1xf32>) -> tensor<200x2040xbf16> {
+  %c = fp8.scaled_matmul %a, %sa, %b, %sb {
+        a_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [*, *], scale = f32>,
+        contracting = array<i64: 1, 1>, accumulate = #fp8.accumulate<fast>}
+      : (tensor<200x256xf8E4M3FN>, tensor<1x1xf32>, tensor<2040x256xf8E5M2>, tensor<1x1xf32>) -> tensor<200x2040xbf16>
+  return %c : tensor<200x2040xbf16>
 }
 
 // Matmuls kept in high precision (fp8_high_precision, rowwise_gw_hp's

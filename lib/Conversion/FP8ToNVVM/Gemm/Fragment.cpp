@@ -89,8 +89,9 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
   }
   if (!(kBlockOnly && config.bScaleBytes)) {
     Value bScales = groupScales(b, args.bScale, bScaling, tile.bScaleBase);
-    if (bScaling.rowBlock == 1) {
-      // One scale per column this thread holds: 8j + laneCol + {0, 1}.
+    if (bScaling.rowBlock == 1 || config.bScalePerColumn) {
+      // One scale per column this thread holds: 8j + laneCol + {0, 1}
+      // (also where the tile straddles two of B's row blocks).
       for (int64_t j = 0; j < config.tileN / 8; ++j)
         for (int64_t e = 0; e < 2; ++e)
           scales.b.push_back(loadScale(bScales, bScaling,

@@ -24,16 +24,43 @@ OperandScaling gemm::describeScaling(ScalingAttr scaling,
                         target.hasTmaLoadableScales(scaling)};
 }
 
-/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; 128 x 64 where
-/// 128 x 128 tiles would leave most SMs idle (small M) or promotion comes
-/// inside a K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
+/// Small M (at most 64 rows: decode, a few rows of an expert), where 128 x
+/// 128 tiles would leave SMs idle: the whole cost is reading B, so every SM
+/// streams a slice of it. One 64-row tile of one consumer (a 128-row tile
+/// had a second consumer multiplying rows past M, and TMA filling them with
+/// zeros: M = 64 ran slower than M = 128), as narrow as makes one tile per
+/// SM: N = 7168 takes 128 tiles of 56 columns (128 x 64 left 20 of 132 SMs
+/// idle): +30-35% (blockwise +11-13%) on the H100
+/// (bench/results/2026-11-26-h100-small-m.md).
+/// At least 16 wide, a multiple of `tileNStep`. A tile that straddles two
+/// row blocks of B's scales reads B's scales per column. Returns false,
+/// changing nothing, for larger problems.
+static bool chooseSmallM(GemmConfig &config, int64_t numSMs, int64_t m,
+                         int64_t n, const OperandScaling &b,
+                         int64_t tileNStep) {
+  constexpr int64_t kMinTileN = 16;
+  if (m > kConsumerRows || llvm::divideCeil(n, 128) >= numSMs)
+    return false;
+  config.tileM = kConsumerRows;
+  config.consumers = 1;
+  config.tileN = std::max(llvm::alignTo(llvm::divideCeil(n, numSMs), tileNStep),
+                          llvm::alignTo(kMinTileN, tileNStep));
+  config.bScalePerColumn =
+      !b.spansRows() && b.rowBlock != 1 && b.rowBlock % config.tileN != 0;
+  return true;
+}
+
+/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; for at most 64
+/// rows, one narrow 64-row tile per SM (chooseSmallM); 128 x 64 where
+/// 128 x 128 tiles would leave most SMs idle or promotion comes inside a
+/// K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
 /// and 128 x 192 for plain promotion on large problems; as many pipeline
 /// stages as shared memory holds, at most 8; a short last round of 192 x 128
 /// tiles split.
 GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
                               bool fast, int64_t promotion,
                               const OperandScaling &a, const OperandScaling &b,
-                              bool grouped) {
+                              bool grouped, int64_t tileNStep) {
   const int64_t numSMs = target.getNumSMs();
   bool kVaryingScales = !ShapedType::isDynamic(promotion);
   // A tile must not straddle two row blocks of B's scales: the kernel keeps
@@ -45,9 +72,17 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   int64_t tiles = config.tileCount(m, n);
   int64_t tallTiles = llvm::divideCeil(m, 3 * kConsumerRows) *
                       llvm::divideCeil(n, 128); // 192 x 128
+  bool subBlockPromotion = kVaryingScales && promotion < kTileK;
+  // Small M (decode): every SM streams a slice of B. Not a grouped GEMM,
+  // whose rows per group are known at run time, nor MX (SubBlockScales
+  // converts scales for 128 x 64 tiles).
+  if (!grouped && !subBlockPromotion &&
+      chooseSmallM(config, numSMs, m, n, b, tileNStep)) {
+    // chooseSmallM chose the tile.
+  }
   // Promotion within a K-block (1x32, 1x64 scales) reads a scale per column
   // for every step; with 128 columns they and the sums spill (K = 512).
-  if (tiles < numSMs / 2 || (kVaryingScales && promotion < kTileK))
+  else if (tiles < numSMs / 2 || subBlockPromotion)
     config.tileN = 64;
   // Per-block scales (blockwise): 192 x 128, three consumer warpgroups of
   // 64 accumulator and 64 sum registers each. A 128-wide tile keeps one
@@ -76,7 +111,7 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
   // Per-tile B scales that vary along K: the producer's TMA brings them with
   // the stage instead of a global load per consumer thread and K-block.
-  if (kVaryingScales && b.blockByBulkCopy()) {
+  if (kVaryingScales && b.blockByBulkCopy() && !config.bScalePerColumn) {
     config.bScalePerTile = true;
     config.bScaleBytes = 16;
   }
@@ -91,7 +126,9 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // C leaves through shared memory and TMA stores, even where its staging
   // buffers cost a pipeline stage (128 x 128: 7 -> 6): measured on the H200,
   // +5-23% for blockwise on four large shapes, -7% on 16384x4096x14336.
-  config.tmaStore = !grouped;
+  // The staging buffers hold 128-byte column chunks (64 bf16 or 32 f32
+  // columns): a narrower small-M tile stores directly.
+  config.tmaStore = !grouped && config.tileN % 64 == 0;
   config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
                                            config.stageSharedBytes());
   // 192 x 128 with per-row scales read from global memory: those loads are

@@ -166,6 +166,10 @@ struct GemmConfig {
   // a bulk copy brings the aligned 16 bytes of scales that hold the
   // K-block's with each stage.
   bool bScalePerTile = false;
+  // Whether B's scales, blocks of rows that a narrow small-M tile
+  // straddles, are read per column (as per-row B scales are) instead of one
+  // per tile.
+  bool bScalePerColumn = false;
   /// Whether B's scales come by TMA with a tensor map (per-row scales).
   bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
 
@@ -238,11 +242,15 @@ struct GemmConfig {
     return barrierOffset() + barrierBytes() + kSwizzleAtom;
   }
   int64_t threads() const { return (consumers + 1) * kWarpgroup; }
-  /// The register count at entry: the file shared out evenly (multiple of 8).
-  int64_t entryRegisters() const { return kRegisterFile / threads() / 8 * 8; }
+  /// The register count at entry: the file shared out evenly (multiple of
+  /// 8), at most 168 so that one consumer's setmaxnreg.inc still raises it.
+  int64_t entryRegisters() const {
+    return std::min<int64_t>(kRegisterFile / threads() / 8 * 8, 168);
+  }
   /// After setmaxnreg: the producer keeps few, the consumers take the rest:
-  /// 128 * (40 + 2 * 232) or 128 * (24 + 3 * 160) <= 65536.
-  uint32_t producerRegisters() const { return consumers == 2 ? 40 : 24; }
+  /// 128 * (40 + 2 * 232) or 128 * (24 + 3 * 160) <= 65536 (one consumer:
+  /// 40 + 232).
+  uint32_t producerRegisters() const { return consumers <= 2 ? 40 : 24; }
   uint32_t consumerRegisters() const {
     int64_t perConsumer =
         (kRegisterFile / kWarpgroup - producerRegisters()) / consumers;
@@ -256,10 +264,13 @@ struct GemmConfig {
 /// operands' scales (docs/GPU.md, "Tile heuristic"). A grouped GEMM
 /// (`grouped`: `m` rows in all, in groups sized at run time) takes 128 x
 /// 128 tiles or narrower, stores C directly (TMA would not stop at a group's
-/// last row) and runs one CTA per SM.
+/// last row) and runs one CTA per SM. A tile's N is a multiple of
+/// `tileNStep` (8, wgmma's step; 64 for an MN-major 16-bit B, loaded in
+/// whole 64-element atoms).
 GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
                         int64_t promotion, const OperandScaling &a,
-                        const OperandScaling &b, bool grouped = false);
+                        const OperandScaling &b, bool grouped = false,
+                        int64_t tileNStep = 8);
 
 } // namespace mlir::fp8::kernels::gemm
 

@@ -76,7 +76,7 @@ HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
 }
 
 bool HopperMainLoop::orderedTurns() const {
-  return problem.promotion >= kTileK &&
+  return config.consumers > 1 && problem.promotion >= kTileK &&
          (!problem.aScaling.spansK() || !problem.bScaling.spansK());
 }
 

@@ -68,7 +68,8 @@ public:
   ThreadFragment buildFragment(Value thread);
   /// Whether the consumers take turns to issue their MMAs. It pays where
   /// promotion multiplies by per-block scales (+5% on the H200 for
-  /// blockwise) and costs 5% where it only adds (tensorwise, rowwise).
+  /// blockwise) and costs 5% where it only adds (tensorwise, rowwise). A
+  /// lone consumer (small M's 64-row tiles) has no one to take turns with.
   bool orderedTurns() const;
   /// Gives consumer 0 the first issue turn, where there are turns.
   void buildFirstTurn(const ThreadFragment &fragment);
