@@ -159,8 +159,8 @@ TEST(GemmConfigTest, SmallMNarrowTileWidths) {
 
 // More than 64 rows keep 128 x 64 where 128 x 128 would leave over half
 // the SMs idle: 128 x 56 tiles on two consumers, and 64 x 112 tiles, ran
-// 2-35% slower than 128 x 64 at M = 128 (H100). So do a grouped GEMM, and
-// N too wide for one tile per SM.
+// 9-26% slower than 128 x 64 at M = 128 (H100). A grouped GEMM and an N
+// too wide for one 128-column tile per SM take the usual tiles too.
 TEST(GemmConfigTest, LargerMOrNKeeps128x64) {
   for (int64_t m : {65, 100, 128}) {
     GemmConfig config = blockwise(m, 4096, 7168);

@@ -30,7 +30,7 @@ OperandScaling gemm::describeScaling(ScalingAttr scaling,
 /// had a second consumer multiplying rows past M, and TMA filling them with
 /// zeros: M = 64 ran slower than M = 128), as narrow as makes one tile per
 /// SM: N = 7168 takes 128 tiles of 56 columns (128 x 64 left 20 of 132 SMs
-/// idle): +30-35% (blockwise +11-13%) on the H100
+/// idle): +30-35% (blockwise +11-14%) on the H100
 /// (bench/results/2026-11-26-h100-small-m.md).
 /// At least 16 wide, a multiple of `tileNStep`. A tile that straddles two
 /// row blocks of B's scales reads B's scales per column. Returns false,
