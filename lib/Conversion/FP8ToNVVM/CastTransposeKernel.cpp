@@ -241,15 +241,19 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
   auto vec8 = VectorType::get({kChunkElements}, inputElement);
   auto vec8f = VectorType::get({kChunkElements}, f32);
   constexpr int64_t rowSteps = kTile / (2 * kThreadsPerBlock / kWarpSize);
+  // Step s's rows lie 2 s rows below step 0's: its offsets are step 0's
+  // plus a constant, so that the eight addresses are one register and
+  // immediates (computed per step, 16384x7168 took 80 registers, not 64).
+  Value firstStepRow = b.add(b.mul(warp, 16), rowInPair);
+  Value firstOffset =
+      b.add(b.mul(b.add(rowBase, firstStepRow), cols), b.add(colBase, segment));
   SmallVector<Value> rowsOf, offsets, loads;
   for (int64_t step = 0; step < rowSteps; ++step) {
-    Value row = b.add(b.add(b.mul(warp, 16), 2 * step), rowInPair);
-    Value offset =
-        b.add(b.mul(b.add(rowBase, row), cols), b.add(colBase, segment));
-    rowsOf.push_back(row);
-    offsets.push_back(offset);
-    loads.push_back(producer ? producer->compute(b, offset, kChunkElements)
-                             : streamLoad(b, vec8, input, offset));
+    rowsOf.push_back(b.add(firstStepRow, 2 * step));
+    offsets.push_back(b.add(firstOffset, 2 * step * cols));
+    loads.push_back(producer
+                        ? producer->compute(b, offsets[step], kChunkElements)
+                        : streamLoad(b, vec8, input, offsets[step]));
   }
   // Each row's amax: max |x| in the input type (exact, and half the
   // instructions of f32 on packed pairs), then across its 16 lanes.
