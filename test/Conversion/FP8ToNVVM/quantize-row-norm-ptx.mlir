@@ -5,13 +5,15 @@
 // warp folding its lane's chunk sums and running the butterfly (5
 // shuffles), the body per element, the 1x128 amax by 3 more shuffles per
 // round (the whole row's by 5 and shared memory), the casts and the
-// stores; no spills. A row sum alone (linalg, unfused) gets a warp per row
+// stores; no spills. Every such kernel keeps two CTAs an SM
+// (.minnctapersm 2: at most 128 registers). A row sum alone (linalg, unfused) gets a warp per row
 // in the same order.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=RMS < %t/rmsnorm_quantize_row_norm_0.ptx
 // RUN: FileCheck %s --check-prefix=LN < %t/layernorm_quantize_row_norm_1.ptx
 // RUN: FileCheck %s --check-prefix=TMA < %t/partial_round_tma_quantize_row_norm_2.ptx
 // RUN: FileCheck %s --check-prefix=SUM < %t/row_sum_generic_4.ptx
+// RUN: FileCheck %s --check-prefix=WIDE < %t/wide_f32_quantize_row_norm_5.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/rmsnorm_quantize_row_norm_0.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/layernorm_quantize_row_norm_1.ptx
@@ -19,6 +21,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/layernorm_quantize_row_norm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/partial_round_tma_quantize_row_norm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/row_sum_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wide_f32_quantize_row_norm_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-PTXAS %}
 // RUN: rm -rf %t100 && fp8-opt %s '--fp8-emit=dir=%t100 chip=sm_100a' -o /dev/null
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a %t100/rmsnorm_quantize_row_norm_0.ptx -o /dev/null %}
 
@@ -31,6 +34,9 @@
 // shared memory, the butterfly, rsqrt as 1 / sqrt (both correctly rounded,
 // as on the CPU), the tile amax, the casts.
 // RMS: .visible .entry rmsnorm_quantize_row_norm_0(
+// RMS-NEXT: .param
+// RMS: .maxntid 256, 1, 1
+// RMS-NEXT: .minnctapersm 2
 // RMS: ld.global.v4.b32
 // RMS: st.shared.b32
 // RMS: bar.sync 0;
@@ -163,3 +169,41 @@ func.func @row_sum(%x: tensor<100x1000xbf16>) -> tensor<100xf32> {
 // MANIFEST: "name": "row_sum_generic_4",
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
+
+// LayerNorm on rows of 14336 f32 (28 rounds: 8 warps of 4 steps, 64 f32
+// a lane kept in registers), rowwise: 137 registers without the bound, one
+// CTA an SM; with .minnctapersm 2, at most 128 (a few bytes of spills).
+// WIDE: .visible .entry wide_f32_quantize_row_norm_5(
+// WIDE: .minnctapersm 2
+// WIDE-PTXAS: Used {{([0-9]|[1-9][0-9]|1[01][0-9]|12[0-8])}} registers
+func.func @wide_f32(%x: tensor<16x14336xf32>, %w: tensor<14336xbf16>, %bias: tensor<14336xbf16>) -> (tensor<16x14336xf8E4M3FN>, tensor<16x1xf32>) {
+  %q, %s = fp8.quantize_elementwise %x, %w, %bias {indexing_maps = [#id, #row, #row], scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<16x14336xf32>, tensor<14336xbf16>, tensor<14336xbf16> -> tensor<16x14336xf8E4M3FN>, tensor<16x1xf32> {
+  ^bb0(%a: f32, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    %n = arith.constant 14336.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %mean = arith.divf %sum, %n : f32
+    %vn = arith.divf %var, %n : f32
+    %v = arith.addf %vn, %eps : f32
+    %r = math.rsqrt %v : f32
+    %d = arith.subf %a, %mean : f32
+    %t = arith.mulf %d, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %bf = arith.extf %bb : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %z = arith.addf %u, %bf : f32
+    %b = arith.truncf %z : f32 to bf16
+    fp8.yield %b : bf16
+  } reduce {
+  ^bb0(%a: f32, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    fp8.yield %a : f32
+  }, {
+  ^bb0(%a: f32, %g: bf16, %bb: bf16, %sum: f32, %var: f32):
+    %n = arith.constant 14336.0 : f32
+    %mean = arith.divf %sum, %n : f32
+    %d = arith.subf %a, %mean : f32
+    %sq = arith.mulf %d, %d : f32
+    fp8.yield %sq : f32
+  }
+  return %q, %s : tensor<16x14336xf8E4M3FN>, tensor<16x1xf32>
+}
