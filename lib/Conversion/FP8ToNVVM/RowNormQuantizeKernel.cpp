@@ -45,6 +45,8 @@ static constexpr int64_t kMaxCachedRounds = 4;
 
 /// Warps per CTA.
 static constexpr int64_t kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
+static_assert(kWarpsPerBlock == RowNormLayout::kWarpsPerBlock,
+              "fp8-fuse-quantization's shared-memory bound assumes it");
 
 /// CTAs an SM the kernel keeps resident (`.minnctapersm`): ptxas then
 /// stays within 128 registers a thread. Rows of 14336 f32 (4 cached
@@ -54,8 +56,6 @@ static constexpr int64_t kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
 /// (bench/results/2026-11-26-h100-latency-kernels.md). The other norms
 /// of the benchmark were within 128 already.
 static constexpr int64_t kBlocksPerSM = 2;
-static_assert(kWarpsPerBlock == RowNormLayout::kWarpsPerBlock,
-              "fp8-fuse-quantization's shared-memory bound assumes it");
 
 /// A shared-memory array of f32, 16-byte aligned.
 static Value addSharedF32(KernelBuilder &b, gpu::GPUFuncOp func, int64_t size) {
