@@ -147,6 +147,7 @@ CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 GPU_PROGRAMS   ?= linear_fwd_bwd:blockwise linear_fwd_bwd:tensorwise \
                   linear_fwd_bwd:rowwise linear_fwd_bwd:mxfp8 \
                   linear_fwd_bwd:delayed linear_fwd_bwd:delayed+h128 \
+                  mlp_block:delayed \
                   linear_fwd_bwd:rowwise_gw_hp mlp_block:rowwise_gw_hp \
                   quantized_fprop:none \
                   mlp_block:blockwise mlp_block:tensorwise \

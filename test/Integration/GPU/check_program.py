@@ -710,7 +710,9 @@ GRAPHS = {
                     ("matmul", ("a0", False), ("a1", False)),   # H = X W1^T
                     (gelu_fwd, "r4"),                           # A = gelu(H)
                     ("matmul", ("a3", False), ("a2", True)),    # dA = dY W2
-                    (gelu_bwd, "r6", "r4")]},                   # dH
+                    (gelu_bwd, "r6", "r4")],                    # dH
+        # programs/mlp_block.mlir computes H, Y, dA, dW2, dX, dW1.
+        "matmul_order": [4, 0, 6, 3, 1, 2]},
     # The self-test's plan: Y = X W^T.
     "selftest_fprop": {
         "roles": ["activation", "weight"],
@@ -789,13 +791,18 @@ def history_keys(graph, recipe):
     a delayed recipe, in the order of their history arguments (after the
     graph's own) and of their rolled histories (after its results):
     fp8-quantize-matmuls makes one per value, or per (value, contracted
-    dim) when the recipe rotates, in the order the matmuls first read them.
+    dim) when the recipe rotates, in the order the matmuls first read them
+    (the program's order: the graph's "matmul_order" where it has one).
     A key is the value ("aN"), or (value, dim) with a rotation."""
     preset, n = parse_recipe(recipe)
     if preset not in DELAYED:
         return []
     keys = []
-    for node in graph["results"]:
+    # The program's order of its matmuls where it differs from the order of
+    # the results (the histories follow the program).
+    order = graph.get("matmul_order")
+    nodes = [graph["results"][i] for i in order] if order else graph["results"]
+    for node in nodes:
         if node[0] != "matmul":
             continue
         for v, transposed in node[1:]:
