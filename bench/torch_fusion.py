@@ -133,6 +133,9 @@ def jobs(m, n):
         "bias_gelu_tensorwise": (
             lambda: (f32(m, n), f32(n)),
             lambda y, b: whole(bf16(gelu(bf16(y + b).float())[0]))),
+        "bias_tensorwise": (
+            lambda: (f32(m, n), f32(n)),
+            lambda y, b: whole(bf16(y + b))),
         "residual_128x128_e5m2": (
             lambda: (f32(m, n), f32(m, n)),
             lambda x, r: blocks(bf16((x + r) * 0.25))),

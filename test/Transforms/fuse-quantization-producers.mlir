@@ -96,10 +96,10 @@ func.func @swiglu_kept(%h1: tensor<128x256xbf16>, %h3: tensor<128x256xbf16>) -> 
 // A bias add (the bias row broadcast) and the GELU after it: the bias add
 // has one reader, the GELU, so both bodies go into one fused op, which
 // reads the f32 product and the bias through the bias's own map.
-// Tensorwise scaling.
+// Rowwise scaling.
 // CHECK-LABEL: func.func @bias_gelu_chain(
 // CHECK-SAME:    %[[Y:[^:]*]]: tensor<64x256xf32>, %[[B:[^:]*]]: tensor<256xf32>
-// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]] = fp8.quantize_elementwise %[[Y]], %[[B]] {indexing_maps = [#map, #map1], scaling = #fp8.scaling<tile = [*, *], scale = f32>} : tensor<64x256xf32>, tensor<256xf32> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32> {
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]] = fp8.quantize_elementwise %[[Y]], %[[B]] {indexing_maps = [#map, #map1], scaling = #fp8.scaling<tile = [1, *], scale = f32>} : tensor<64x256xf32>, tensor<256xf32> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32> {
 // CHECK-NEXT:    ^bb0(%[[VY:.*]]: f32, %[[VB:.*]]: f32):
 // CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[VY]], %[[VB]] : f32
 // CHECK-NEXT:      %[[SB:.*]] = arith.truncf %[[SUM]] : f32 to bf16
@@ -109,7 +109,7 @@ func.func @swiglu_kept(%h1: tensor<128x256xbf16>, %h3: tensor<128x256xbf16>) -> 
 // CHECK-NEXT:    }
 // CHECK-NOT:     linalg.generic
 // CHECK-NEXT:    return %[[Q]], %[[S]]
-func.func @bias_gelu_chain(%y: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64x256xf8E4M3FN>, tensor<1x1xf32>) {
+func.func @bias_gelu_chain(%y: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64x256xf8E4M3FN>, tensor<64x1xf32>) {
   %e = tensor.empty() : tensor<64x256xbf16>
   %z = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
       ins(%y, %b : tensor<64x256xf32>, tensor<256xf32>) outs(%e : tensor<64x256xbf16>) {
@@ -132,6 +132,55 @@ func.func @bias_gelu_chain(%y: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tens
     %hx = arith.mulf %half, %f : f32
     %g = arith.mulf %hx, %p : f32
     %gb = arith.truncf %g : f32 to bf16
+    linalg.yield %gb : bf16
+  } -> tensor<64x256xbf16>
+  %q, %s = fp8.quantize %a {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+  return %q, %s : tensor<64x256xf8E4M3FN>, tensor<64x1xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Not fused: a tensorwise quantization needs the whole tensor's amax first,
+// so its kernel would compute the body twice; a GELU (erf, a polynomial in
+// the kernel) costs more than the bytes fusion saves. A cheap body fuses.
+// CHECK-LABEL: func.func @gelu_tensorwise(
+// CHECK:         linalg.generic
+// CHECK:           math.erf
+// CHECK:         fp8.quantize %{{.*}} {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+// CHECK-NOT:     fp8.quantize_elementwise
+// CHECK-LABEL: func.func @scale_tensorwise(
+// CHECK-NEXT:    fp8.quantize_elementwise
+// CHECK-NOT:     linalg.generic
+func.func @gelu_tensorwise(%x: tensor<64x256xbf16>) -> (tensor<64x256xf8E4M3FN>, tensor<1x1xf32>) {
+  %e = tensor.empty() : tensor<64x256xbf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x256xbf16>) outs(%e : tensor<64x256xbf16>) {
+  ^bb0(%v: bf16, %o: bf16):
+    %f = arith.extf %v : bf16 to f32
+    %r2 = arith.constant 0.70710678 : f32
+    %u = arith.mulf %f, %r2 : f32
+    %er = math.erf %u : f32
+    %g = arith.mulf %f, %er : f32
+    %gb = arith.truncf %g : f32 to bf16
+    linalg.yield %gb : bf16
+  } -> tensor<64x256xbf16>
+  %q, %s = fp8.quantize %a {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<64x256xbf16> -> tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+  return %q, %s : tensor<64x256xf8E4M3FN>, tensor<1x1xf32>
+}
+func.func @scale_tensorwise(%x: tensor<64x256xbf16>) -> (tensor<64x256xf8E4M3FN>, tensor<1x1xf32>) {
+  %e = tensor.empty() : tensor<64x256xbf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x256xbf16>) outs(%e : tensor<64x256xbf16>) {
+  ^bb0(%v: bf16, %o: bf16):
+    %f = arith.extf %v : bf16 to f32
+    %k = arith.constant 0.5 : f32
+    %g = arith.mulf %f, %k : f32
+    %a1 = math.absf %g : f32
+    %gb = arith.truncf %a1 : f32 to bf16
     linalg.yield %gb : bf16
   } -> tensor<64x256xbf16>
   %q, %s = fp8.quantize %a {scaling = #fp8.scaling<tile = [*, *], scale = f32>}

@@ -1,9 +1,10 @@
 // fp8-fuse-quantization's producer fusion changes kernels, not bits: GELU
 // quantized with its transpose (and kept in bf16), SiLU·mul, a bias add
-// chained into a sigmoid GELU, and a residual add, scaling and cast give the
-// same FP8 data, scales and kept values through fp8.quantize_elementwise as
-// through the producers and quantizations they replace. The run prints
-// every result as integers (FP8 bytes, bf16 and f32 bit patterns).
+// chained into a sigmoid GELU, and a tensorwise residual add, scaling and
+// cast give the same FP8 data, scales and kept values through
+// fp8.quantize_elementwise as through the producers and quantizations they
+// replace. The run prints every result as integers (FP8 bytes, bf16 and f32
+// bit patterns).
 // RUN: fp8-opt %s --fp8-fuse-quantization | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @main
 // FUSED-COUNT-4: fp8.quantize_elementwise
@@ -150,7 +151,8 @@ func.func @main() {
       : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<256x2xf32>
 
   // A bias row added to an f32 product, rounded to bf16, then a GELU:
-  // one body, tensorwise.
+  // one body, rowwise. (Tensorwise, it would not fuse: the kernel would
+  // compute the GELU twice, for the amax and for the quantization.)
   %bias = tensor.extract_slice %y[3, 0] [1, 256] [1, 1] : tensor<256x256xf32> to tensor<256xf32>
   %z = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
       ins(%y, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%e : tensor<256x256xbf16>) {
@@ -174,18 +176,18 @@ func.func @main() {
     %gb = arith.truncf %g : f32 to bf16
     linalg.yield %gb : bf16
   } -> tensor<256x256xbf16>
-  %q4, %s4 = fp8.quantize %ge {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
-      : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<1x1xf32>
+  %q4, %s4 = fp8.quantize %ge {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<256x256xbf16> -> tensor<256x256xf8E4M3FN>, tensor<256x1xf32>
 
-  // A residual add, a scaling and a cast as arith ops on tensors, 128x128
-  // tiles, e5m2.
+  // A residual add, a scaling and a cast as arith ops on tensors,
+  // tensorwise, e5m2.
   %quarter = arith.constant dense<0.25> : tensor<256x256xf32>
   %x2 = call @input(%c7) : (index) -> tensor<256x256xf32>
   %sum = arith.addf %y, %x2 : tensor<256x256xf32>
   %m = arith.mulf %sum, %quarter : tensor<256x256xf32>
   %t = arith.truncf %m : tensor<256x256xf32> to tensor<256x256xbf16>
-  %q5, %s5 = fp8.quantize %t {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
-      : tensor<256x256xbf16> -> tensor<256x256xf8E5M2>, tensor<2x2xf32>
+  %q5, %s5 = fp8.quantize %t {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
+      : tensor<256x256xbf16> -> tensor<256x256xf8E5M2>, tensor<1x1xf32>
 
   %d = tensor.cast %ga : tensor<256x256xbf16> to tensor<?x?xbf16>
   call @printBF16(%d) : (tensor<?x?xbf16>) -> ()
@@ -196,9 +198,9 @@ func.func @main() {
   %q3d = tensor.cast %q3 : tensor<256x256xf8E4M3FN> to tensor<?x?xf8E4M3FN>
   %s3d = tensor.cast %s3 : tensor<256x2xf32> to tensor<?x?xf32>
   %q4d = tensor.cast %q4 : tensor<256x256xf8E4M3FN> to tensor<?x?xf8E4M3FN>
-  %s4d = tensor.cast %s4 : tensor<1x1xf32> to tensor<?x?xf32>
+  %s4d = tensor.cast %s4 : tensor<256x1xf32> to tensor<?x?xf32>
   %q5d = tensor.cast %q5 : tensor<256x256xf8E5M2> to tensor<?x?xf8E5M2>
-  %s5d = tensor.cast %s5 : tensor<2x2xf32> to tensor<?x?xf32>
+  %s5d = tensor.cast %s5 : tensor<1x1xf32> to tensor<?x?xf32>
   call @printBytes(%q1d) : (tensor<?x?xf8E4M3FN>) -> ()
   call @printScales(%s1d) : (tensor<?x?xf32>) -> ()
   call @printBytes(%q2d) : (tensor<?x?xf8E4M3FN>) -> ()

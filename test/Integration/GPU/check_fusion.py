@@ -524,6 +524,15 @@ def program(m, n):
                                                      "#row")], BIAS_R)
     f.quantize(f.generic([(z, _t((m, n), "bf16"), "#id")], GELU_R), (0, 0))
     fns.append(f)
+    # The same bias add alone into the tensorwise quantization: a cheap
+    # body fuses there (the GELU's does not: its kernel would compute it
+    # twice, for the amax and for the quantization).
+    f = _Function("bias_tensorwise", m, n)
+    y = f.arg((m, n), "f32")
+    b = f.arg((n,), "f32")
+    f.quantize(f.generic([(y, _t((m, n), "f32"), "#id"),
+                          (b, _t((n,), "f32"), "#row")], BIAS_R), (0, 0))
+    fns.append(f)
     f = _Function("residual_128x128_e5m2", m, n)
     x = f.arg((m, n), "f32")
     r = f.arg((m, n), "f32")
@@ -798,8 +807,8 @@ def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256. Six norms at the other shapes, two
     # row sums alone.
-    assert text.count("func.func") == 37, text.count("func.func")
-    assert text.count("fp8.quantize ") == 41, text.count("fp8.quantize ")
+    assert text.count("func.func") == 38, text.count("func.func")
+    assert text.count("fp8.quantize ") == 42, text.count("fp8.quantize ")
     # The delayed recipe: nine quantizations with a history, seven of its
     # max, three of a rotated transpose with the chosen amax transposed.
     assert text.count("amax(%used") == 9, text.count("amax(%used")
