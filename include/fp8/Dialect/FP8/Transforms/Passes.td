@@ -192,7 +192,9 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       the quantization reads, where the row-tile kernel can rotate in
       registers (tiles of one row and 16 to 512 columns, rotations of 16 to
       256): the fused op carries its size and seed (`hadamard_size`,
-      `hadamard_seed`) and the identity body.
+      `hadamard_seed`) and the identity body. Not into a tensorwise
+      quantization where the body holds math that kernels expand into a
+      polynomial (erf, tanh, exp, log): that kernel would compute it twice.
 
     - Delayed amax (`producers=true`): the delayed recipe's tensorwise
       quantization with a given amax chosen between its history's (max
@@ -200,7 +202,10 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       `fp8.quantize_delayed` of the data and the history where the
       quantization was; the history's roll, which reads its third result
       (the data's amax), moves after it. The reduction, the choice and the
-      amax go where nothing else reads them.
+      amax go where nothing else reads them. The quantization of a
+      transpose whose history holds the amax of the untransposed data
+      (rotated along dim 0, the transpose along dim 1: the same bits) fuses
+      the same way, its amax taken from the transpose.
 
     - Scale re-layout (`scales=true`, the default): `fp8.tma_align_scales`
       of a quantization's scales (plain, cast-transpose or elementwise)
