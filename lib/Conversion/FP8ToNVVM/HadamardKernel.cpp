@@ -9,10 +9,12 @@
 // element and stage). Along the last dim the 16 elements are one or more
 // 16-byte loads. Along dim 0 they are a column's, so a CTA moves a tile of
 // whole row blocks through shared memory: rows in and out with 16-byte
-// accesses, a 16-row column piece per thread in between (a swizzle keeps
-// both sides free of bank conflicts). Every element is read and written
-// once, so the kernels run at copy speed, where the former one (n loads
-// and n adds per output) reached 12% of it.
+// accesses, a 16-row column piece per thread in between, rotated a 4-byte
+// word at a time where n <= 128 (a swizzle and a word order per quarter
+// warp keep both sides free of bank conflicts). Every element is read and
+// written once: the dim-1 kernel runs at copy speed, dim 0 at 91% of it
+// (n = 128, H100), where the former one (n loads and n adds per output)
+// reached 12%.
 //
 //===----------------------------------------------------------------------===//
 
@@ -273,6 +275,115 @@ struct ColumnTiling {
 };
 } // namespace
 
+/// Rotates the columns of one 32-bit word of a thread's 16 rows: `packed`
+/// holds the word of each row (one f32 or two 16-bit elements); hands each
+/// row's rotated word, rounded back to the element type, to `use` as soon
+/// as it is rounded.
+static void rotateWord(KernelBuilder &b, const HadamardRotation &rotation,
+                       Value segment, ArrayRef<Value> packed,
+                       llvm::function_ref<void(int64_t, Value)> use) {
+  auto wordType = cast<VectorType>(packed.front().getType());
+  Type element = wordType.getElementType();
+  Type f32 = b.getF32Type();
+  int64_t perWord = wordType.getNumElements();
+  SmallVector<SmallVector<Value>> rotated(packed.size());
+  for (int64_t e = 0; e < perWord; ++e) {
+    SmallVector<Value> values;
+    for (Value word : packed) {
+      Value value = vector::ExtractOp::create(b, word, e);
+      values.push_back(element.isF32() ? value
+                                       : arith::ExtFOp::create(b, f32, value));
+    }
+    rotateInRegisters(b, rotation, segment, values);
+    for (auto [k, value] : llvm::enumerate(values))
+      rotated[k].push_back(value);
+  }
+  for (auto [k, row] : llvm::enumerate(rotated)) {
+    Value result =
+        vector::FromElementsOp::create(b, VectorType::get({perWord}, f32), row);
+    if (!element.isF32())
+      result = arith::TruncFOp::create(b, wordType, result);
+    use(k, result);
+  }
+}
+
+/// The thread's piece of the tile: 16 rows `rowStride` elements apart from
+/// `base`, 16 bytes (four 32-bit words) each.
+struct TilePiece {
+  Value tile, base;
+  int64_t rowStride;
+  Value rowOffset(KernelBuilder &b, int64_t row, Value word) const {
+    return b.add(word ? b.add(base, word) : base, row * rowStride);
+  }
+};
+
+/// Rotates a piece one word at a time: each word's 16 rows are read from
+/// shared memory (4-byte accesses), rotated and written back over them.
+/// `group` picks the order of the words (group + step mod 4): it must be
+/// the same for every lane of a rotation block (the shuffles pair the same
+/// word), and where it differs between the quarter warps, their 4-byte
+/// accesses fall on different banks.
+static void rotateByWords(KernelBuilder &b, const HadamardRotation &rotation,
+                          Value segment, const TilePiece &piece, Type element,
+                          Value group) {
+  int64_t perWord = 32 / element.getIntOrFloatBitWidth();
+  auto wordType = VectorType::get({perWord}, element);
+  for (int64_t step = 0; step < 4; ++step) {
+    Value word = b.mul(b.andI(b.add(group, step), int64_t(3)), perWord);
+    SmallVector<Value> offsets, packed;
+    for (int64_t k = 0; k < kChunk; ++k) {
+      offsets.push_back(piece.rowOffset(b, k, word));
+      packed.push_back(
+          vector::LoadOp::create(b, wordType, piece.tile, offsets.back(),
+                                 /*nontemporal=*/false, llvm::Align(4)));
+    }
+    rotateWord(b, rotation, segment, packed, [&](int64_t k, Value result) {
+      vector::StoreOp::create(b, result, piece.tile, offsets[k],
+                              /*nontemporal=*/false, llvm::Align(4));
+    });
+  }
+}
+
+/// Rotates a piece held whole in registers (16-byte accesses; 164-168
+/// registers for bf16), each word's results written over it as soon as they
+/// are rounded: rounded later (the NVPTX backend pairs bf16 conversions
+/// where they are used), every f32 result of the chunk stayed live, and 255
+/// registers were not enough.
+static void rotateWholePiece(KernelBuilder &b, const HadamardRotation &rotation,
+                             Value segment, const TilePiece &piece,
+                             Type element) {
+  int64_t perWord = 32 / element.getIntOrFloatBitWidth();
+  auto chunkType = VectorType::get({4 * perWord}, element);
+  auto wordsType = VectorType::get({4}, b.getI32Type());
+  auto oneWordType = VectorType::get({1}, b.getI32Type());
+  auto wordType = VectorType::get({perWord}, element);
+  SmallVector<Value> chunks;
+  for (int64_t k = 0; k < kChunk; ++k) {
+    Value loaded = vector::LoadOp::create(
+        b, chunkType, piece.tile, piece.rowOffset(b, k, Value()),
+        /*nontemporal=*/false, llvm::Align(16));
+    chunks.push_back(vector::BitCastOp::create(b, wordsType, loaded));
+  }
+  for (int64_t word = 0; word < 4; ++word) {
+    SmallVector<Value> packed;
+    for (Value chunk : chunks) {
+      Value bits = vector::BroadcastOp::create(
+          b, oneWordType, vector::ExtractOp::create(b, chunk, word));
+      packed.push_back(vector::BitCastOp::create(b, wordType, bits));
+    }
+    rotateWord(b, rotation, segment, packed, [&](int64_t k, Value result) {
+      Value bits = vector::ExtractOp::create(
+          b, vector::BitCastOp::create(b, oneWordType, result), 0);
+      chunks[k] = vector::InsertOp::create(b, bits, chunks[k], word);
+    });
+  }
+  for (int64_t k = 0; k < kChunk; ++k)
+    vector::StoreOp::create(b,
+                            vector::BitCastOp::create(b, chunkType, chunks[k]),
+                            piece.tile, piece.rowOffset(b, k, Value()),
+                            /*nontemporal=*/false, llvm::Align(16));
+}
+
 /// Along dim 0: load a tile by rows, rotate its columns in registers,
 /// store it by rows.
 static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
@@ -282,8 +393,6 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
   auto type = cast<RankedTensorType>(op.getInput().getType());
   KernelBuilder b(op.getLoc(), builder);
   Type element = type.getElementType();
-  Type f32 = b.getF32Type();
-  Type i32 = b.getI32Type();
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   ColumnTiling tiling = ColumnTiling::get(
       type.getDimSize(0), type.getDimSize(1), op.getSize(), elementBytes);
@@ -350,11 +459,7 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
 
   // Thread (segment, chunk, block of the tile): segments vary fastest, so
   // the n / 16 threads of a block are consecutive lanes of one warp. The
-  // thread keeps its 16 chunks (64 registers) as 32-bit words and rotates
-  // the columns of one word at a time, writing each word's results over it
-  // as soon as they are rounded: rounded later (the NVPTX backend pairs
-  // bf16 conversions where they are used), every f32 result of the chunk
-  // stayed live, and 255 registers were not enough.
+  // thread owns a 16-row x 16-byte piece of the tile.
   HadamardRotation rotation = HadamardRotation::get(tiling.size, op.getSeed());
   Value segment = b.remU(thread, tiling.segments());
   Value rest = b.divU(thread, tiling.segments());
@@ -366,52 +471,22 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
       b.add(b.mul(firstRow, tiling.tileColumns()),
             b.mul(b.xorI(b.remU(rest, tiling.chunksPerRow), swizzle),
                   tiling.chunkElements));
-  int64_t perWord = 4 / elementBytes;
-  auto chunkType = VectorType::get({tiling.chunkElements}, element);
-  auto wordsType = VectorType::get({4}, i32);
-  auto oneWordType = VectorType::get({1}, i32);
-  auto wordType = VectorType::get({perWord}, element);
-  auto wordF32 = VectorType::get({perWord}, f32);
-  SmallVector<Value> offsets, chunks;
-  for (int64_t k = 0; k < kChunk; ++k) {
-    offsets.push_back(b.add(columnBase, k * tiling.tileColumns()));
-    Value loaded =
-        vector::LoadOp::create(b, chunkType, tile, offsets.back(),
-                               /*nontemporal=*/false, llvm::Align(16));
-    chunks.push_back(vector::BitCastOp::create(b, wordsType, loaded));
+  TilePiece tilePiece{tile, columnBase, tiling.tileColumns()};
+  // A word at a time: 74-80 registers instead of 164-168 for bf16 (6 CTAs
+  // an SM, as many as shared memory allows, instead of 3). Where a block
+  // is at most a quarter warp (n <= 128), each quarter takes its own word
+  // order, so that the warp's 4-byte accesses fall on 32 banks: n = 128
+  // bf16 went from 88% to 91% of copy on the H100 (bench/results/
+  // 2026-11-26-h100-hadamard-dim0.md). n = 256 keeps the whole piece: its
+  // blocks are half warps, whose lanes must take the same word, so words
+  // could differ only between the halves (2-way conflicts); that variant
+  // is not yet checked or timed on a GPU.
+  if (tiling.segments() <= 8) {
+    Value group = b.andI(b.shrU(thread, 3), int64_t(3));
+    rotateByWords(b, rotation, segment, tilePiece, element, group);
+  } else {
+    rotateWholePiece(b, rotation, segment, tilePiece, element);
   }
-  for (int64_t word = 0; word < 4; ++word) {
-    SmallVector<Value> packed;
-    for (Value chunk : chunks) {
-      Value bits = vector::BroadcastOp::create(
-          b, oneWordType, vector::ExtractOp::create(b, chunk, word));
-      packed.push_back(vector::BitCastOp::create(b, wordType, bits));
-    }
-    SmallVector<SmallVector<Value>> rotated(kChunk);
-    for (int64_t e = 0; e < perWord; ++e) {
-      SmallVector<Value> values;
-      for (Value pair : packed) {
-        Value value = vector::ExtractOp::create(b, pair, e);
-        values.push_back(
-            element.isF32() ? value : arith::ExtFOp::create(b, f32, value));
-      }
-      rotateInRegisters(b, rotation, segment, values);
-      for (int64_t k = 0; k < kChunk; ++k)
-        rotated[k].push_back(values[k]);
-    }
-    for (int64_t k = 0; k < kChunk; ++k) {
-      Value result = vector::FromElementsOp::create(b, wordF32, rotated[k]);
-      if (!element.isF32())
-        result = arith::TruncFOp::create(b, wordType, result);
-      Value bits = vector::ExtractOp::create(
-          b, vector::BitCastOp::create(b, oneWordType, result), 0);
-      chunks[k] = vector::InsertOp::create(b, bits, chunks[k], word);
-    }
-  }
-  for (int64_t k = 0; k < kChunk; ++k)
-    vector::StoreOp::create(
-        b, vector::BitCastOp::create(b, chunkType, chunks[k]), tile, offsets[k],
-        /*nontemporal=*/false, llvm::Align(16));
   gpu::BarrierOp::create(b);
 
   for (int64_t step = 0; step < tiling.steps(); ++step) {

@@ -1,16 +1,19 @@
 // fp8.hadamard along dim 0: a CTA of 128 threads moves a tile of whole row
 // blocks through 32 KiB of shared memory. Rows come in with 16-byte loads
-// (16 a thread), each thread then takes 16 rows x 16 bytes (a column's 16
-// consecutive elements for each of its 8 bf16 columns) and runs the same
-// register butterfly as the dim-1 kernel: the strides 1..8 as f32 adds and
-// subtracts, 16..64 as shuffles with lane masks 1, 2, 4 (n = 128: 8 lanes a
-// block), no FMA; then the rows go out with 16-byte stores.
+// (16 a thread), each thread then owns 16 rows x 16 bytes (a column's 16
+// consecutive elements for each of its 8 bf16 columns) and rotates them one
+// 4-byte word (two bf16 columns) at a time, reading the word's 16 rows and
+// writing them back: the same register butterfly as the dim-1 kernel, the
+// strides 1..8 as f32 adds and subtracts, 16..64 as shuffles with lane masks
+// 1, 2, 4 (n = 128: 8 lanes a block), no FMA; then the rows go out with
+// 16-byte stores. A word at a time keeps the kernel within 80 registers.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/rotate_hadamard_0.ptx
 // RUN: grep -c shfl.sync.bfly.b32 %t/rotate_hadamard_0.ptx | FileCheck %s --check-prefix=SHUFFLES
+// RUN: grep -c "ld.shared.v2.b16\|st.shared.b32" %t/rotate_hadamard_0.ptx | FileCheck %s --check-prefix=WORDS
 // RUN: FileCheck %s --check-prefix=WIDE < %t/rotate256_hadamard_1.ptx
 // RUN: FileCheck %s --check-prefix=NARROW < %t/narrow_hadamard_2.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PTXAS,REGS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate256_hadamard_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/narrow_hadamard_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: .maxntid 128, 1, 1
@@ -19,7 +22,7 @@
 // CHECK-COUNT-32: {{ld.global.v4.b32|st.shared.v4.b32}}
 // CHECK-NOT: {{ld.global|st.shared}}
 // CHECK: bar.sync
-// CHECK-COUNT-16: ld.shared.v4.b32
+// CHECK-COUNT-16: ld.shared.v2.b16
 // CHECK-NOT: fma
 // CHECK: add.rn.f32
 // CHECK: sub.rn.f32
@@ -30,13 +33,15 @@
 // CHECK: mul.rn.f32
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK-NOT: fma
-// CHECK-COUNT-16: st.shared.v4.b32
+// CHECK-COUNT-16: st.shared.b32
 // CHECK: bar.sync
 // CHECK-NOT: shfl
 // CHECK-COUNT-32: {{ld.shared.v4.b32|st.global.v4.b32}}
 // CHECK-NOT: {{ld.shared|st.global}}
 // Eight columns, 16 elements each, three shuffle stages.
 // SHUFFLES: 384
+// Four words of 16 rows, each read and written once.
+// WORDS: 128
 // Size 256 in f32: a tile of one block (256 rows x 32 columns), four
 // columns a thread, stages with lane masks 1..8, and the same 16-byte
 // traffic.
@@ -51,7 +56,7 @@
 // accesses, still 16-byte ones for the rotation; n = 16 needs no shuffle.
 // NARROW-COUNT-32: ld.global.v2.b32
 // NARROW-NOT: shfl
-// NARROW: ld.shared.v4.b32
+// NARROW: ld.shared.v2.b16
 // NARROW-NOT: shfl
 // NARROW: st.global.v2.b32
 // The manifest says which dim, and the launch: 128 threads, one CTA a tile.
@@ -60,6 +65,8 @@
 // MANIFEST-NEXT: rotate256_hadamard_1 0 256 None [14, 1, 1] [128, 1, 1]
 // MANIFEST-NEXT: narrow_hadamard_2 0 16 None [3, 1, 1] [128, 1, 1]
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// At most 80 registers: six CTAs an SM (shared memory allows no more).
+// REGS: Used {{[1-7][0-9]|80}} registers
 // PTXAS: 32768 bytes smem
 
 // 4 row tiles x 8 column tiles of 128 columns, the last with 104.
