@@ -151,7 +151,9 @@ static GemmLaunch getHopperLaunch(KernelBuilder &b, const GemmConfig &config,
       config.sharedBytes(),
       {config.tileM, config.tileN, problem.aLayout().kBlockElements()},
       {b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
-       b.getNamedAttr("split_tiles", b.getI64IntegerAttr(config.splitTiles))}};
+       b.getNamedAttr("split_tiles", b.getI64IntegerAttr(config.splitTiles))},
+      /*cluster=*/{1, 1, 1},
+      /*pdl=*/true};
 }
 
 /// The arguments the body uses, by the names the signature gave them (A and
@@ -183,6 +185,17 @@ static GemmArguments getArguments(KernelBuilder &b, gpu::GPUFuncOp kernel,
   return args;
 }
 
+/// Programmatic dependent launch (docs/GPU.md): launched with the PDL
+/// attribute, this grid may start while the previous one in the stream is
+/// still running. Each role waits here, after the setup that touches no
+/// global memory (barrier init, tensor-map prefetch, setmaxnreg) and before
+/// its first global access (TMA loads, scale and group_rows loads, C
+/// stores), until that grid has completed and its writes are visible.
+/// Without the attribute the wait returns at once.
+static void waitForPrerequisiteGrid(KernelBuilder &b) {
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+}
+
 /// The producer warpgroup: it gives its registers back, and one thread
 /// loads every K-block of this CTA's tiles, then of its split sub-tile.
 /// The loop over a CTA's tiles: the plain scheduler's or the grouped one's.
@@ -194,6 +207,7 @@ static void buildProducer(KernelBuilder &b, const GemmConfig &config,
                           ProducerPipeline &pipeline) {
   NVVM::SetMaxRegisterOp::create(b, config.producerRegisters(),
                                  NVVM::SetMaxRegisterAction::decrease);
+  waitForPrerequisiteGrid(b);
   auto leader = scf::IfOp::create(b, b.eq(thread, 0));
   b.setInsertionPointToStart(&leader.getThenRegion().front());
   Value loaded = tileLoop(b.i32(0), [&](TileCoord tile, Value counter) {
@@ -215,6 +229,7 @@ static void buildConsumer(KernelBuilder &b, const GemmConfig &config,
                           HopperMainLoop &mainLoop, Epilogue &epilogue) {
   NVVM::SetMaxRegisterOp::create(b, config.consumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
+  waitForPrerequisiteGrid(b);
   // The fragment's tile-invariant part is built above the tile loop:
   // computed in the loop, it changes the PTX of every GEMM.
   ThreadFragment fragment = mainLoop.buildFragment(thread);
@@ -263,6 +278,12 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   SharedMemory::declare(b, kernel);
   setManifestEntry(b, kernel, signature, getHopperLaunch(b, config, problem));
 
+  // Let a PDL-launched next grid start now: its launch and setup then
+  // overlap this grid's work. This cannot hold up this grid: a dependent is
+  // scheduled only once every CTA here has started (and issued this), its
+  // CTAs take only SMs this grid leaves free (one CTA per SM fills an SM's
+  // shared memory), and they wait (above) for this grid to complete.
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
   GemmArguments args = getArguments(b, kernel, signature);
   Value thread = b.toI32(gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   std::optional<TileScheduler> scheduler;

@@ -19,12 +19,20 @@
 // CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
 // CHECK: .maxntid 384, 1, 1
 // CHECK-NEXT: .maxnreg 168
+// Programmatic dependent launch: the next grid may start at once; each role
+// waits for the previous grid after the setup, before any global access.
+// CHECK: griddepcontrol.launch_dependents;
+// CHECK-NOT: {{ld|st}}.global
 // CHECK: mbarrier.init.shared.b64
 // CHECK: prefetch.tensormap
+// CHECK-NOT: {{ld|st}}.global
 // CHECK: bar.sync 0;
 // The producer: wait for a free stage, expect its bytes (A and B tiles and
 // 16 bytes of B's block scales), two TMA loads and a bulk copy.
+// CHECK-NOT: {{ld|st}}.global
 // CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK-NEXT: griddepcontrol.wait;
+// CHECK-NOT: cp.async.bulk
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: mov.b32 [[BYTES:%r[0-9]+]], 32784;
 // CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
@@ -33,6 +41,7 @@
 // The consumers: A's row scales loaded before the wait, four K-steps, B's
 // block scale from the stage, promotion.
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK-NEXT: griddepcontrol.wait;
 // CHECK: ld.global.nc.b32
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.fence.sync.aligned;
@@ -85,6 +94,9 @@
 // MANIFEST-NEXT: "tensor": "a"
 // MANIFEST: "name": "c_map",
 // MANIFEST-NOT: "b_scale_map"
+// The kernel waits for the previous grid: it may be launched with PDL.
+// MANIFEST: "pdl": true,
+// MANIFEST-NEXT: "ptx": "fprop_gemm_0.ptx",
 // MANIFEST: "shared_bytes": 214880
 
 // Blockwise with A's scales in the col_major_tma layout (what fp8-legalize

@@ -13,6 +13,13 @@
 // RUN: %if ptxas %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
+// The tcgen05 GEMM has no griddepcontrol.wait yet, so its manifest must not
+// offer it to programmatic dependent launch.
+// RUN: not grep -l griddepcontrol %t/mx_fprop_gemm_0.ptx %t/mx_wgrad_gemm_1.ptx %t/blockwise_dgrad_gemm_2.ptx %t/tensorwise_odd_m_gemm_3.ptx %t/promoted_narrow_gemm_4.ptx
+// RUN: FileCheck %s --check-prefix=NOPDL < %t/manifest.json
+// NOPDL: "kernels": [
+// NOPDL-NOT: "pdl"
+// NOPDL: "version": 2
 // One thread issues the MMAs by its index: no elect.sync anywhere.
 // RUN: not grep -l elect.sync %t/mx_fprop_gemm_0.ptx %t/mx_wgrad_gemm_1.ptx %t/blockwise_dgrad_gemm_2.ptx %t/tensorwise_odd_m_gemm_3.ptx %t/promoted_narrow_gemm_4.ptx
 

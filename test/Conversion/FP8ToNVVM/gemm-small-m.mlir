@@ -40,7 +40,9 @@
 // per-column B scales are global loads.
 // PTX: .maxnreg 168
 // PTX: setmaxnreg.dec.sync.aligned.u32 40;
+// PTX-NEXT: griddepcontrol.wait;
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;
+// PTX-NEXT: griddepcontrol.wait;
 // PTX-NOT: bar.sync
 // PTX: ld.global.nc.b32
 // PTX: wgmma.mma_async.sync.aligned.m64n56k32.f32.e4m3.e4m3

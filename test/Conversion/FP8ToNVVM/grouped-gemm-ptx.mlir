@@ -14,6 +14,9 @@
 // Contiguous: group g's rows run from group_rows[g - 1] (0 for the first)
 // to group_rows[g], each clamped to [0, M] = [0, 1000].
 // CHECK: .maxntid 384, 1, 1
+// group_rows may be written by the previous grid: read after the PDL wait.
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK-NEXT: griddepcontrol.wait;
 // CHECK: ld.global.nc.b32 [[END:%r[0-9]+]], [%rd{{[0-9]+}}];
 // CHECK: ld.global.nc.b32 [[PREV:%r[0-9]+]], [%rd{{[0-9]+}}+-4];
 // CHECK: max.s32 [[LO:%r[0-9]+]], [[PREV]], 0;

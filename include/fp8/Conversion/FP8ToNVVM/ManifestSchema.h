@@ -33,6 +33,10 @@ inline constexpr const char kBlock[] = "block";
 // The cluster the kernel fixes at compile time (.reqnctapercluster; absent
 // for one CTA): the grid is a multiple of it, and a plain launch forms it.
 inline constexpr const char kCluster[] = "cluster";
+// true where every thread of the kernel waits for the previous grid
+// (griddepcontrol.wait) before touching global memory: only such a kernel
+// may be launched with programmatic dependent launch. Absent: false.
+inline constexpr const char kPdl[] = "pdl";
 inline constexpr const char kSharedBytes[] = "shared_bytes";
 inline constexpr const char kParams[] = "params";
 inline constexpr const char kElementType[] = "element_type";

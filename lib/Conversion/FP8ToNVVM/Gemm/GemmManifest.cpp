@@ -111,6 +111,8 @@ finishManifest(OpBuilder &b, gpu::GPUFuncOp kernel, OpT op,
   // kernel's .reqnctapercluster forms the clusters).
   if (llvm::any_of(launch.cluster, [](int64_t d) { return d > 1; }))
     extra.push_back(named(schema::kCluster, b.getI64ArrayAttr(launch.cluster)));
+  if (launch.pdl)
+    extra.push_back(named(schema::kPdl, b.getBoolAttr(true)));
   setManifest(b, kernel, signature, op->getName().getStringRef(),
               launch.gridSize, launch.threads,
               m * k + bElements + scaleBytes + extraBytes + m * n * resultBytes,
@@ -174,6 +176,8 @@ void gemm::setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
       named(schema::kSharedBytes, b.getI64IntegerAttr(launch.sharedBytes)),
       named(schema::kFlops, b.getI64IntegerAttr(2 * m * n * k)),
       named(schema::kMatmul, b.getDictionaryAttr(entries))};
+  if (launch.pdl)
+    extra.push_back(named(schema::kPdl, b.getBoolAttr(true)));
   setManifest(b, kernel, signature, op->getName().getStringRef(),
               launch.gridSize, launch.threads,
               (m * k + n * k) * inBytes + m * n * resultBytes, extra);

@@ -31,6 +31,11 @@ struct GemmLaunch {
   /// first; written to the manifest where it has more than one CTA (the
   /// grid is then a multiple of it, and a plain launch forms the clusters).
   SmallVector<int64_t, 3> cluster = {1, 1, 1};
+  /// Whether every thread waits for the prerequisite grid
+  /// (griddepcontrol.wait) before its first global-memory access, so that
+  /// the kernel may be launched with programmatic dependent launch; written
+  /// to the manifest as "pdl": true.
+  bool pdl = false;
 };
 
 /// The signature's buffers, in this order: a, a_scale, b, b_scale (each as
