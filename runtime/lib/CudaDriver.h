@@ -49,6 +49,7 @@ namespace fp8rt {
   X(cuMemsetD8)                                                                \
   X(cuMemsetD8Async)                                                           \
   X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)                                                          \
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \

@@ -379,6 +379,15 @@ static bool readKernel(Reader &r, const JsonValue &k, const std::string &where,
     }
   }
 
+  // Programmatic dependent launch is only safe for a kernel that waits for
+  // the previous grid before it touches global memory; a mistyped value
+  // must not turn it on (or silently off).
+  if (const JsonValue *pdl = k.get(schema::kPdl)) {
+    if (!pdl->isBool())
+      return r.fail(where + ".pdl", "expected true or false");
+    kernel.pdl = pdl->getBool();
+  }
+
   // An older draft listed tensor maps apart from the params; dropping them
   // would launch with too few arguments.
   if (k.get("tensor_maps"))

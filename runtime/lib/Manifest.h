@@ -96,6 +96,10 @@ struct Kernel {
   // The cluster fixed at compile time ({1, 1, 1}: none); the grid is a
   // multiple of it, and cuLaunchKernel forms the clusters.
   unsigned cluster[3] = {1, 1, 1};
+  // The kernel waits for the previous grid (griddepcontrol.wait) before its
+  // first global-memory access ("pdl": true), so it may be launched with
+  // programmatic dependent launch; no other kernel may.
+  bool pdl = false;
   unsigned sharedBytes = 0;
   std::vector<Param> params;
   int64_t bytesMoved = 0;

@@ -1,7 +1,9 @@
 //===- Module.cpp - Loading a kernel's PTX --------------------------------===//
 //
 // The JIT's error log is the only place a PTX syntax or resource error is
-// explained, so it goes into the error message.
+// explained, so it goes into the error message. Launching is here too: both
+// the runtime and fp8-run launch a manifest's kernel the same way, with
+// programmatic dependent launch only where the manifest allows it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,4 +63,41 @@ bool fp8rt::loadKernel(const CudaDriver &drv, const Kernel &kernel,
   out.module = module;
   out.function = function;
   return true;
+}
+
+bool fp8rt::checkKernelPtx(const Kernel &kernel, const std::string &ptx,
+                           std::string &error) {
+  if (kernel.pdl && ptx.find("griddepcontrol.wait") == std::string::npos) {
+    error = "kernel " + kernel.name + ": \"pdl\" is true but " +
+            kernel.ptxPath +
+            " has no griddepcontrol.wait: a programmatic launch could read "
+            "what the previous kernel is still writing";
+    return false;
+  }
+  return true;
+}
+
+CUresult fp8rt::launchKernel(const CudaDriver &drv, const Kernel &kernel,
+                             CUfunction function, CUstream stream,
+                             void **params, bool allowPdl) {
+  if (!kernel.pdl || !allowPdl)
+    return drv.cuLaunchKernel(function, kernel.grid[0], kernel.grid[1],
+                              kernel.grid[2], kernel.block[0], kernel.block[1],
+                              kernel.block[2], kernel.sharedBytes, stream,
+                              params, nullptr);
+  CUlaunchAttribute attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = kernel.grid[0];
+  config.gridDimY = kernel.grid[1];
+  config.gridDimZ = kernel.grid[2];
+  config.blockDimX = kernel.block[0];
+  config.blockDimY = kernel.block[1];
+  config.blockDimZ = kernel.block[2];
+  config.sharedMemBytes = kernel.sharedBytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return drv.cuLaunchKernelEx(&config, function, params, nullptr);
 }

@@ -30,6 +30,23 @@ bool loadKernel(const CudaDriver &drv, const Kernel &kernel,
                 const std::string &ptx, LoadedKernel &out, std::string &error,
                 std::string *infoLog = nullptr, bool verbose = false);
 
+/// Checks what the manifest promises of `ptx` (the text of
+/// `kernel.ptxPath`) and a launch relies on: a kernel marked "pdl" must
+/// contain griddepcontrol.wait, without which a programmatic launch could
+/// read what the previous grid has not finished writing. False with the
+/// reason in `error` otherwise.
+bool checkKernelPtx(const Kernel &kernel, const std::string &ptx,
+                    std::string &error);
+
+/// Launches `function` (loaded from `kernel`) on `stream` with the manifest's
+/// grid, block and shared memory. With `allowPdl` and a kernel marked "pdl",
+/// through cuLaunchKernelEx with programmatic stream serialization, so that
+/// it may start while the previous kernel on the stream still runs (it
+/// waits for that kernel's completion itself); otherwise a plain launch.
+CUresult launchKernel(const CudaDriver &drv, const Kernel &kernel,
+                      CUfunction function, CUstream stream, void **params,
+                      bool allowPdl);
+
 } // namespace fp8rt
 
 #endif // FP8RT_LIB_MODULE_H

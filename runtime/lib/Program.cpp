@@ -20,6 +20,7 @@
 #include "Module.h"
 #include "TensorMap.h"
 
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -69,6 +70,8 @@ struct Program::Impl {
   std::vector<std::string> ptx; // Per kernel.
   std::vector<FunctionInfo> infos;
   std::mutex mutex; // Runs enqueue one at a time.
+  // Launch the kernels marked "pdl" with programmatic dependent launch.
+  std::atomic<bool> programmaticLaunch{true};
   const CudaDriver *drv = nullptr;
   std::map<CUcontext, ContextState> contexts;
 
@@ -97,6 +100,10 @@ const FunctionInfo *Program::function(const std::string &name) const {
 
 const Manifest &Program::manifest() const { return impl->manifest; }
 
+void Program::setProgrammaticLaunch(bool enabled) {
+  impl->programmaticLaunch = enabled;
+}
+
 static TensorInfo tensorInfo(const Buffer &b) {
   TensorInfo t;
   t.name = b.name;
@@ -123,6 +130,8 @@ Status Program::load(const std::string &path, std::unique_ptr<Program> &out) {
       return Status::error(FP8RT_ERROR_MANIFEST,
                            "kernel " + k.name +
                                ": cannot read its PTX: " + error);
+    if (!checkKernelPtx(k, impl->ptx.back(), error))
+      return Status::error(FP8RT_ERROR_MANIFEST, error);
   }
   for (const Function &f : impl->manifest.functions) {
     FunctionInfo info;
@@ -431,10 +440,8 @@ Status Program::run(const std::string &name, const fp8rt_tensor *inputs,
       }
       params[p] = &values[p];
     }
-    CUresult r = drv.cuLaunchKernel(
-        ctx->kernels[launch.kernel].function, kernel.grid[0], kernel.grid[1],
-        kernel.grid[2], kernel.block[0], kernel.block[1], kernel.block[2],
-        kernel.sharedBytes, stream, params.data(), nullptr);
+    CUresult r = launchKernel(drv, kernel, ctx->kernels[launch.kernel].function,
+                              stream, params.data(), impl->programmaticLaunch);
     if (r != CUDA_SUCCESS)
       return cudaError(drv, r, where);
   }

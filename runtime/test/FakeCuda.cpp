@@ -16,6 +16,12 @@
 // 0xCD bytes, so memory the runtime fails to zero shows. Every event is
 // 0.5 ms after the one before, so timings are predictable.
 //
+// cuLaunchKernelEx takes programmatic stream serialization (PDL) only for a
+// kernel whose PTX has griddepcontrol.wait, and fails the launch otherwise,
+// as the race it would open on a GPU cannot be seen here; the first such
+// launch of each kernel is reported on stderr, so tests see the attribute
+// arrive.
+//
 // Streams are ordered as the driver orders them, in one respect that has
 // bitten: cuMemcpyHtoD (from pageable memory) and cuMemsetD8 run on the
 // legacy stream and may return before they land, and a stream created
@@ -33,6 +39,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -58,6 +65,8 @@ struct Module {
 };
 struct Function {
   std::string name;
+  bool waitsForGrid = false; // Its PTX has griddepcontrol.wait.
+  bool launchedProgrammatically = false;
 };
 
 int eventClock = 0;
@@ -250,6 +259,7 @@ CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module,
   Function *&f = functions[name];
   if (!f)
     f = new Function{name};
+  f->waitsForGrid = ptx.find("griddepcontrol.wait") != std::string::npos;
   *fn = reinterpret_cast<CUfunction>(f);
   return CUDA_SUCCESS;
 }
@@ -336,6 +346,33 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
     planKernel(name, size_t(gx) * gy * gz * bx * by * bz, params);
   }
   return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction fn,
+                          void **params, void **extra) {
+  auto *f = reinterpret_cast<Function *>(fn);
+  for (unsigned n = 0; n < config->numAttrs; ++n) {
+    const CUlaunchAttribute &a = config->attrs[n];
+    if (a.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    if (!a.value.programmaticStreamSerializationAllowed)
+      continue;
+    if (!f->waitsForGrid) {
+      std::fprintf(stderr,
+                   "fake libcuda: programmatic launch of %s, which has no "
+                   "griddepcontrol.wait\n",
+                   f->name.c_str());
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!f->launchedProgrammatically)
+      std::fprintf(stderr, "fake libcuda: programmatic launch of %s\n",
+                   f->name.c_str());
+    f->launchedProgrammatically = true;
+  }
+  return cuLaunchKernel(fn, config->gridDimX, config->gridDimY,
+                        config->gridDimZ, config->blockDimX, config->blockDimY,
+                        config->blockDimZ, config->sharedMemBytes,
+                        config->hStream, params, extra);
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned flags) {

@@ -37,7 +37,11 @@ function(fp8rt_test name rc regex)
     WORKING_DIRECTORY ${FP8RT_TEST_DIR})
 endfunction()
 
-fp8rt_test(run 0 "all passed" run plan)
+# chain's add_one_f32 and ws_add_f32 are marked "pdl": they reach the fake
+# driver with programmatic stream serialization (which it grants only to a
+# kernel whose PTX waits for the previous grid, and says so on stderr, which
+# comes after stdout here), the others plainly.
+fp8rt_test(run 0 "all passed.*fake libcuda: programmatic launch of add_one_f32\nfake libcuda: programmatic launch of ws_add_f32\n" run plan)
 fp8rt_test(load 0 "function chain: 2 inputs, 2 outputs, 5 launches, workspace 8192, zeroed 16\n  input 0 x f32 \\[4, 256\\] 4096 bytes.*function dtypes: 3 inputs, 1 outputs, 1 launches, workspace 0, zeroed 0\n  input 0 a f64 \\[2\\] 16 bytes\n  input 1 b i32 \\[4\\] 16 bytes\n  input 2 c i8 \\[16\\] 16 bytes\n  output 0 d i1 \\[16\\] 16 bytes"
   load plan)
 
@@ -68,3 +72,8 @@ fp8rt_bad_plan(output-arg "functions\\[0\\].launches\\[0\\].args\\[1\\]: param o
 fp8rt_bad_plan(workspace "functions\\[0\\].launches\\[3\\].args\\[2\\]: param ws of ws_add_f32 is a workspace, but buffer 7 \\(ws\\) is intermediate, not zeroed")
 fp8rt_bad_plan(unwritten "functions\\[0\\].results\\[1\\]: buffer 3 \\(result1\\) is not written by any launch")
 fp8rt_bad_plan(version1 "manifest.functions: launch plans need \"version\": 2 \\(this manifest is version 1\\)")
+# "pdl" turns on programmatic dependent launch: only a boolean, and only for
+# a kernel whose PTX waits for the previous grid.
+fp8rt_bad_plan(pdl-type "kernels\\[0\\].pdl: expected true or false")
+fp8rt_test(bad-plan-pdl-no-wait 1 "error: kernel scale2_f32: \"pdl\" is true but .*plan/scale2_f32.ptx has no griddepcontrol.wait"
+  load bad-plan-pdl-no-wait.json)

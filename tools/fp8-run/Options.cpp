@@ -40,6 +40,10 @@ const char *const fp8run::usageText =
     "  --iters N         timed launches (default 20; 0 = no timing)\n"
     "  --warmup N        untimed launches before them (default 5)\n"
     "  --copy-baseline   also time cuMemcpyDtoD moving as many bytes\n"
+    "  --no-pdl          launch every kernel plainly, also those the manifest\n"
+    "                    marks \"pdl\" (by default launched with programmatic\n"
+    "                    dependent launch: the next may start while one\n"
+    "                    drains)\n"
     "  --results FILE    write the timings as JSON\n"
     "  --device N        CUDA device ordinal (default 0)\n"
     "  --validate        check the manifest and PTX files, then stop\n"
@@ -144,6 +148,11 @@ bool fp8run::parseArgs(int argc, char **argv, Options &opts,
     } else if (arg == "--copy-baseline") {
       if (!takeFlag(opts.copyBaseline))
         return false;
+    } else if (arg == "--no-pdl") {
+      bool off = false;
+      if (!takeFlag(off))
+        return false;
+      opts.pdl = false;
     } else if (arg == "--specials") {
       if (!takeFlag(opts.specials))
         return false;

@@ -24,6 +24,9 @@ struct Options {
   int warmup = 5;
   int device = 0;
   bool copyBaseline = false;
+  // Launch kernels the manifest marks "pdl" with programmatic dependent
+  // launch (--no-pdl: plainly, for A/B timing).
+  bool pdl = true;
   bool specials = false;
   bool evenGroups = false;
   bool validate = false;

@@ -180,6 +180,7 @@ int fp8run::runFunction(const Options &opts) {
     fail(s.message());
     return 1;
   }
+  program->setProgrammaticLaunch(opts.pdl);
   const Manifest &manifest = program->manifest();
   const FunctionInfo *f = program->function(opts.function);
   if (!f) {
@@ -271,7 +272,9 @@ int fp8run::runFunction(const Options &opts) {
   if (flops)
     std::printf("%s %.1f TFLOP/s median", bytes ? ";" : ":",
                 tflops(flops, timing.medianMs));
-  std::printf("\n");
+  std::printf("\n  back to back: %.4f ms per run (%d runs between two "
+              "events)\n",
+              timing.backToBackMs, opts.iters);
   if (!opts.results.empty()) {
     JsonValue root = JsonValue::object();
     root.set("device", JsonValue::string(gpu.name));

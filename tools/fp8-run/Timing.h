@@ -23,6 +23,10 @@ namespace fp8run {
 struct Timing {
   double medianMs = 0;
   double minMs = 0;
+  // The mean of launches enqueued with no event between them: an event
+  // between two kernels keeps programmatic dependent launch from
+  // overlapping them, so only this time shows what it gains.
+  double backToBackMs = 0;
 };
 
 inline Timing summarize(std::vector<float> times) {
@@ -45,7 +49,8 @@ inline double tflops(int64_t flops, double ms) {
 }
 
 // Times `iters` back-to-back repetitions of `launch` on the stream: one event
-// between consecutive launches, so each interval is one launch's GPU time.
+// between consecutive launches, so each interval is one launch's GPU time;
+// then `iters` more between two events only, for their mean.
 template <typename Launch>
 bool timeLaunches(Gpu &gpu, int warmup, int iters, const std::string &what,
                   Launch launch, Timing &timing) {
@@ -77,11 +82,25 @@ bool timeLaunches(Gpu &gpu, int warmup, int iters, const std::string &what,
     times.push_back(ms);
   }
   timing = summarize(times);
+  CUevent first = events.events[0], last = events.events[iters];
+  if (!gpu.check(drv.cuEventRecord(first, gpu.stream), "cuEventRecord"))
+    return false;
+  for (int n = 0; n < iters; ++n)
+    if (!gpu.check(launch(), what))
+      return false;
+  float ms = 0;
+  if (!gpu.check(drv.cuEventRecord(last, gpu.stream), "cuEventRecord") ||
+      !gpu.check(drv.cuEventSynchronize(last), what) ||
+      !gpu.check(drv.cuEventElapsedTime(&ms, first, last),
+                 "cuEventElapsedTime"))
+    return false;
+  timing.backToBackMs = iters ? ms / iters : 0;
   return true;
 }
 
-/// {"median_ms", "min_ms", "gbps_median", "gbps_best"[, "tflops_median",
-/// "tflops_best"]}.
+/// {"median_ms", "min_ms", "back_to_back_ms", "gbps_median", "gbps_best",
+/// "gbps_back_to_back"[, "tflops_median", "tflops_best",
+/// "tflops_back_to_back"]}.
 JsonValue timingJson(const Timing &t, int64_t bytes, int64_t flops = 0);
 
 } // namespace fp8run

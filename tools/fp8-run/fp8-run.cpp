@@ -228,11 +228,12 @@ Status runKernel(const Options &opts, const Manifest &manifest,
   }
 
   auto launch = [&] {
-    return drv.cuLaunchKernel(function, kernel.grid[0], kernel.grid[1],
-                              kernel.grid[2], kernel.block[0], kernel.block[1],
-                              kernel.block[2], kernel.sharedBytes, gpu.stream,
-                              args.data(), nullptr);
+    return launchKernel(drv, kernel, function, gpu.stream, args.data(),
+                        opts.pdl);
   };
+  if (kernel.pdl)
+    std::printf("  launch: %s\n",
+                opts.pdl ? "programmatic (pdl)" : "plain (--no-pdl)");
   if (!gpu.check(launch(), where + ": launch"))
     return Status::Failed;
   // A fault inside the kernel surfaces here and poisons the context.
@@ -271,6 +272,15 @@ Status runKernel(const Options &opts, const Manifest &manifest,
                   kernel.bytesMoved ? ";" : ":",
                   tflops(kernel.flops, result.kernel.medianMs),
                   tflops(kernel.flops, result.kernel.minMs));
+    std::printf("\n  back to back: %.4f ms per launch (%d launches between "
+                "two events)",
+                result.kernel.backToBackMs, opts.iters);
+    if (kernel.bytesMoved)
+      std::printf(": %.1f GB/s",
+                  gbps(kernel.bytesMoved, result.kernel.backToBackMs));
+    if (kernel.flops)
+      std::printf("%s %.1f TFLOP/s", kernel.bytesMoved ? ";" : ":",
+                  tflops(kernel.flops, result.kernel.backToBackMs));
     std::printf("\n");
 
     // Every launch must leave the same outputs as the first (a kernel that
@@ -317,6 +327,9 @@ Status runKernel(const Options &opts, const Manifest &manifest,
                 gbps(2 * result.copyBytes, result.copy.minMs));
     std::printf("  kernel bandwidth: %.1f%% of the copy's (medians)\n",
                 100.0 * result.copy.medianMs / result.kernel.medianMs);
+    std::printf("  copy back to back: %.4f ms per copy: %.1f GB/s\n",
+                result.copy.backToBackMs,
+                gbps(2 * result.copyBytes, result.copy.backToBackMs));
   }
   return Status::Ok;
 }
@@ -340,6 +353,8 @@ bool writeResults(const Options &opts, const Manifest &manifest, const Gpu &gpu,
     v.set("name", JsonValue::string(r.name));
     v.set("op", JsonValue::string(k->op));
     v.set("bytes_moved", JsonValue::integer(k->bytesMoved));
+    // Whether it was launched with programmatic dependent launch.
+    v.set("pdl", JsonValue::boolean(k->pdl && opts.pdl));
     if (k->flops)
       v.set("flops", JsonValue::integer(k->flops));
     if (r.timed) {
@@ -407,6 +422,10 @@ int main(int argc, char **argv) {
       fail("kernel " + k.name + ": cannot read its PTX: " + error);
       return 1;
     }
+    if (!checkKernelPtx(k, ptx[n], error)) {
+      fail(error);
+      return 1;
+    }
     if (ptx[n].find(".entry " + k.name) == std::string::npos)
       warn("kernel " + k.name + ": " + k.ptxPath + " has no \".entry " +
            k.name + "\"");
@@ -433,6 +452,9 @@ int main(int argc, char **argv) {
       if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1)
         std::printf("  cluster [%u, %u, %u] (fixed in the PTX)\n",
                     k->cluster[0], k->cluster[1], k->cluster[2]);
+      if (k->pdl)
+        std::printf("  pdl (waits for the previous grid: may be launched "
+                    "with programmatic dependent launch)\n");
       for (const Param &p : k->params) {
         if (p.isTensorMap())
           std::printf("  %-8s %s\n", p.role.c_str(),

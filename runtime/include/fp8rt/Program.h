@@ -86,6 +86,12 @@ public:
              void *stream, void *workspace = nullptr,
              size_t workspaceBytes = 0);
 
+  /// Whether kernels the manifest marks "pdl" are launched with
+  /// programmatic dependent launch (the default), so that one may start
+  /// while the previous launch drains; false launches every kernel plainly
+  /// (fp8-run's --no-pdl, for A/B timing). Takes effect from the next run.
+  void setProgrammaticLaunch(bool enabled);
+
   /// The manifest as read (lib/Manifest.h), for tools such as fp8-run.
   const Manifest &manifest() const;
 

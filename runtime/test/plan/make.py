@@ -13,10 +13,15 @@ def param(name, role, dtype, shape):
     return {"name": name, "role": role, "dtype": dtype, "shape": shape}
 
 
-def kernel(name, grid, params, op="test.plan"):
-    return {"name": name, "ptx": name + ".ptx", "op": op, "grid": grid,
-            "block": [256, 1, 1], "shared_bytes": 0, "bytes_moved": 0,
-            "params": params}
+def kernel(name, grid, params, op="test.plan", pdl=False):
+    k = {"name": name, "ptx": name + ".ptx", "op": op, "grid": grid,
+         "block": [256, 1, 1], "shared_bytes": 0, "bytes_moved": 0,
+         "params": params}
+    # Launched with programmatic dependent launch: its PTX must wait for the
+    # previous grid (the fake driver refuses the launch otherwise).
+    if pdl:
+        k["pdl"] = True
+    return k
 
 
 def nbytes(dtype, shape):
@@ -42,10 +47,12 @@ KERNELS = [
                                   param("b", "input", "f32", V),
                                   param("out", "output", "f32", V)]),
     kernel("add_one_f32", [4, 1, 1], [param("in", "input", "f32", V),
-                                      param("out", "output", "f32", V)]),
+                                      param("out", "output", "f32", V)],
+           pdl=True),
     kernel("ws_add_f32", [4, 1, 1], [param("in", "input", "f32", V),
                                      param("out", "output", "f32", V),
-                                     param("ws", "workspace", "i64", [2])]),
+                                     param("ws", "workspace", "i64", [2])],
+           pdl=True),
     kernel("scale2_f32_flat", [4, 1, 1],
            [param("in", "input", "f32", [1024]),
             param("out", "output", "f32", [1024])]),
@@ -186,6 +193,10 @@ BAD = {
                                                  "intermediate")),
     "unwritten": chain_only(lambda m, f: f["launches"].pop()),
     "version1": chain_only(lambda m, f: setitem(m, "version", 1)),
+    "pdl-type": chain_only(lambda m, f: setitem(m["kernels"][0], "pdl", 1)),
+    # scale2_f32's PTX has no griddepcontrol.wait.
+    "pdl-no-wait": chain_only(lambda m, f: setitem(m["kernels"][0], "pdl",
+                                                   True)),
 }
 
 
@@ -213,8 +224,9 @@ def main():
     for k in KERNELS:
         with open(os.path.join(HERE, k["name"] + ".ptx"), "w") as out:
             out.write("// A stand-in: test/FakeCuda.cpp emulates %s by name.\n"
-                      ".visible .entry %s(\n)\n{\n  ret;\n}\n"
-                      % (k["name"], k["name"]))
+                      ".visible .entry %s(\n)\n{\n%s  ret;\n}\n"
+                      % (k["name"], k["name"],
+                         "  griddepcontrol.wait;\n" if k.get("pdl") else ""))
     for name, manifest in BAD.items():
         write(os.path.join(HERE, "..", "bad-plan-%s.json" % name), manifest)
 
