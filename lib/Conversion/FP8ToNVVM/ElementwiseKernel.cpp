@@ -73,140 +73,6 @@ LogicalResult kernels::checkClonableBody(linalg::LinalgOp op) {
   return success();
 }
 
-namespace {
-/// math.absf and math.fma (which the polynomial approximations emit)
-/// without libdevice: left as math ops, convert-gpu-to-nvvm would call
-/// __nv_fabsf and __nv_fmaf, which no kernel links. |x| clears the sign
-/// bit; fma is the LLVM intrinsic, which NVPTX selects to fma.rn.
-struct AbsFToBits : OpRewritePattern<math::AbsFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::AbsFOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-    Type bits = rewriter.getIntegerType(width);
-    TypedAttr mask =
-        rewriter.getIntegerAttr(bits, APInt::getSignedMaxValue(width));
-    if (auto vector = dyn_cast<VectorType>(type)) {
-      bits = vector.clone(bits);
-      mask = DenseElementsAttr::get(cast<ShapedType>(bits), mask);
-    }
-    Location loc = op.getLoc();
-    Value raw = arith::BitcastOp::create(rewriter, loc, bits, op.getOperand());
-    Value cleared = arith::AndIOp::create(
-        rewriter, loc, raw, arith::ConstantOp::create(rewriter, loc, mask));
-    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, cleared);
-    return success();
-  }
-};
-/// math.floor of an f32 (which the exp approximation emits) in arith ops:
-/// as __nv_floorf it needs libdevice, which gpu-module-to-binary links only
-/// where it finds CUDA at compile time. Exact like floorf: |x| >= 2^23 (and
-/// inf, NaN) is integral already; below, truncation through i32 minus one
-/// where it rounded up; ±0 stays itself.
-struct FloorToArith : OpRewritePattern<math::FloorOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::FloorOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "only scalar f32");
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
-    Type f32 = rewriter.getF32Type();
-    auto constant = [&](double value) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getF32FloatAttr(value));
-    };
-    Value truncated = arith::SIToFPOp::create(
-        rewriter, loc, f32,
-        arith::FPToSIOp::create(rewriter, loc, rewriter.getI32Type(), x));
-    Value roundedUp = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGT, truncated, x);
-    Value floor = arith::SelectOp::create(
-        rewriter, loc, roundedUp,
-        arith::SubFOp::create(rewriter, loc, truncated, constant(1.0)),
-        truncated);
-    // Not small (or NaN), or zero: x itself.
-    Value small = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OLT,
-        math::AbsFOp::create(rewriter, loc, x), constant(8388608.0));
-    Value nonzero = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::ONE, x, constant(0.0));
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        op, arith::AndIOp::create(rewriter, loc, small, nonzero), floor, x);
-    return success();
-  }
-};
-/// f32 math.sqrt and math.rsqrt without libdevice (whose __nv_rsqrtf is
-/// rsqrt.approx, and which is linked only where CUDA is found at compile
-/// time): sqrt.rn.f32 (convert-gpu-to-nvvm refuses llvm.intr.sqrt on f32,
-/// hence the one instruction of inline PTX) and 1 / sqrt(x) by div.rn.f32,
-/// both correctly rounded, so the bits are the CPU reference's (MathToLLVM
-/// lowers rsqrt to the same division).
-static Value buildSqrtRn(PatternRewriter &rewriter, Location loc, Value x) {
-  return LLVM::InlineAsmOp::create(
-             rewriter, loc, TypeRange{rewriter.getF32Type()}, ValueRange{x},
-             "sqrt.rn.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
-             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-             /*asm_dialect=*/LLVM::AsmDialectAttr(),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
-}
-/// f16 and bf16 sqrt as the f32 one between an extension and a rounding:
-/// correctly rounded too (rounding a sqrt twice is innocuous where the
-/// wider format has at least 2p + 2 bits, 24 >= 2 * 11 + 2), where NVPTX
-/// would otherwise take sqrt.approx.f32 for f16.
-struct SqrtToPtx : OpRewritePattern<math::SqrtOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::SqrtOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!type.isF32() && !type.isF16() && !type.isBF16())
-      return rewriter.notifyMatchFailure(op, "only scalar f32, f16, bf16");
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
-    if (type.isF32()) {
-      rewriter.replaceOp(op, buildSqrtRn(rewriter, loc, x));
-      return success();
-    }
-    Value wide = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), x);
-    rewriter.replaceOpWithNewOp<arith::TruncFOp>(
-        op, type, buildSqrtRn(rewriter, loc, wide));
-    return success();
-  }
-};
-/// f16 and bf16 rsqrt as MathToLLVM writes it on the CPU, 1 / sqrt in the
-/// type: the sqrt above, then a division that NVPTX takes in f32 (div.rn)
-/// and rounds, correctly rounded like the host's (else rsqrt.approx.f32).
-struct RsqrtToDivSqrt : OpRewritePattern<math::RsqrtOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::RsqrtOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!type.isF32() && !type.isF16() && !type.isBF16())
-      return rewriter.notifyMatchFailure(op, "only scalar f32, f16, bf16");
-    Location loc = op.getLoc();
-    Value one = arith::ConstantOp::create(rewriter, loc,
-                                          rewriter.getFloatAttr(type, 1.0));
-    Value root =
-        type.isF32()
-            ? buildSqrtRn(rewriter, loc, op.getOperand())
-            : math::SqrtOp::create(rewriter, loc, op.getOperand()).getResult();
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, one, root);
-    return success();
-  }
-};
-struct FmaToIntrinsic : OpRewritePattern<math::FmaOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::FmaOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, op.getA(), op.getB(),
-                                             op.getC());
-    return success();
-  }
-};
-} // namespace
-
 /// The scalar a tensor operand holds everywhere, where it is a splat
 /// constant (e.g. the zero of `arith.cmpf ogt, %t, %zeros`), else null.
 static TypedAttr getSplatValue(Value value) {
@@ -233,18 +99,6 @@ SmallVector<Value> kernels::cloneBody(OpBuilder &b, Block *body,
   return llvm::map_to_vector(terminator->getOperands(), [&](Value v) {
     return mapping.lookupOrDefault(v);
   });
-}
-
-LogicalResult kernels::expandMathFunctions(gpu::GPUFuncOp func) {
-  // Math functions become arith ops, so that the PTX calls nothing (no
-  // libdevice); so do the absf and fma that the approximations leave, and
-  // f32 sqrt and rsqrt (correctly rounded, as on the CPU).
-  RewritePatternSet patterns(func.getContext());
-  populateMathPolynomialApproximationPatterns(patterns);
-  patterns
-      .add<AbsFToBits, FloorToArith, FmaToIntrinsic, SqrtToPtx, RsqrtToDivSqrt>(
-          func.getContext());
-  return applyPatternsGreedily(func, std::move(patterns));
 }
 
 FailureOr<gpu::GPUModuleOp> fp8::buildElementwiseKernel(OpBuilder &builder,
@@ -529,26 +383,42 @@ static SmallVector<Value> splitElements(KernelBuilder &b, Value loaded,
   return elements;
 }
 
-Value FusedProducer::compute(KernelBuilder &b, Value offset, int64_t width) {
+FusedProducer::Inputs FusedProducer::load(KernelBuilder &b, Value offset,
+                                          int64_t width,
+                                          VectorLoader vectorLoad) {
   ArrayRef<int64_t> shape = op.getProducedType().getShape();
   int64_t cols = shape[1];
   MLIRContext *context = b.getContext();
   AffineMap row = AffineMap::get(2, 0, getAffineDimExpr(1, context));
+  AffineMap column = AffineMap::get(2, 0, getAffineDimExpr(0, context));
+  auto loadVector = [&](Value input, Value at) {
+    if (width == 1 || !vectorLoad)
+      return splitElements(b, loadElements(b, input, at, width), width);
+    Type element = cast<MemRefType>(input.getType()).getElementType();
+    return splitElements(
+        b, vectorLoad(b, VectorType::get({width}, element), input, at), width);
+  };
   // Each input's `width` elements: one load where they are consecutive in
   // it (read in loop order, or a bias row whose vectors stay in one row),
-  // else element by element through the indexing map.
-  SmallVector<SmallVector<Value>> loaded;
+  // one element for all where they are one (a per-row value: the `width`
+  // elements lie in one row), else element by element through the indexing
+  // map. A per-row value shared by the lanes also lets CSE compute the
+  // body's work on it once, not once an element (the same ops on the same
+  // value: the same bits).
+  Inputs loaded;
   for (auto [input, attr] : llvm::zip(inputs, op.getIndexingMaps())) {
     AffineMap map = cast<AffineMapAttr>(attr).getValue();
     if (map.isIdentity()) {
-      loaded.push_back(
-          splitElements(b, loadElements(b, input, offset, width), width));
+      loaded.push_back(loadVector(input, offset));
       continue;
     }
     if (map == row && cols % width == 0) {
-      Value col = b.remU(offset, cols);
-      loaded.push_back(
-          splitElements(b, loadElements(b, input, col, width), width));
+      loaded.push_back(loadVector(input, b.remU(offset, cols)));
+      continue;
+    }
+    if (map == column && cols % width == 0) {
+      Value element = memref::LoadOp::create(b, input, b.divU(offset, cols));
+      loaded.push_back(SmallVector<Value>(width, element));
       continue;
     }
     auto inputShape =
@@ -562,6 +432,20 @@ Value FusedProducer::compute(KernelBuilder &b, Value offset, int64_t width) {
     }
     loaded.push_back(std::move(elements));
   }
+  return loaded;
+}
+
+int64_t FusedProducer::loadedWords(int64_t width) {
+  int64_t bits = 0;
+  for (Value input : op.getInputs())
+    bits += width * cast<RankedTensorType>(input.getType())
+                        .getElementType()
+                        .getIntOrFloatBitWidth();
+  return llvm::divideCeil(bits, 32);
+}
+
+Value FusedProducer::apply(KernelBuilder &b, const Inputs &loaded, Value offset,
+                           int64_t width) {
   Block *body = &op.getBody().front();
   SmallVector<Value> produced;
   for (int64_t lane = 0; lane < width; ++lane) {
@@ -585,4 +469,8 @@ Value FusedProducer::compute(KernelBuilder &b, Value offset, int64_t width) {
               std::min(width * elementBytes(getElement()), kVectorBytes)));
   }
   return result;
+}
+
+Value FusedProducer::compute(KernelBuilder &b, Value offset, int64_t width) {
+  return apply(b, load(b, offset, width), offset, width);
 }

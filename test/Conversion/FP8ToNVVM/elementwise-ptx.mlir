@@ -9,6 +9,7 @@
 // RUN: FileCheck %s --check-prefix=GELU < %t/out/gelu_generic_0.ptx
 // RUN: FileCheck %s --check-prefix=BIAS < %t/out/bias_generic_2.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/out/manifest.json
+// RUN: FileCheck %s --check-prefix=EXP < %t/out/silu_map_8.ptx
 // RUN: %if ptxas %{ for f in %t/out/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // GELU-NOT: call
 // GELU-NOT: __nv_
@@ -23,6 +24,20 @@
 // BIAS: ld.global.v4
 // BIAS: st.global.v4
 // BIAS-NOT: ld.global.b16
+// exp (MathExpansion.cpp's ExpToArith, MLIR's expansion in fewer
+// instructions): clamps by max/min, floor by the rounding shift 1.5 * 2^23,
+// 2^n from the bits of n + 1.5 * 2^23 + 127; no conversion to an integer.
+// EXP-NOT: cvt.rzi
+// EXP: max.NaN.f32 {{.*}}, 0fC2AF999A;
+// EXP-NEXT: min.NaN.f32 {{.*}}, 0f42B1999A;
+// EXP-NEXT: fma.rn.f32 {{.*}}, 0f3FB8AA3B, 0f3F000000;
+// EXP-NEXT: max.NaN.f32 {{.*}}, 0fC2FE0000;
+// EXP-NEXT: min.NaN.f32 {{.*}}, 0f42FE0000;
+// EXP-NEXT: add.rn.f32 {{.*}}, 0f4B400000;
+// EXP-NEXT: add.rn.f32 {{.*}}, 0fCB400000;
+// EXP: add.rn.f32 [[BIASED:%r[0-9]+]], {{.*}}, 0f4B40007F;
+// EXP-NEXT: shl.b32 {{.*}}, [[BIASED]], 23;
+// EXP-NOT: cvt.rzi
 // The kernels in program order, each from its op.
 // MANIFEST: "name": "gelu_generic_0",
 // MANIFEST-NEXT: "op": "linalg.generic",
@@ -91,6 +106,19 @@ func.func @others(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> (tensor<64x
 func.func @fp8(%x: tensor<64x128xf32>) -> tensor<1x1xf32> {
   %a = fp8.amax %x {tile = #fp8.tile<[*, *]>} : tensor<64x128xf32> -> tensor<1x1xf32>
   return %a : tensor<1x1xf32>
+}
+func.func @silu(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %y = linalg.map ins(%x : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>)
+    (%v: f32, %o: f32) {
+      %n = arith.negf %v : f32
+      %x1 = math.exp %n : f32
+      %one = arith.constant 1.0 : f32
+      %d = arith.addf %one, %x1 : f32
+      %s = arith.divf %v, %d : f32
+      linalg.yield %s : f32
+    }
+  return %y : tensor<64x128xf32>
 }
 
 //--- body-op.mlir
