@@ -7,7 +7,7 @@
 // tile in shared memory, quantizes its rows on the way in, and its columns
 // on the way out. Fused with an elementwise producer
 // (fp8.quantize_elementwise with `transpose`), the tile is computed on the
-// way in instead of loaded (FusedProducer).
+// way in instead of loaded (FusedProducer), 8 values of a row at a time.
 //
 // What keeps it near copy speed: every load of the tile is in flight before
 // the first store; the tile is swizzled rather than padded (no bank
@@ -37,6 +37,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
@@ -51,6 +53,17 @@ static constexpr int64_t kChunkElements = 8;
 // tile's 128 rows of them, and a warp instruction stores four full 128-byte
 // rows of qt.
 static constexpr int64_t kColumnRows = 16;
+
+// Fused with a producer, the body's instructions dominate the kernel, and
+// what paid is occupancy (more warps to issue them from). A thread keeps the
+// inputs of as many of its rows in flight as take 32 registers (all 8 rows of
+// one bf16 input, 4 of two), and the kernel asks for 4 CTAs an SM
+// (.minnctapersm: at most 64 registers; the 32 KB tile allows 7). H100,
+// 8192x14336 (bench/results/ 2026-11-26-h100-fused-transposing.md): GELU 48% ->
+// 73% of copy, GELU' 63% -> 77%; all inputs in flight (104 registers, 2 CTAs)
+// gave GELU' 78% but SwiGLU 70%; 16 registers of inputs lost 5 points on GELU.
+static constexpr int64_t kProducerInFlightWords = 32;
+static constexpr int64_t kProducerBlocksPerSM = 4;
 
 /// The column in the swizzled tile of element `chunk * 8 + offset` of row
 /// block `rowBlock` (row / 16).
@@ -192,6 +205,9 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
   gpu::GPUFuncOp func =
       createKernel(b, name, target, signature, kThreadsPerBlock,
                    {b.workgroupMemRef({kTile, kTile}, inputElement)});
+  if (producer)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(kProducerBlocksPerSM));
   // The staged tile takes 16-byte vector stores.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b.getI64IntegerAttr(16));
@@ -247,33 +263,68 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
   Value firstStepRow = b.add(b.mul(warp, 16), rowInPair);
   Value firstOffset =
       b.add(b.mul(b.add(rowBase, firstStepRow), cols), b.add(colBase, segment));
-  SmallVector<Value> rowsOf, offsets, loads;
+  SmallVector<Value> rowsOf, offsets;
   for (int64_t step = 0; step < rowSteps; ++step) {
     rowsOf.push_back(b.add(firstStepRow, 2 * step));
     offsets.push_back(b.add(firstOffset, 2 * step * cols));
-    loads.push_back(producer
-                        ? producer->compute(b, offsets[step], kChunkElements)
-                        : streamLoad(b, vec8, input, offsets[step]));
   }
-  // Each row's amax: max |x| in the input type (exact, and half the
-  // instructions of f32 on packed pairs), then across its 16 lanes.
-  SmallVector<Value> rowAmax;
-  for (int64_t step = 0; step < rowSteps; ++step) {
+  // Where a step's 8 values sit in the tile.
+  auto staged = [&](int64_t step) -> SmallVector<Value, 2> {
     Value row = rowsOf[step];
-    Value column =
-        swizzledColumn(b, chunk, b.divU(row, kColumnRows), b.index(0));
-    vector::StoreOp::create(b, loads[step], tile, ValueRange{row, column},
-                            false, llvm::Align(16));
+    return {row,
+            swizzledColumn(b, chunk, b.divU(row, kColumnRows), b.index(0))};
+  };
+  // Stages a step's 8 values in the tile and takes its row's amax: max |x|
+  // in the input type (exact, and half the instructions of f32 on packed
+  // pairs), then across its 16 lanes.
+  SmallVector<Value> rowAmax;
+  auto stage = [&](int64_t step, Value values) {
+    vector::StoreOp::create(b, values, tile, staged(step), false,
+                            llvm::Align(16));
     Value amax = arith::ExtFOp::create(
         b, f32,
         vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF,
-                                    b.absF(loads[step]))
+                                    b.absF(values))
             .getResult());
     for (int64_t stride = 8; stride >= 1; stride /= 2)
       amax = b.maxF(amax, gpu::ShuffleOp::create(b, amax, stride, kWarpSize,
                                                  gpu::ShuffleMode::XOR)
                               .getShuffleResult());
     rowAmax.push_back(amax);
+  };
+  // The plain kernel quantizes the rows from the registers it loaded them
+  // into.
+  SmallVector<Value> loads;
+  if (!producer) {
+    for (int64_t step = 0; step < rowSteps; ++step)
+      loads.push_back(streamLoad(b, vec8, input, offsets[step]));
+    for (int64_t step = 0; step < rowSteps; ++step)
+      stage(step, loads[step]);
+  } else {
+    // The producer's body (a tanh or exp expansion and a division an
+    // element) is long: it runs a step at a time, each step's result
+    // staged at once and re-read from the tile to be quantized, so that
+    // only the inputs in flight and one step's temporaries are live, never
+    // a thread's whole slice of the tile (ptxas interleaved the bodies of
+    // a slice kept in registers: 112-128 registers, 2 CTAs an SM; now 64).
+    // The inputs of `lookahead` steps stay in flight ahead of the body.
+    int64_t lookahead = std::clamp<int64_t>(
+        kProducerInFlightWords / producer->loadedWords(kChunkElements), 1,
+        rowSteps);
+    SmallVector<FusedProducer::Inputs> inputs(rowSteps);
+    auto issue = [&](int64_t step) {
+      inputs[step] =
+          producer->load(b, offsets[step], kChunkElements, streamLoad);
+    };
+    for (int64_t step = 0; step < lookahead; ++step)
+      issue(step);
+    for (int64_t step = 0; step < rowSteps; ++step) {
+      Value produced =
+          producer->apply(b, inputs[step], offsets[step], kChunkElements);
+      if (step + lookahead < rowSteps)
+        issue(step + lookahead);
+      stage(step, produced);
+    }
   }
   // Lane j of a row's 16 derives the scales of step j % 8 (once a thread,
   // not once a step: IEEE divisions are the row pass's costliest
@@ -304,7 +355,13 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
                                b.add(rowLane0, b.i32(step)), b.i32(kWarpSize),
                                gpu::ShuffleMode::IDX)
             .getShuffleResult();
-    Value values = arith::ExtFOp::create(b, vec8f, loads[step]);
+    // A thread re-reads only what it staged itself: no barrier needed.
+    Value loaded = producer
+                       ? vector::LoadOp::create(b, vec8, tile, staged(step),
+                                                false, llvm::Align(16))
+                             .getResult()
+                       : loads[step];
+    Value values = arith::ExtFOp::create(b, vec8f, loaded);
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < kChunkElements; ++i)
       scaled.push_back(

@@ -38,8 +38,25 @@ public:
   void bind(const KernelSignature &signature, gpu::GPUFuncOp func);
   /// The `width` produced elements from row-major offset `offset` (a
   /// vector of the produced type; a scalar for width 1), also stored to the
-  /// kept value where the op has one. `offset` is a multiple of `width`.
+  /// kept value where the op has one. `offset` is a multiple of `width`:
+  /// apply(load(...)).
   Value compute(KernelBuilder &b, Value offset, int64_t width);
+
+  /// Each input's `width` elements that compute reads at `offset`.
+  using Inputs = SmallVector<SmallVector<Value>>;
+  /// Loads `type` (a whole vector) from a 1-D memref at an element offset.
+  using VectorLoader = llvm::function_ref<Value(KernelBuilder &, VectorType,
+                                                Value memref, Value offset)>;
+  /// The loads of compute alone, so that a kernel can put them in flight
+  /// long before the body runs (the vector loads through `vectorLoad`
+  /// where given).
+  Inputs load(KernelBuilder &b, Value offset, int64_t width,
+              VectorLoader vectorLoad = nullptr);
+  /// The body of compute on inputs `loaded` (and the kept value's store).
+  Value apply(KernelBuilder &b, const Inputs &loaded, Value offset,
+              int64_t width);
+  /// The 32-bit registers the inputs of `width` elements take, at most.
+  int64_t loadedWords(int64_t width);
   /// The bytes the producer's inputs and kept value move.
   int64_t bytesMoved();
   /// The produced element type (what the quantization reads).

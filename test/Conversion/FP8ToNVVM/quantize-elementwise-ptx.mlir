@@ -8,6 +8,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=ROWS < %t/rows_quantize_elementwise_0.ptx
 // RUN: FileCheck %s --check-prefix=CT < %t/transposed_quantize_elementwise_t_1.ptx
+// RUN: FileCheck %s --check-prefix=NORM < %t/normed_quantize_elementwise_t_6.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=MANIFEST-T < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/rows_quantize_elementwise_0.ptx
@@ -22,6 +23,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/columns_quantize_elementwise_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/partial_quantize_elementwise_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/blocks_quantize_elementwise_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/normed_quantize_elementwise_t_6.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t100 && fp8-opt %s '--fp8-emit=dir=%t100 chip=sm_100a' -o /dev/null
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a %t100/rows_quantize_elementwise_0.ptx -o /dev/null %}
 
@@ -35,14 +37,36 @@
 // ROWS: cvt.rn.satfinite.e4m3x2.f32
 // NOCALL-NOT: {{call|__nv_}}
 
-// The cast-transpose: the SwiGLU product staged in shared memory, read
-// back as column pairs.
+// The cast-transpose: both inputs of four of a thread's eight rows in
+// flight (streamed) before the SwiGLU body runs; the body a row at a time,
+// each row's product staged in shared memory at once and the next row's
+// inputs issued behind it; the rows re-read from the tile to be quantized
+// (nothing of the body live across the row pass), then column pairs. Four
+// CTAs an SM (at most 64 registers, and ptxas finds no spills).
 // CT: .visible .entry transposed_quantize_elementwise_t_1(
-// CT: ld.global.v4.b32
-// CT: ld.global.v4.b32
+// CT: .minnctapersm 4
+// CT-COUNT-8: ld.global.nc.L1::no_allocate.v4.b32
+// CT-NOT: st.shared
+// CT: div.rn.f32
+// CT: ld.global.nc.L1::no_allocate.v4.b32
 // CT: st.shared.v4.b32
+// CT: ld.shared.v4.b32
+// CT: cvt.rn.satfinite.e4m3x2.f32
+// CT: st.global.cs.v2.b32
 // CT: bar.sync 0;
 // CT: ld.shared.b32
+
+// A per-row value (i, j) -> (i) is loaded once for a row's 8 elements, so
+// that the body's work on it (RMSNorm's rsqrt of the mean square: a
+// division, a square root, a reciprocal) runs once a row, not once an
+// element: 8 square roots for a thread's 8 rows, not 64. The weight row,
+// read again by every row, is a plain (L1-cached) load.
+// NORM: .visible .entry normed_quantize_elementwise_t_6(
+// NORM: ld.global.nc.L1::no_allocate.v4.b32
+// NORM: ld.global.b32
+// NORM: ld.global.v4.b32
+// NORM-COUNT-8: sqrt.rn.f32
+// NORM-NOT: sqrt.rn.f32
 
 // MANIFEST:      "name": "rows_quantize_elementwise_0",
 // MANIFEST:      "op": "fp8.quantize_elementwise",
@@ -156,4 +180,25 @@ func.func @blocks(%x: tensor<256x256xbf16>) -> (tensor<256x256xf8E4M3FN>, tensor
     fp8.yield %tb : bf16
   }
   return %q, %s : tensor<256x256xf8E4M3FN>, tensor<2x2xf32>
+}
+
+// RMSNorm's normalization fused into a cast-transpose: the rows' mean
+// squares (a per-row value) and the weight row.
+func.func @normed(%x: tensor<256x384xbf16>, %ss: tensor<256xf32>, %w: tensor<384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_elementwise %x, %ss, %w {indexing_maps = [#id, #col, #row], scaling = #fp8.scaling<tile = [1, 128], scale = f32>, transpose}
+      : tensor<256x384xbf16>, tensor<256xf32>, tensor<384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32> {
+  ^bb0(%a: bf16, %m: f32, %g: bf16):
+    %f = arith.extf %a : bf16 to f32
+    %gf = arith.extf %g : bf16 to f32
+    %n = arith.constant 384.0 : f32
+    %eps = arith.constant 1.0e-05 : f32
+    %ms = arith.divf %m, %n : f32
+    %ve = arith.addf %ms, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %xn = arith.mulf %f, %rs : f32
+    %r = arith.mulf %xn, %gf : f32
+    %y = arith.truncf %r : f32 to bf16
+    fp8.yield %y : bf16
+  }
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E4M3FN>, tensor<384x2xf32>
 }
