@@ -13,7 +13,14 @@
 // RUN: %if ptxas %{ for f in %t/out/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // GELU-NOT: call
 // GELU-NOT: __nv_
+// GELU-NOT: div.rn
 // GELU: ld.global.v4
+// tanh (MathExpansion.cpp's TanhToArith): clamps by min/max, p / q by
+// rcp.approx and Newton's corrections, not div.rn.
+// GELU: min.NaN.f32 {{.*}}, 0f40FFF644;
+// GELU-NEXT: max.NaN.f32 {{.*}}, 0fC0FFF644;
+// GELU: rcp.approx.ftz.f32
+// GELU-NOT: div.rn
 // GELU-NOT: call
 // GELU-NOT: __nv_
 // GELU: st.global.v4
