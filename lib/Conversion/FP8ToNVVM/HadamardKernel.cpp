@@ -9,12 +9,13 @@
 // element and stage). Along the last dim the 16 elements are one or more
 // 16-byte loads. Along dim 0 they are a column's, so a CTA moves a tile of
 // whole row blocks through shared memory: rows in and out with 16-byte
-// accesses, a 16-row column piece per thread in between, rotated a 4-byte
-// word at a time where n <= 128 (a swizzle and a word order per quarter
-// warp keep both sides free of bank conflicts). Every element is read and
-// written once: the dim-1 kernel runs at copy speed, dim 0 at 91% of it
-// (n = 128, H100), where the former one (n loads and n adds per output)
-// reached 12%.
+// accesses (the seed's signs applied on the way in), a column piece of 16
+// rows (32 for n = 256) per thread in between, rotated a 4-byte word at a
+// time (a swizzle and a word order per block of lanes keep both sides free
+// of bank conflicts). Every element is read and written once: the dim-1
+// kernel runs at copy speed, dim 0 at 95-97% of it (n = 128 and 256 bf16,
+// H100), where the former one (n loads and n adds per output) reached
+// 12%.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,10 @@ HadamardRotation HadamardRotation::get(int64_t size,
 
 int64_t HadamardRotation::lanesPerBlock() const { return size / chunk; }
 
+bool HadamardRotation::negates(int64_t j) const {
+  return (signMasks[j % chunk] >> (j / chunk)) & 1;
+}
+
 bool HadamardRotation::hasSigns() const {
   return llvm::any_of(signMasks, [](uint32_t mask) { return mask != 0; });
 }
@@ -74,19 +79,26 @@ static Value flipSign(KernelBuilder &b, Value x, Value flip) {
 void kernels::rotateInRegisters(KernelBuilder &b,
                                 const HadamardRotation &rotation, Value segment,
                                 MutableArrayRef<Value> values) {
+  assert(static_cast<int64_t>(values.size()) == rotation.chunk && "one chunk");
+  Value segment32 = b.toI32(segment);
+  // x_j s_j: bit `segment` of each position's mask, moved to the sign bit.
+  for (int64_t k = 0; k < rotation.chunk; ++k) {
+    if (!rotation.signMasks[k])
+      continue;
+    Value mask = b.i32(rotation.signMasks[k]);
+    Value bit = b.andI(arith::ShRUIOp::create(b, mask, segment32), 1);
+    values[k] = flipSign(b, values[k], b.shl(bit, 31));
+  }
+  butterflyInRegisters(b, rotation, segment, values);
+}
+
+void kernels::butterflyInRegisters(KernelBuilder &b,
+                                   const HadamardRotation &rotation,
+                                   Value segment,
+                                   MutableArrayRef<Value> values) {
   int64_t chunk = rotation.chunk;
   assert(static_cast<int64_t>(values.size()) == chunk && "one chunk");
   Value segment32 = b.toI32(segment);
-  // x_j s_j: bit `segment` of each position's mask, moved to the sign bit.
-  if (rotation.hasSigns()) {
-    for (int64_t k = 0; k < chunk; ++k) {
-      if (!rotation.signMasks[k])
-        continue;
-      Value mask = b.i32(rotation.signMasks[k]);
-      Value bit = b.andI(arith::ShRUIOp::create(b, mask, segment32), 1);
-      values[k] = flipSign(b, values[k], b.shl(bit, 31));
-    }
-  }
   // Strides within the thread: (a, b) -> (a + b, a - b).
   for (int64_t h = 1; h < chunk && h < rotation.size; h *= 2) {
     for (int64_t k = 0; k < chunk; ++k) {
@@ -198,11 +210,12 @@ namespace {
 /// How a CTA rotates along dim 0 (plain C++). It owns a tile of whole
 /// blocks of rows and a band of columns, kept in shared memory as rows of
 /// 16-byte chunks. Global memory is read and written row by row (a warp
-/// covers whole 128-byte lines); in between, thread (segment, chunk)
-/// reads the 16 rows x 16 bytes at rows 16 segment .. 16 segment + 15 of
-/// its block, so that rotateInRegisters sees, for each column of the
-/// chunk, the 16 consecutive elements it expects, and the n / 16 threads
-/// of a block are consecutive lanes.
+/// covers whole 128-byte lines); in between, thread (segment, column
+/// piece) reads the rows R segment .. R segment + R - 1 of its block (R =
+/// rowsPerThread) in its piece of 16 bytes (R = 16) or 8 bytes (R = 32),
+/// so that rotateInRegisters sees, for each column of the piece, the R
+/// consecutive elements it expects, and the n / R threads of a block are
+/// consecutive lanes.
 struct ColumnTiling {
   static constexpr int64_t kThreads = 128;
   /// Shared memory: 16 chunks of 16 bytes per thread, 32 KiB.
@@ -221,6 +234,11 @@ struct ColumnTiling {
   int64_t tileRows;
   /// 16-byte chunks of a tile row, 8 to 128: the tile is always 32 KiB.
   int64_t chunksPerRow;
+  /// Rows of a thread's piece: 16, or 32 for n = 256, so that a block is
+  /// 8 lanes and one of its four lane stages runs in the thread.
+  int64_t rowsPerThread;
+  /// 32-bit words of a row in a thread's piece: 4 (16 rows), 2 (32 rows).
+  int64_t wordsPerThread;
 
   static ColumnTiling get(int64_t rows, int64_t cols, int64_t size,
                           int64_t elementBytes) {
@@ -237,9 +255,14 @@ struct ColumnTiling {
       blocks /= 2;
     tiling.tileRows = blocks * size;
     tiling.chunksPerRow = kTileChunks / tiling.tileRows;
+    tiling.rowsPerThread = size > 128 ? 2 * kChunk : kChunk;
+    tiling.wordsPerThread = 4 * kChunk / tiling.rowsPerThread;
     return tiling;
   }
-  int64_t segments() const { return size / kChunk; }
+  /// Threads of a rotation block.
+  int64_t segments() const { return size / rowsPerThread; }
+  /// log2 rowsPerThread.
+  int64_t rowsPerThreadShift() const { return llvm::Log2_64(rowsPerThread); }
   int64_t tileColumns() const { return chunksPerRow * chunkElements; }
   int64_t columnTiles() const { return llvm::divideCeil(cols, tileColumns()); }
   int64_t numBlocks() const { return rows / tileRows * columnTiles(); }
@@ -253,6 +276,10 @@ struct ColumnTiling {
   int64_t stepRow(int64_t step) const {
     return step * kThreads / piecesPerRow();
   }
+  /// Rows of one step: the threads' rows are 0 .. rowsPerStep() - 1.
+  int64_t rowsPerStep() const {
+    return std::max<int64_t>(1, kThreads / piecesPerRow());
+  }
   int64_t stepCol(int64_t step) const {
     return step * kThreads % piecesPerRow() * pieceElements;
   }
@@ -261,13 +288,13 @@ struct ColumnTiling {
   /// quarter warp's 16-byte accesses are free of bank conflicts when their
   /// chunks differ modulo 8: along a row (the global side) any XOR keeps
   /// them so; down the rows (the rotation side) the 8 lanes are (segment,
-  /// chunk) pairs whose rows are 16 apart, and the swizzle spreads their
-  /// segments over the 8 bank groups. It depends on row / 16 alone: one
-  /// value for a thread's 16 rows of a block, and a constant for each step
-  /// of the global side (at most 16 rows a step, from a multiple of their
-  /// count).
+  /// chunk) pairs whose rows are R = rowsPerThread apart, and the swizzle
+  /// spreads their segments over the 8 bank groups. It depends on row / R
+  /// alone: one value for a thread's R rows of a block, and a constant for
+  /// each step of the global side (at most 16 rows a step, from a multiple
+  /// of their count).
   int64_t swizzle(int64_t row) const {
-    return (row / kChunk * swizzleMultiplier()) & 7;
+    return (row / rowsPerThread * swizzleMultiplier()) & 7;
   }
   int64_t swizzleMultiplier() const {
     return std::max<int64_t>(1, 8 / segments());
@@ -275,7 +302,7 @@ struct ColumnTiling {
 };
 } // namespace
 
-/// Rotates the columns of one 32-bit word of a thread's 16 rows: `packed`
+/// Rotates the columns of one 32-bit word of a thread's rows: `packed`
 /// holds the word of each row (one f32 or two 16-bit elements); hands each
 /// row's rotated word, rounded back to the element type, to `use` as soon
 /// as it is rounded.
@@ -294,7 +321,7 @@ static void rotateWord(KernelBuilder &b, const HadamardRotation &rotation,
       values.push_back(element.isF32() ? value
                                        : arith::ExtFOp::create(b, f32, value));
     }
-    rotateInRegisters(b, rotation, segment, values);
+    butterflyInRegisters(b, rotation, segment, values);
     for (auto [k, value] : llvm::enumerate(values))
       rotated[k].push_back(value);
   }
@@ -307,31 +334,32 @@ static void rotateWord(KernelBuilder &b, const HadamardRotation &rotation,
   }
 }
 
-/// The thread's piece of the tile: 16 rows `rowStride` elements apart from
-/// `base`, 16 bytes (four 32-bit words) each.
+/// The thread's piece of the tile: `rows` rows `rowStride` elements apart
+/// from `base`, `words` 32-bit words each.
 struct TilePiece {
   Value tile, base;
-  int64_t rowStride;
+  int64_t rowStride, rows, words;
   Value rowOffset(KernelBuilder &b, int64_t row, Value word) const {
     return b.add(word ? b.add(base, word) : base, row * rowStride);
   }
 };
 
-/// Rotates a piece one word at a time: each word's 16 rows are read from
+/// Rotates a piece one word at a time: each word's rows are read from
 /// shared memory (4-byte accesses), rotated and written back over them.
-/// `group` picks the order of the words (group + step mod 4): it must be
-/// the same for every lane of a rotation block (the shuffles pair the same
-/// word), and where it differs between the quarter warps, their 4-byte
-/// accesses fall on different banks.
+/// `group` picks the order of the words (group + step mod words): it must
+/// be the same for every lane of a rotation block (the shuffles pair the
+/// same word), and where it differs between the blocks of a warp, their
+/// 4-byte accesses fall on different banks.
 static void rotateByWords(KernelBuilder &b, const HadamardRotation &rotation,
                           Value segment, const TilePiece &piece, Type element,
                           Value group) {
   int64_t perWord = 32 / element.getIntOrFloatBitWidth();
   auto wordType = VectorType::get({perWord}, element);
-  for (int64_t step = 0; step < 4; ++step) {
-    Value word = b.mul(b.andI(b.add(group, step), int64_t(3)), perWord);
+  for (int64_t step = 0; step < piece.words; ++step) {
+    Value word =
+        b.mul(b.andI(b.add(group, step), int64_t(piece.words - 1)), perWord);
     SmallVector<Value> offsets, packed;
-    for (int64_t k = 0; k < kChunk; ++k) {
+    for (int64_t k = 0; k < piece.rows; ++k) {
       offsets.push_back(piece.rowOffset(b, k, word));
       packed.push_back(
           vector::LoadOp::create(b, wordType, piece.tile, offsets.back(),
@@ -342,46 +370,6 @@ static void rotateByWords(KernelBuilder &b, const HadamardRotation &rotation,
                               /*nontemporal=*/false, llvm::Align(4));
     });
   }
-}
-
-/// Rotates a piece held whole in registers (16-byte accesses; 164-168
-/// registers for bf16), each word's results written over it as soon as they
-/// are rounded: rounded later (the NVPTX backend pairs bf16 conversions
-/// where they are used), every f32 result of the chunk stayed live, and 255
-/// registers were not enough.
-static void rotateWholePiece(KernelBuilder &b, const HadamardRotation &rotation,
-                             Value segment, const TilePiece &piece,
-                             Type element) {
-  int64_t perWord = 32 / element.getIntOrFloatBitWidth();
-  auto chunkType = VectorType::get({4 * perWord}, element);
-  auto wordsType = VectorType::get({4}, b.getI32Type());
-  auto oneWordType = VectorType::get({1}, b.getI32Type());
-  auto wordType = VectorType::get({perWord}, element);
-  SmallVector<Value> chunks;
-  for (int64_t k = 0; k < kChunk; ++k) {
-    Value loaded = vector::LoadOp::create(
-        b, chunkType, piece.tile, piece.rowOffset(b, k, Value()),
-        /*nontemporal=*/false, llvm::Align(16));
-    chunks.push_back(vector::BitCastOp::create(b, wordsType, loaded));
-  }
-  for (int64_t word = 0; word < 4; ++word) {
-    SmallVector<Value> packed;
-    for (Value chunk : chunks) {
-      Value bits = vector::BroadcastOp::create(
-          b, oneWordType, vector::ExtractOp::create(b, chunk, word));
-      packed.push_back(vector::BitCastOp::create(b, wordType, bits));
-    }
-    rotateWord(b, rotation, segment, packed, [&](int64_t k, Value result) {
-      Value bits = vector::ExtractOp::create(
-          b, vector::BitCastOp::create(b, oneWordType, result), 0);
-      chunks[k] = vector::InsertOp::create(b, bits, chunks[k], word);
-    });
-  }
-  for (int64_t k = 0; k < kChunk; ++k)
-    vector::StoreOp::create(b,
-                            vector::BitCastOp::create(b, chunkType, chunks[k]),
-                            piece.tile, piece.rowOffset(b, k, Value()),
-                            /*nontemporal=*/false, llvm::Align(16));
 }
 
 /// Along dim 0: load a tile by rows, rotate its columns in registers,
@@ -448,45 +436,88 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
     return Piece{shared, global, valid};
   };
 
+  // The seed's signs go on as the rows come in: s_j depends on the row
+  // alone (j = row mod n), so a step's rows need one bit each, a constant
+  // mask shifted by the thread's row, and no register holds them through
+  // the rotation (at n = 256 the rotation's 32 sign bits, one per row of
+  // its piece, stayed live across its word steps: 128 registers). The
+  // sign bit flipped in the element type is the f32 one flipped after the
+  // widening: the same value, and a NaN gives a NaN block either way.
+  HadamardRotation rotation =
+      HadamardRotation::get(tiling.size, op.getSeed(), tiling.rowsPerThread);
+  int64_t elementBits = element.getIntOrFloatBitWidth();
+  auto pieceBits =
+      VectorType::get({tiling.pieceElements}, b.getIntegerType(elementBits));
+  Value threadRow32 = b.toI32(threadRow);
+  auto applySigns = [&](Value loaded, int64_t step) -> Value {
+    if (!rotation.hasSigns())
+      return loaded;
+    int64_t stepRow = tiling.stepRow(step);
+    uint32_t mask = 0;
+    for (int64_t r = 0; r < tiling.rowsPerStep(); ++r)
+      if (rotation.negates((stepRow + r) % tiling.size))
+        mask |= 1u << r;
+    if (!mask)
+      return loaded;
+    Value bit = b.andI(arith::ShRUIOp::create(b, b.i32(mask), threadRow32), 1);
+    Value flip = b.shl(bit, 31);
+    if (elementBits != 32)
+      flip = arith::TruncIOp::create(b, pieceBits.getElementType(),
+                                     b.shrU(flip, 32 - elementBits));
+    Value bits = vector::BitCastOp::create(b, pieceBits, loaded);
+    bits = arith::XOrIOp::create(
+        b, bits, vector::BroadcastOp::create(b, pieceBits, flip));
+    return vector::BitCastOp::create(b, loaded.getType(), bits);
+  };
   for (int64_t step = 0; step < tiling.steps(); ++step) {
     Piece p = piece(step);
     Value loaded = vector::LoadOp::create(b, pieceType, input, p.globalOffset,
                                           /*nontemporal=*/false, pieceAlign);
-    vector::StoreOp::create(b, loaded, tile, p.sharedOffset,
+    vector::StoreOp::create(b, applySigns(loaded, step), tile, p.sharedOffset,
                             /*nontemporal=*/false, pieceAlign);
   }
   gpu::BarrierOp::create(b);
 
-  // Thread (segment, chunk, block of the tile): segments vary fastest, so
-  // the n / 16 threads of a block are consecutive lanes of one warp. The
-  // thread owns a 16-row x 16-byte piece of the tile.
-  HadamardRotation rotation = HadamardRotation::get(tiling.size, op.getSeed());
+  // Thread (segment, column piece, block of the tile): segments vary
+  // fastest, so the n / R threads of a block are consecutive lanes of one
+  // warp (R = rowsPerThread). The thread owns an R-row piece of the tile:
+  // a 16-byte chunk (R = 16) or one half of one (R = 32).
+  int64_t piecesPerChunk = 4 / tiling.wordsPerThread;
+  int64_t piecesPerTileRow = tiling.chunksPerRow * piecesPerChunk;
   Value segment = b.remU(thread, tiling.segments());
   Value rest = b.divU(thread, tiling.segments());
-  Value firstRow = b.add(b.mul(b.divU(rest, tiling.chunksPerRow), tiling.size),
-                         b.mul(segment, kChunk));
-  Value swizzle = b.andI(b.mul(b.shrU(firstRow, 4), tiling.swizzleMultiplier()),
+  Value firstRow = b.add(b.mul(b.divU(rest, piecesPerTileRow), tiling.size),
+                         b.mul(segment, tiling.rowsPerThread));
+  Value swizzle = b.andI(b.mul(b.shrU(firstRow, tiling.rowsPerThreadShift()),
+                               tiling.swizzleMultiplier()),
                          int64_t(7));
-  Value columnBase =
-      b.add(b.mul(firstRow, tiling.tileColumns()),
-            b.mul(b.xorI(b.remU(rest, tiling.chunksPerRow), swizzle),
-                  tiling.chunkElements));
-  TilePiece tilePiece{tile, columnBase, tiling.tileColumns()};
-  // A word at a time: 74-80 registers instead of 164-168 for bf16 (6 CTAs
-  // an SM, as many as shared memory allows, instead of 3). Where a block
-  // is at most a quarter warp (n <= 128), each quarter takes its own word
-  // order, so that the warp's 4-byte accesses fall on 32 banks: n = 128
-  // bf16 went from 88% to 91% of copy on the H100 (bench/results/
-  // 2026-11-26-h100-hadamard-dim0.md). n = 256 keeps the whole piece: its
-  // blocks are half warps, whose lanes must take the same word, so words
-  // could differ only between the halves (2-way conflicts); that variant
-  // is not yet checked or timed on a GPU.
-  if (tiling.segments() <= 8) {
-    Value group = b.andI(b.shrU(thread, 3), int64_t(3));
-    rotateByWords(b, rotation, segment, tilePiece, element, group);
-  } else {
-    rotateWholePiece(b, rotation, segment, tilePiece, element);
-  }
+  Value columnPiece = b.remU(rest, piecesPerTileRow);
+  Value chunk =
+      piecesPerChunk == 1 ? columnPiece : b.divU(columnPiece, piecesPerChunk);
+  Value columnBase = b.add(b.mul(firstRow, tiling.tileColumns()),
+                           b.mul(b.xorI(chunk, swizzle), tiling.chunkElements));
+  if (piecesPerChunk > 1)
+    columnBase =
+        b.add(columnBase, b.mul(b.remU(columnPiece, piecesPerChunk),
+                                tiling.chunkElements / piecesPerChunk));
+  TilePiece tilePiece{tile, columnBase, tiling.tileColumns(),
+                      tiling.rowsPerThread, tiling.wordsPerThread};
+  // A word at a time: 74-96 registers where the whole piece took 164-168
+  // for bf16 (5-6 CTAs an SM instead of 3). The lanes of a block take the
+  // same word; the blocks of a warp take the words in different orders, so
+  // that the warp's 4-byte accesses fall on 32 banks. n <= 128: a block is
+  // at most a quarter warp, 8 lanes on 8 bank groups (the swizzle), and the
+  // quarters start at words 0..3. n = 256: 32 rows a thread keep a block
+  // to 8 lanes (three shuffle stages, not four, and no 2-way conflicts
+  // between the lanes 8 apart of a 16-lane block); the quarter warps hold
+  // the two halves of two chunks, and the two that share a half start at
+  // its two words. H100, 8192^2 bf16 (bench/results/
+  // 2026-11-26-h100-rmsnorm-hadamard256.md): n = 256 from 76% to 95% of
+  // copy, n = 128 from 90.5% to 97.5% (with the signs moved to the loads).
+  Value group = tiling.wordsPerThread == 4
+                    ? b.andI(b.shrU(thread, 3), int64_t(3))
+                    : b.andI(b.shrU(thread, 4), int64_t(1));
+  rotateByWords(b, rotation, segment, tilePiece, element, group);
   gpu::BarrierOp::create(b);
 
   for (int64_t step = 0; step < tiling.steps(); ++step) {

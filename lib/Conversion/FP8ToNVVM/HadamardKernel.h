@@ -37,6 +37,8 @@ struct HadamardRotation {
 
   static HadamardRotation get(int64_t size, std::optional<uint64_t> seed,
                               int64_t chunk = kChunk);
+  /// Whether s_j = -1 for element j (0 <= j < size) of a block.
+  bool negates(int64_t j) const;
   /// Threads per block of the rotation, n / chunk.
   int64_t lanesPerBlock() const;
   bool hasSigns() const;
@@ -56,6 +58,11 @@ struct HadamardRotation {
 /// stores nothing.
 void rotateInRegisters(KernelBuilder &b, const HadamardRotation &rotation,
                        Value segment, llvm::MutableArrayRef<Value> values);
+
+/// rotateInRegisters on values whose signs (the seed's) are already
+/// applied: the butterfly and the scale.
+void butterflyInRegisters(KernelBuilder &b, const HadamardRotation &rotation,
+                          Value segment, llvm::MutableArrayRef<Value> values);
 
 } // namespace mlir::fp8::kernels
 
