@@ -10,6 +10,7 @@
 // in the same order.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=RMS < %t/rmsnorm_quantize_row_norm_0.ptx
+// RUN: awk '/bar.sync/ { b = 1 } b && /ld.global/ { n++ } END { print "loads after the barrier:", n + 0 }' %t/rmsnorm_quantize_row_norm_0.ptx | FileCheck %s --check-prefix=LOADS-AFTER-BARRIER
 // RUN: FileCheck %s --check-prefix=LN < %t/layernorm_quantize_row_norm_1.ptx
 // RUN: FileCheck %s --check-prefix=TMA < %t/partial_round_tma_quantize_row_norm_2.ptx
 // RUN: FileCheck %s --check-prefix=SUM < %t/row_sum_generic_4.ptx
@@ -39,6 +40,12 @@
 // RMS-NEXT: .minnctapersm 2
 // RMS: ld.global.v4.b32
 // RMS: st.shared.b32
+// RMS: st.shared.b32
+// The weight's chunks are loaded after x's, before the barrier (two
+// rounds, 32 bytes each), so that no load waits behind the body's stores:
+// none past the barrier (LOADS-AFTER-BARRIER).
+// RMS-COUNT-4: ld.global.v4.b32
+// RMS-NOT: ld.global
 // RMS: bar.sync 0;
 // RMS: ld.shared.b32
 // RMS-COUNT-5: shfl.sync.bfly.b32
@@ -47,6 +54,7 @@
 // RMS-COUNT-3: shfl.sync.bfly.b32
 // RMS: cvt.rn.satfinite.e4m3x2.f32
 // RMS: st.global.v4.b32
+// LOADS-AFTER-BARRIER: loads after the barrier: 0
 // NOCALL-NOT: {{call|__nv_}}
 func.func @rmsnorm(%x: tensor<256x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<256x2048xf8E4M3FN>, tensor<256x16xf32>) {
   %q, %s = fp8.quantize_elementwise %x, %w {indexing_maps = [#id, #row], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
