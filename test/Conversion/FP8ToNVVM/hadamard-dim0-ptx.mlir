@@ -53,7 +53,7 @@
 // SIGNS-NEXT: shr.u32
 // SIGNS: and.b16 {{.*}}, -32768;
 // SIGNS-COUNT-4: xor.b32
-// SIGNS-NEXT: {{(shl|mov|add)}}
+// SIGNS-NOT: ld.global
 // SIGNS: st.shared.v4.b32
 // Size 256 in f32: a tile of one block (256 rows x 32 columns). A thread
 // owns 32 rows of two columns (one 8-byte half of a chunk), so a block is 8
