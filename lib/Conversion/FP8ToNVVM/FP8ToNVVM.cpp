@@ -9,6 +9,7 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "Gemm/HighPrecisionGemm.h"
+#include "ProgrammaticLaunch.h"
 
 #include "QuantizeKernel.h"
 
@@ -294,6 +295,11 @@ struct ConvertFP8ToNVVMPass
       }
       if (failed(kernel) || failed(checkLaunchable(op, *kernel)))
         return WalkResult::interrupt();
+      // The GEMMs wait for the previous grid where their setup ends, or
+      // (sm_100a) take no PDL; every other kernel waits at entry.
+      if (!isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op) &&
+          !isHighPrecisionGemm(op))
+        kernels::waitForPreviousGridAtEntry(*kernel);
       symbols.insert(*kernel);
       tag(op, *kernel);
       // A linalg op's (or fused producer's) body is its kernel's, not more

@@ -14,6 +14,12 @@
 // GELU-NOT: call
 // GELU-NOT: __nv_
 // GELU-NOT: div.rn
+// Programmatic dependent launch (ProgrammaticLaunch.cpp): every kernel but
+// the GEMMs waits for the previous grid before its first global access,
+// then lets the next one launch; the manifest says "pdl".
+// GELU-NOT: ld.global
+// GELU: griddepcontrol.wait;
+// GELU-NEXT: griddepcontrol.launch_dependents;
 // GELU: ld.global.v4
 // tanh (MathExpansion.cpp's TanhToArith): clamps by min/max, p / q by
 // rcp.approx and Newton's corrections, not div.rn.
@@ -48,6 +54,7 @@
 // The kernels in program order, each from its op.
 // MANIFEST: "name": "gelu_generic_0",
 // MANIFEST-NEXT: "op": "linalg.generic",
+// MANIFEST: "pdl": true,
 // MANIFEST: "name": "bias_generic_2",
 // MANIFEST-NEXT: "op": "linalg.generic",
 // MANIFEST: "name": "others_fill_4",
