@@ -77,3 +77,24 @@ func.func @not_fused(%x: tensor<128x256xbf16>, %seed: i64, %amax: tensor<128x2xf
   %a3 = fp8.tma_align_scales %s3 : tensor<128x2xf32> -> tensor<2x128xf32>
   return %s, %a, %a2, %a3 : tensor<128x2xf32>, tensor<2x128xf32>, tensor<2x128xf32>, tensor<2x128xf32>
 }
+
+// -----
+
+// The re-layout fp8-legalize puts before a contiguous grouped GEMM is
+// folded into the quantization as it is for a scaled_matmul: the scale
+// store does not care who reads the scales.
+// CHECK-LABEL: func.func @grouped(
+// CHECK-NEXT:    %[[Q:.*]], %[[S:.*]] = fp8.quantize_elementwise {{.*}}scale_layout = #fp8.scale_layout<col_major_tma>{{.*}} -> tensor<1000x256xf8E4M3FN>, tensor<2x1000xf32>
+// CHECK-NOT:     fp8.tma_align_scales
+// CHECK:         fp8.grouped_scaled_matmul %[[Q]], %[[S]]
+func.func @grouped(%x: tensor<1000x256xbf16>, %wq: tensor<4x128x256xf8E4M3FN>, %ws: tensor<4x1x2xf32>, %r: tensor<4xi32>) -> tensor<1000x128xbf16> {
+  %xq, %xs = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<1000x256xbf16> -> tensor<1000x256xf8E4M3FN>, tensor<1000x2xf32>
+  %xst = fp8.tma_align_scales %xs : tensor<1000x2xf32> -> tensor<2x1000xf32>
+  %y = fp8.grouped_scaled_matmul %xq, %xst, %wq, %ws, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<1000x256xf8E4M3FN>, tensor<2x1000xf32>, tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>, tensor<4xi32>) -> tensor<1000x128xbf16>
+  return %y : tensor<1000x128xbf16>
+}

@@ -530,3 +530,46 @@ func.func @rows_contracted_tma_scales(%dy: tensor<256x128xbf16>, %xq: tensor<64x
       : (tensor<256x128xf8E4M3FN>, tensor<128x4xf32>, tensor<64x256xf8E4M3FN>, tensor<1x1xf32>) -> tensor<128x64xf32>
   return %dw : tensor<128x64xf32>
 }
+
+// -----
+
+// A contiguous grouped GEMM's per-row 1x128 A scales go col_major_tma as a
+// scaled_matmul's do (the sm_90a grouped kernel loads them by TMA with each
+// K-block); the experts' 128x128 scales stay row-major.
+// CHECK-LABEL: func.func @grouped_contiguous
+// CHECK-SAME: (%[[X:.*]]: tensor<1000x256xbf16>, %[[WQ:.*]]: tensor<4x128x256xf8E4M3FN>, %[[WS:.*]]: tensor<4x1x2xf32>, %[[R:.*]]: tensor<4xi32>)
+// CHECK-NEXT: %[[XQ:.*]], %[[XS:.*]] = fp8.quantize %[[X]]
+// CHECK-NEXT: %[[XST:.*]] = fp8.tma_align_scales %[[XS]] : tensor<1000x2xf32> -> tensor<2x1000xf32>
+// CHECK-NEXT: fp8.grouped_scaled_matmul %[[XQ]], %[[XST]], %[[WQ]], %[[WS]], %[[R]] {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>} : (tensor<1000x256xf8E4M3FN>, tensor<2x1000xf32>, tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>, tensor<4xi32>) -> tensor<1000x128xbf16>
+// CHECK-NEXT: return
+func.func @grouped_contiguous(%x: tensor<1000x256xbf16>, %wq: tensor<4x128x256xf8E4M3FN>, %ws: tensor<4x1x2xf32>, %r: tensor<4xi32>) -> tensor<1000x128xbf16> {
+  %xq, %xs = fp8.quantize %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<1000x256xbf16> -> tensor<1000x256xf8E4M3FN>, tensor<1000x2xf32>
+  %y = fp8.grouped_scaled_matmul %xq, %xs, %wq, %ws, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<1000x256xf8E4M3FN>, tensor<1000x2xf32>, tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>, tensor<4xi32>) -> tensor<1000x128xbf16>
+  return %y : tensor<1000x128xbf16>
+}
+
+// -----
+
+// A masked A's scales (one matrix per group) and rowwise scales (one per
+// row, read once) stay row-major.
+// CHECK-LABEL: func.func @grouped_row_major
+// CHECK-NOT: tma_align_scales
+// CHECK-NOT: scale_layout
+// CHECK: return
+func.func @grouped_row_major(%aq: tensor<4x64x256xf8E4M3FN>, %as: tensor<4x64x2xf32>, %xq: tensor<1000x256xf8E4M3FN>, %xs: tensor<1000x1xf32>,
+                             %wq: tensor<4x128x256xf8E4M3FN>, %ws: tensor<4x1x2xf32>, %ws1: tensor<4x128x1xf32>, %r: tensor<4xi32>) -> (tensor<4x64x128xbf16>, tensor<1000x128xbf16>) {
+  %m = fp8.grouped_scaled_matmul %aq, %as, %wq, %ws, %r {
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        layout = #fp8.group_layout<masked>}
+      : (tensor<4x64x256xf8E4M3FN>, tensor<4x64x2xf32>, tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>, tensor<4xi32>) -> tensor<4x64x128xbf16>
+  %y = fp8.grouped_scaled_matmul %xq, %xs, %wq, %ws1, %r {
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : (tensor<1000x256xf8E4M3FN>, tensor<1000x1xf32>, tensor<4x128x256xf8E4M3FN>, tensor<4x128x1xf32>, tensor<4xi32>) -> tensor<1000x128xbf16>
+  return %m, %y : tensor<4x64x128xbf16>, tensor<1000x128xbf16>
+}

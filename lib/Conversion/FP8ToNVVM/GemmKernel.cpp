@@ -129,7 +129,8 @@ static KernelSignature declareParameters(KernelBuilder &b,
                            Swizzle::b128, ptr);
   // One K-block's row of a transposed scale tensor per stage.
   if (config.aScaleBytes)
-    signature.addTensorMap("a_scale_map", "a_scale", {1, config.tileM},
+    signature.addTensorMap("a_scale_map", "a_scale",
+                           {1, config.tileM + config.aScaleSlack},
                            Swizzle::none, ptr);
   if (config.bScaleMapped())
     signature.addTensorMap("b_scale_map", "b_scale", {1, config.tileN},
@@ -512,8 +513,12 @@ fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
       rows *= extent;
     return RankedTensorType::get({rows, shape.back()}, type.getElementType());
   };
+  // A contiguous A's col_major_tma scales are [K-blocks, M'] over all
+  // groups' rows: a tile's come by TMA at its first row, wherever its group
+  // starts (rows of the next group, or zeros past M, fill the box; the
+  // epilogue stores none of them).
   problem.aScaling = describeScaling(op.getAScaling(), flat(aScaleType),
-                                     ScaleLayout::row_major, target);
+                                     op.getAScaleLayout(), target);
   problem.bScaling =
       describeScaling(op.getBScaling(),
                       RankedTensorType::get(bScaleType.getShape().drop_front(),

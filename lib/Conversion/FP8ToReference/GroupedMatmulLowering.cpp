@@ -128,6 +128,9 @@ struct GroupedScaledMatmulLowering : OpRewritePattern<GroupedScaledMatmulOp> {
     auto loop = scf::ForOp::create(
         rewriter, loc, lower, upper, step, ValueRange{zeros},
         [&](OpBuilder &b, Location nloc, Value g, ValueRange acc) {
+          // A contiguous A's scales go whole to every group's matmul, in
+          // their layout (col_major_tma included), which reads them back
+          // row-major.
           Value a = op.getA(), aScale = op.getAScale();
           if (masked) {
             a = sliceOuter(b, nloc, a, g);
@@ -138,7 +141,7 @@ struct GroupedScaledMatmulLowering : OpRewritePattern<GroupedScaledMatmulOp> {
               sliceOuter(b, nloc, op.getB(), g),
               sliceOuter(b, nloc, op.getBScale(), g),
               b.getDenseI64ArrayAttr({1, 1}), op.getAScaling(),
-              op.getBScaling(), op.getAccumulate(), ScaleLayout::row_major,
+              op.getBScaling(), op.getAccumulate(), op.getAScaleLayout(),
               ScaleLayout::row_major);
           Value rows = tensor::ExtractOp::create(b, nloc, op.getGroupRows(),
                                                  ValueRange{g});

@@ -13,7 +13,7 @@
 // CHECK-NOT: {{[1-9][0-9]*}} bytes spill
 // CHECK-NOT: error
 // CHECK-NOT: C75
-// 50 FP8 kernels of the GPU tests (5 grouped), 4 high-precision ones and
+// 53 FP8 kernels of the GPU tests (8 grouped), 4 high-precision ones and
 // the zero fills of their C, 29 of the benchmark and 10 of the grouped
 // benchmark.
-// COUNT: 97
+// COUNT: 100

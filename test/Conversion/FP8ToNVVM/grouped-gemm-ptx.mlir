@@ -8,8 +8,11 @@
 // RUN: FileCheck %s --check-prefix=NOTMASTORE < %t/contiguous_grouped_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MASKED < %t/masked_grouped_gemm_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: FileCheck %s --check-prefix=TMASCALE < %t/contiguous_tma_scales_grouped_gemm_2.ptx
+// RUN: FileCheck %s --check-prefix=TMAMANIFEST < %t/manifest.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/contiguous_grouped_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/masked_grouped_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/contiguous_tma_scales_grouped_gemm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // Contiguous: group g's rows run from group_rows[g - 1] (0 for the first)
 // to group_rows[g], each clamped to [0, M] = [0, 1000].
@@ -54,6 +57,44 @@
 // MANIFEST-NEXT: "layout": "masked",
 // MANIFEST-NEXT: "rows": 256
 
+// A's scales in the col_major_tma layout (what fp8-legalize makes): a third
+// TMA load per stage (128 x 64 tiles here: 24576 bytes of A and B) brings
+// 132 of A's scales of the K-block (528 bytes, in a 640-byte slot): a box
+// must start at a 16-byte-aligned row, so it starts at the multiple of 4
+// at or before the tile's first row, which may be anywhere in a group;
+// beside it a bulk copy brings the 16 bytes that hold the B block's scale.
+// Each consumer thread reads its two rows' A scales (8 rows, 32 bytes
+// apart) from the stage.
+// TMASCALE: and.b32 [[START:%r[0-9]+]], [[ROW:%r[0-9]+]], -4;
+// TMASCALE: mov.b32 [[BYTES:%r[0-9]+]], 25120;
+// TMASCALE: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
+// TMASCALE: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, [[ROW]]}]
+// TMASCALE: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMASCALE: mul.lo.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 640;
+// TMASCALE: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[START]], {{%r[0-9]+}}}]
+// TMASCALE: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// TMASCALE: setmaxnreg.inc.sync.aligned.u32 232;
+// TMASCALE: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// TMASCALE: ld.shared.b32 {{%r[0-9]+}}, [[[S:%rd[0-9]+]]];
+// TMASCALE-NEXT: ld.shared.b32 {{%r[0-9]+}}, [[[S]]+32];
+// TMASCALE: st.global.b32
+
+// TMAMANIFEST: "a_scale_layout": "col_major_tma",
+// TMAMANIFEST: "name": "contiguous_tma_scales_grouped_gemm_2",
+// TMAMANIFEST: "name": "a_scale",
+// TMAMANIFEST: "shape": [
+// TMAMANIFEST-NEXT: 4,
+// TMAMANIFEST-NEXT: 2000
+// TMAMANIFEST: "tensor": "b"
+// TMAMANIFEST: "box": [
+// TMAMANIFEST-NEXT: 1,
+// TMAMANIFEST-NEXT: 132
+// TMAMANIFEST-NEXT: ],
+// TMAMANIFEST-NEXT: "name": "a_scale_map",
+// TMAMANIFEST-NEXT: "role": "tensormap",
+// TMAMANIFEST-NEXT: "swizzle": "none",
+// TMAMANIFEST-NEXT: "tensor": "a_scale"
+
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
 
@@ -72,4 +113,13 @@ func.func @masked(%a: tensor<4x256x512xf8E4M3FN>, %sa: tensor<4x256x4xf32>, %b: 
         layout = #fp8.group_layout<masked>}
       : (tensor<4x256x512xf8E4M3FN>, tensor<4x256x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<4x256x256xbf16>
   return %c : tensor<4x256x256xbf16>
+}
+
+func.func @contiguous_tma_scales(%a: tensor<2000x512xf8E4M3FN>, %sa: tensor<4x2000xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) -> tensor<2000x256xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<2000x512xf8E4M3FN>, tensor<4x2000xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<2000x256xbf16>
+  return %c : tensor<2000x256xbf16>
 }

@@ -92,3 +92,56 @@ func.func @contracted(%a: tensor<64x256xf8E4M3FN>, %sa: tensor<64x2xf32>, %b: te
       : (tensor<64x256xf8E4M3FN>, tensor<64x2xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<64x256xbf16>
   return
 }
+
+// -----
+
+// col_major_tma scales are the transpose of the row-major ones, padded.
+func.func @col_major_tma_shape(%a: tensor<62x512xf8E4M3FN>, %sa: tensor<62x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) {
+  // expected-error @+1 {{expects a_scale of shape 4x64 for data 62x512, tile [1, 128] and a_scale_layout col_major_tma (the row-major 62x4 scales transposed, rows padded to 16 bytes), got 62x4}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<62x512xf8E4M3FN>, tensor<62x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<62x256xbf16>
+  return
+}
+
+// -----
+
+// A masked A's scales are one matrix per group: no col_major_tma.
+func.func @col_major_tma_masked(%a: tensor<4x64x512xf8E4M3FN>, %sa: tensor<4x4x64xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) {
+  // expected-error @+1 {{a_scale_layout col_major_tma needs a contiguous A with one scale per row, got the masked layout and a_scaling tile [1, 128]}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>,
+        layout = #fp8.group_layout<masked>}
+      : (tensor<4x64x512xf8E4M3FN>, tensor<4x4x64xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<4x64x256xbf16>
+  return
+}
+
+// -----
+
+// One scale for all of a group's rows ('*') is not per row.
+func.func @col_major_tma_group_scale(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<4x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) {
+  // expected-error @+1 {{a_scale_layout col_major_tma needs a contiguous A with one scale per row, got the contiguous layout and a_scaling tile [*, 128]}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [*, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<64x512xf8E4M3FN>, tensor<4x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<64x256xbf16>
+  return
+}
+
+// -----
+
+// No grouped GEMM reads sm_100a's scale-factor layout.
+func.func @tcgen05_layout(%a: tensor<64x512xf8E4M3FN>, %sa: tensor<64x4xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x2x4xf32>, %r: tensor<4xi32>) {
+  // expected-error @+1 {{a_scale_layout tcgen05 is sm_100a's scale-factor layout, which no grouped GEMM reads; expected row_major or col_major_tma}}
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<tcgen05>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<64x512xf8E4M3FN>, tensor<64x4xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x2x4xf32>, tensor<4xi32>) -> tensor<64x256xbf16>
+  return
+}

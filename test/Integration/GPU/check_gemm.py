@@ -81,9 +81,10 @@ stores it, b [G*N, K] fp8 (the G experts' [N, K] one after another),
 b_scale [G, N', K'] (each expert's scales for b_scaling's tile, row-major),
 group_rows [G] i32 (its "group_rows" key gives the layout and the bound on
 its values), c [M, N] (bf16 or f32), and tensormaps. "matmul" is as above
-(scale layouts row_major only) with "groups": {"count": G, "layout",
-"capacity"}:
-  contiguous: a_scale is [M', K'] over all of A; group g has rows
+(scale layouts row_major, but for a_scale_layout col_major_tma of a
+contiguous A) with "groups": {"count": G, "layout", "capacity"}:
+  contiguous: a_scale is [M', K'] over all of A (or its col_major_tma
+      form [K', M rounded up to 16 bytes]); group g has rows
       [group_rows[g-1], group_rows[g]) (from 0 for g = 0), each bound
       clamped to [0, M] and no end before its start (the op requires
       group_rows non-decreasing and at most M; other values are flagged on
@@ -298,8 +299,9 @@ class GroupedGemm:
 
     def __init__(self, a, a_scale, a_scaling, b, b_scale, b_scaling,
                  group_rows, c, accumulate, count, layout, capacity,
-                 rows_bound):
+                 rows_bound, a_scale_layout="row_major"):
         self.a, self.a_scale, self.a_scaling = a, a_scale, a_scaling
+        self.a_scale_layout = a_scale_layout
         self.b, self.b_scale, self.b_scaling = b, b_scale, b_scaling
         self.group_rows, self.c, self.accumulate = group_rows, c, accumulate
         self.count, self.layout, self.capacity = count, layout, capacity
@@ -349,11 +351,6 @@ def describe_grouped_gemm(entry, raw, read_ints):
     op = "fp8.grouped_scaled_matmul"
     mm, accumulate = check_matmul_object(entry, op, ("groups",),
                                          "A M x K, B G*N x K")
-    for which in "ab":
-        layout = mm.get("%s_scale_layout" % which, "row_major")
-        if layout != "row_major":
-            raise BadInput("matmul.%s_scale_layout %r: a grouped GEMM's "
-                           "scales are row-major" % (which, layout))
     groups = mm["groups"]
     if not isinstance(groups, dict) or any(
             key not in groups for key in ("count", "layout")):
@@ -367,6 +364,14 @@ def describe_grouped_gemm(entry, raw, read_ints):
     if layout not in GROUP_LAYOUTS:
         raise BadInput("matmul.groups.layout %r (expected contiguous or "
                        "masked)" % (layout,))
+    a_layout = mm.get("a_scale_layout", "row_major")
+    b_layout = mm.get("b_scale_layout", "row_major")
+    if b_layout != "row_major" or a_layout not in SCALE_LAYOUTS or (
+            a_layout != "row_major" and layout != "contiguous"):
+        raise BadInput("matmul a_scale_layout %r, b_scale_layout %r: a "
+                       "grouped GEMM's scales are row-major, but for a "
+                       "contiguous A's, which may be col_major_tma" %
+                       (a_layout, b_layout))
     M, N, K = mm["m"], mm["n"], mm["k"]
     if layout == "masked" and (not isinstance(capacity, int) or
                                capacity < 1 or G * capacity != M):
@@ -403,7 +408,7 @@ def describe_grouped_gemm(entry, raw, read_ints):
     # ...] over each expert's [N, K].
     sa, sb = scales
     if layout == "contiguous":
-        cq._check_scale_param(sa, mm["a_scaling"], M, K)
+        check_scale_layout_param(sa, mm["a_scaling"], M, K, a_layout)
     else:
         want = [G] + cq._tile_grid([capacity, K], mm["a_scaling"]["tile"])
         if sa["shape"] != want:
@@ -430,7 +435,7 @@ def describe_grouped_gemm(entry, raw, read_ints):
     return GroupedGemm(raw(qs[0]), raw(sa), mm["a_scaling"], raw(qs[1]),
                        raw(sb), mm["b_scaling"], read_ints(ints[0], G),
                        raw(outputs[0]), accumulate, G, layout, capacity,
-                       bound)
+                       bound, a_layout)
 
 
 def describe_kernel(dump_dir):
@@ -966,6 +971,9 @@ def check_grouped_gemm(gg, args, tol=None):
     dev = args.device
     a, b = cq.load_tensor(gg.a, dev), cq.load_tensor(gg.b, dev)
     sa, sb = cq.load_tensor(gg.a_scale, dev), cq.load_tensor(gg.b_scale, dev)
+    if gg.a_scale_layout != "row_major":
+        rows = cq._tile_grid([gg.m, gg.k], gg.a_scaling["tile"])[0]
+        sa = scale_as_row_major(sa, gg.a_scale_layout, rows)
     c = c_to_f64(cq.load_tensor(gg.c, dev))
     tol = tol if tol is not None else (args.tol if args.tol is not None
                                        else TOL[gg.accumulate])
@@ -1546,6 +1554,22 @@ def self_test_grouped(args, rng):
             # torch._scaled_mm too where there is a GPU (its result is
             # within twice the allowance of the oracle's).
             failures += check(c, 0, "the oracle's result", compare_torch=True)
+            if not masked and at[0] == 1 and ascale == "f32":
+                # The same A scales in the col_major_tma layout (transposed,
+                # rows padded to 16 bytes with values no group reads).
+                padded = torch.full((a_grid[1], -(-M // 4) * 4), 1e30,
+                                    dtype=torch.float32, device=sa.device)
+                padded[:, :M] = sa.t()
+                write_param(d, "a_scale", padded)
+                entry["params"][1]["shape"] = list(padded.shape)
+                entry["matmul"]["a_scale_layout"] = "col_major_tma"
+                write_meta()
+                failures += check(c, 0, "the oracle's result, A's scales "
+                                  "col_major_tma")
+                write_param(d, "a_scale", sa)
+                entry["params"][1]["shape"] = a_grid
+                entry["matmul"]["a_scale_layout"] = "row_major"
+                write_meta()
             g = next(g for g in range(G) if owner.count(g) > 1)
             r = owner.index(g) + 1
             wrong = c.clone()

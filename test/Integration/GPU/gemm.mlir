@@ -573,6 +573,39 @@ func.func @grouped_blockwise(%a: tensor<3000x1024xf8E4M3FN>, %sa: tensor<3000x8x
   return %c : tensor<3000x512xbf16>
 }
 
+// The contiguous blockwise case with A's scales in the col_major_tma layout
+// (2998 rows: each K-block's row of scales padded to 3000), which TMA
+// brings with each K-block from the tile's first row, wherever its group
+// starts; on 17000 rows of 8 experts of 512 x 512, enough 192-row tiles to
+// fill the SMs; and rowwise A scales in that layout, read from global
+// memory through the transposed index.
+func.func @grouped_blockwise_tma(%a: tensor<2998x1024xf8E4M3FN>, %sa: tensor<8x3000xf32>, %b: tensor<8x512x1024xf8E4M3FN>, %sb: tensor<8x4x8xf32>, %r: tensor<8xi32>) -> tensor<2998x512xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<2998x1024xf8E4M3FN>, tensor<8x3000xf32>, tensor<8x512x1024xf8E4M3FN>, tensor<8x4x8xf32>, tensor<8xi32>) -> tensor<2998x512xbf16>
+  return %c : tensor<2998x512xbf16>
+}
+
+func.func @grouped_blockwise_tma_tall(%a: tensor<17000x512xf8E4M3FN>, %sa: tensor<4x17000xf32>, %b: tensor<8x512x512xf8E4M3FN>, %sb: tensor<8x4x4xf32>, %r: tensor<8xi32>) -> tensor<17000x512xbf16> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : (tensor<17000x512xf8E4M3FN>, tensor<4x17000xf32>, tensor<8x512x512xf8E4M3FN>, tensor<8x4x4xf32>, tensor<8xi32>) -> tensor<17000x512xbf16>
+  return %c : tensor<17000x512xbf16>
+}
+
+func.func @grouped_rowwise_tma(%a: tensor<2000x512xf8E4M3FN>, %sa: tensor<1x2000xf32>, %b: tensor<4x256x512xf8E4M3FN>, %sb: tensor<4x256x1xf32>, %r: tensor<4xi32>) -> tensor<2000x256xf32> {
+  %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
+        a_scale_layout = #fp8.scale_layout<col_major_tma>,
+        a_scaling = #fp8.scaling<tile = [1, *], scale = f32>,
+        b_scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : (tensor<2000x512xf8E4M3FN>, tensor<1x2000xf32>, tensor<4x256x512xf8E4M3FN>, tensor<4x256x1xf32>, tensor<4xi32>) -> tensor<2000x256xf32>
+  return %c : tensor<2000x256xf32>
+}
+
 func.func @grouped_masked_f32(%a: tensor<8x384x1024xf8E4M3FN>, %sa: tensor<8x384x8xf32>, %b: tensor<8x512x1024xf8E4M3FN>, %sb: tensor<8x4x8xf32>, %r: tensor<8xi32>) -> tensor<8x384x512xf32> {
   %c = fp8.grouped_scaled_matmul %a, %sa, %b, %sb, %r {
         a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,

@@ -139,11 +139,17 @@ void ScaleReader::readFromStage(Value stage, Value kIndex,
                                 const ThreadFragment &fragment,
                                 FragmentScales &scales) {
   if (config.aScaleBytes) {
-    // The scales of this thread's two rows.
-    scales.a = readStage(stage, config.aScaleOffset(), config.aScaleBytes,
-                         fragment.rowInTile, 1);
-    scales.a.append(readStage(stage, config.aScaleOffset(), config.aScaleBytes,
-                              b.add(fragment.rowInTile, 8), 1));
+    // The scales of this thread's two rows, behind the rows the box brings
+    // before the tile's first (ProducerPipeline::buildTileLoads).
+    Value row = fragment.rowInTile;
+    if (config.aScaleSlack) {
+      Value tileRow = b.sub(fragment.row0, fragment.rowInTile);
+      row = b.add(row, b.andI(tileRow, config.aScaleSlack - 1));
+    }
+    scales.a =
+        readStage(stage, config.aScaleOffset(), config.aScaleStride(), row, 1);
+    scales.a.append(readStage(stage, config.aScaleOffset(),
+                              config.aScaleStride(), b.add(row, 8), 1));
   }
   if (config.bScalePerTile) {
     // The tile's one scale, at its place in the copied 16 bytes (the same

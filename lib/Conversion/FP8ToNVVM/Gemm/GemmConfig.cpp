@@ -107,7 +107,10 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   else if (!grouped && !fast && !kVaryingScales &&
            tiles * 2 / 3 >= 2 * numSMs && bFits(192))
     config.tileN = 192;
-  config.aScaleBytes = a.byTma() ? config.tileM * 4 : 0;
+  if (a.byTma()) {
+    config.aScaleSlack = grouped ? kTmaInnerStartAlignment / 4 : 0;
+    config.aScaleBytes = (config.tileM + config.aScaleSlack) * 4;
+  }
   config.bScaleBytes = b.byTma() ? config.tileN * 4 : 0;
   // Per-tile B scales that vary along K: the producer's TMA brings them with
   // the stage instead of a global load per consumer thread and K-block.

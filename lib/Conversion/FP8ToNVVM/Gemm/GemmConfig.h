@@ -37,6 +37,9 @@ inline constexpr int64_t kTileK = Target::kHopperGemmTileK;
 static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
 /// The alignment of a TMA load's shared-memory destination.
 inline constexpr int64_t kTmaAlignment = 128;
+/// The alignment of a TMA box's innermost start in global memory: a box
+/// that starts elsewhere is an illegal instruction.
+inline constexpr int64_t kTmaInnerStartAlignment = 16;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 inline constexpr int64_t kSwizzleAtom = 1024;
 /// The width of a 128-byte swizzled row.
@@ -162,6 +165,10 @@ struct GemmConfig {
   // Bytes of A's (B's) per-row scales that TMA loads with each stage
   // (col_major_tma layout); 0 where the consumers read them from global.
   int64_t aScaleBytes = 0, bScaleBytes = 0;
+  // A's scales that the box brings before the tile's first row (a grouped
+  // GEMM's tiles start at any row; the box at the 16-byte-aligned row at
+  // or before it): 4 f32, else 0.
+  int64_t aScaleSlack = 0;
   // Whether B's scales are one per tile and K-block (blocks of 128k rows):
   // a bulk copy brings the aligned 16 bytes of scales that hold the
   // K-block's with each stage.
@@ -211,6 +218,11 @@ struct GemmConfig {
   int64_t tileBytes() const { return (tileM + tileN) * kTileK; }
   /// Everything TMA brings per stage (the full barrier's transaction bytes).
   int64_t stageBytes() const { return tileBytes() + aScaleBytes + bScaleBytes; }
+  /// Shared memory per stage for A's scales: a TMA destination is 128-byte
+  /// aligned.
+  int64_t aScaleStride() const {
+    return llvm::alignTo(aScaleBytes, kTmaAlignment);
+  }
   /// Shared memory per stage for B's scales: a TMA destination is 128-byte
   /// aligned.
   int64_t bScaleStride() const {
@@ -218,7 +230,7 @@ struct GemmConfig {
   }
   /// The shared memory of one stage.
   int64_t stageSharedBytes() const {
-    return tileBytes() + aScaleBytes + bScaleStride();
+    return tileBytes() + aScaleStride() + bScaleStride();
   }
   /// One 64-row x 128-byte staging buffer of C per consumer.
   int64_t epilogueBytes() const {
@@ -230,7 +242,9 @@ struct GemmConfig {
   int64_t bTileOffset() const { return stages * tileM * kTileK; }
   int64_t epilogueOffset() const { return stages * tileBytes(); }
   int64_t aScaleOffset() const { return epilogueOffset() + epilogueBytes(); }
-  int64_t bScaleOffset() const { return aScaleOffset() + stages * aScaleBytes; }
+  int64_t bScaleOffset() const {
+    return aScaleOffset() + stages * aScaleStride();
+  }
   int64_t subBlockScaleOffset() const {
     return bScaleOffset() + stages * bScaleStride();
   }

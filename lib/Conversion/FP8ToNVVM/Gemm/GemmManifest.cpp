@@ -211,7 +211,7 @@ void gemm::setGroupedGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
   StringRef layout =
       problem.groups.masked ? schema::kLayoutMasked : schema::kLayoutContiguous;
   SmallVector<NamedAttribute> entries = matmulEntries(
-      b, op, problem, {1, 1}, ScaleLayout::row_major, ScaleLayout::row_major);
+      b, op, problem, {1, 1}, op.getAScaleLayout(), ScaleLayout::row_major);
   entries.push_back(named(
       "groups",
       b.getDictionaryAttr(

@@ -156,9 +156,13 @@ Value ProducerPipeline::buildTileLoads(TileCoord tile, Value part,
     Value offset = b.add(b.i32(regionOffset), b.mul(stage, bytes));
     loadTile(offset, map, {first, scaleK}, full);
   };
+  // A box starts at a 16-byte-aligned row: a grouped GEMM's tile at the
+  // one at or before its first row (its slack covers the difference).
   if (config.aScaleBytes)
     loadScales(problem.aScaling, args.aScaleMap, config.aScaleOffset(),
-               config.aScaleBytes, tile.row);
+               config.aScaleStride(),
+               config.aScaleSlack ? b.andI(tile.row, ~(config.aScaleSlack - 1))
+                                  : tile.row);
   if (config.bScaleMapped())
     loadScales(problem.bScaling, args.bScaleMap, config.bScaleOffset(),
                config.bScaleStride(), tile.col);

@@ -2,8 +2,9 @@
 //
 // The verifier of the grouped matmul: the group count agrees across B, its
 // scales, group_rows and (masked) A and the result; a contiguous A's scale
-// tiles cannot span two groups; and each group, as the scaled_matmul it
-// computes, passes scaled_matmul's own checks.
+// tiles cannot span two groups; A's scales are col_major_tma only where
+// they are per row of a contiguous A; and each group, as the scaled_matmul
+// it computes, passes scaled_matmul's own checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,12 +61,27 @@ LogicalResult GroupedScaledMatmulOp::verify() {
                          << " rows, which may belong to different groups; a "
                             "contiguous A takes tiles of 1 or '*' rows";
 
+  // col_major_tma transposes the scales of all of A's rows as one matrix: a
+  // masked A's are one matrix per group, and scales shared by a group's
+  // rows (`*`) are one row, which TMA gains nothing from.
+  ScaleLayout aLayout = getAScaleLayout();
+  if (aLayout == ScaleLayout::tcgen05)
+    return emitOpError() << "a_scale_layout tcgen05 is sm_100a's scale-factor "
+                            "layout, which no grouped GEMM reads; expected "
+                            "row_major or col_major_tma";
+  if (aLayout == ScaleLayout::col_major_tma && (masked || tileRows != 1))
+    return emitOpError()
+           << "a_scale_layout col_major_tma needs a contiguous A with one "
+              "scale per row, got the "
+           << stringifyGroupLayout(getLayout()) << " layout and a_scaling tile "
+           << formatTile(getAScaling().getTile());
+
   // Each group is a scaled_matmul of K-major operands.
   ShapedType groupA = masked ? dropGroupDim(a) : a;
   ShapedType groupAScale = masked ? dropGroupDim(aScale) : aScale;
   ShapedType groupResult = masked ? dropGroupDim(result) : result;
-  return verifyScaledMatmulTypes(
-      *this, groupA, groupAScale, dropGroupDim(b), dropGroupDim(bScale),
-      groupResult, {1, 1}, getAScaling(), getBScaling(), ScaleLayout::row_major,
-      ScaleLayout::row_major);
+  return verifyScaledMatmulTypes(*this, groupA, groupAScale, dropGroupDim(b),
+                                 dropGroupDim(bScale), groupResult, {1, 1},
+                                 getAScaling(), getBScaling(), aLayout,
+                                 ScaleLayout::row_major);
 }

@@ -9,7 +9,8 @@
 // f32 scales of 1x128 (1 x 128k) operands go through fp8.tma_align_scales
 // into the col_major_tma layout: a DeepGEMM-style kernel loads one K-block's
 // scales of 128 consecutive rows with one TMA copy beside the K-block's data,
-// which needs them contiguous and each row 16-byte aligned. Blackwell's
+// which needs them contiguous and each row 16-byte aligned; so do the
+// per-row scales of a contiguous fp8.grouped_scaled_matmul's A. Blackwell's
 // tcgen05 reads FP8 either major and scales 1x32 blocks natively: on sm_100a
 // only MXFP8 scales change, into the tcgen05 scale-factor layout
 // (fp8.tcgen05_scales) that tcgen05.cp copies into tensor memory.
@@ -328,14 +329,25 @@ static bool needsTmaAlignedScales(const Target &target, ScaledMatmulOp mm,
          target.hasTmaLoadableScales(mm.getScaling(side));
 }
 
+/// Whether the sm_90a grouped GEMM of `mm` loads A's scales with TMA and
+/// they are still row_major: per-row scales of a contiguous A that the plain
+/// GEMM would load so (B's per-expert 128x128 blocks are bulk-copied as
+/// they are).
+static bool needsTmaAlignedScales(const Target &target,
+                                  GroupedScaledMatmulOp mm) {
+  return mm.getAScaleLayout() == ScaleLayout::row_major &&
+         mm.getLayout() == GroupLayout::contiguous &&
+         target.hasTmaLoadableScales(mm.getAScaling());
+}
+
 /// The fp8.tma_align_scales of `scale` that `mm` can read: one that already
 /// dominates it, else a new one right after the scale's producer, where any
 /// later matmul reading the same scales shares it.
-static Value getTmaAlignedScales(Value scale, ScaledMatmulOp mm,
+static Value getTmaAlignedScales(Value scale, Operation *mm,
                                  DominanceInfo &dominance) {
   if (auto align = findDominatingUser<TmaAlignScalesOp>(scale, mm, dominance))
     return align.getResult();
-  OpBuilder b(mm.getContext());
+  OpBuilder b(mm->getContext());
   b.setInsertionPointAfterValue(scale);
   return TmaAlignScalesOp::create(b, scale.getLoc(), scale).getResult();
 }
@@ -417,6 +429,14 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
         mm.setScaleLayout(side, ScaleLayout::col_major_tma);
       }
     }
+    // Grouped GEMMs (K-major by definition): A's scales as the plain GEMM's.
+    module.walk([&](GroupedScaledMatmulOp mm) {
+      if (!needsTmaAlignedScales(*target, mm))
+        return;
+      mm.getAScaleMutable().assign(
+          getTmaAlignedScales(mm.getAScale(), mm, dominance));
+      mm.setAScaleLayout(ScaleLayout::col_major_tma);
+    });
   }
 };
 } // namespace

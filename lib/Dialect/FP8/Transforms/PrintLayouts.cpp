@@ -1,9 +1,10 @@
 //===- PrintLayouts.cpp - show every operand's scale layout ---------------===//
 //
-// fp8-print-layouts: a table per function of every scaled_matmul operand
-// (storage shape, contracted dim, tile, scales, and how its quantization was
-// obtained), and optionally an SVG drawing of the tiles over each operand,
-// because a tile geometry is easier to check by looking at it.
+// fp8-print-layouts: a table per function of every scaled_matmul and
+// grouped_scaled_matmul operand (storage shape, contracted dim, tile, scales,
+// and how its quantization was obtained), and optionally an SVG drawing of the
+// tiles over each operand, because a tile geometry is easier to check by
+// looking at it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,59 +136,90 @@ static std::pair<Operation *, Value> getQuantization(Value data) {
   return {nullptr, Value()};
 }
 
+/// The layout of one operand (`data`, its `scale` by `scaling`) of matmul
+/// `index`, how its quantization was obtained included.
+static OperandLayout describeOperand(unsigned index, StringRef kind,
+                                     StringRef side, Value data, Value scale,
+                                     ScalingAttr scaling,
+                                     int64_t contractingDim, bool tmaScales,
+                                     const QuantizationCounts &counts,
+                                     llvm::DenseSet<Value> &seenQuantizations) {
+  OperandLayout layout;
+  layout.matmulIndex = index;
+  layout.kind = kind;
+  layout.side = side;
+  auto dataType = cast<RankedTensorType>(data.getType());
+  layout.shape = llvm::to_vector(dataType.getShape());
+  layout.elementType = dataType.getElementType();
+  layout.contractingDim = contractingDim;
+  layout.tile = llvm::to_vector(scaling.getTile());
+  layout.round = scaling.getRound();
+  auto scaleType = cast<RankedTensorType>(scale.getType());
+  layout.scaleShape = llvm::to_vector(scaleType.getShape());
+  layout.scaleType = scaleType.getElementType();
+  layout.tmaScales = tmaScales;
+
+  bool transposed = false;
+  if (auto t = data.getDefiningOp<TransposeOp>()) {
+    transposed = true;
+    data = t.getInput();
+  }
+  auto [q, input] = getQuantization(data);
+  if (!q) {
+    layout.role = "-";
+    layout.source = "-";
+    layout.decision = transposed ? "transposed" : "given";
+    return layout;
+  }
+  auto role = q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName());
+  layout.role = role ? role.getValue() : StringRef("-");
+  layout.source = describeSource(input);
+  // A quantization read through fp8.transpose is still executed: the
+  // counts come from the quantize ops, not from the operands.
+  bool seen = !seenQuantizations.insert(data).second;
+  if (transposed)
+    layout.decision = "transposed";
+  else if (seen)
+    layout.decision = "reused";
+  else
+    layout.decision = counts.decisions.lookup(data);
+  return layout;
+}
+
+/// Every operand of the function's scaled matmuls and grouped matmuls (kind
+/// "grouped" unless tagged), in program order; a grouped matmul's B is all
+/// experts' weights, its A all groups' rows (or [G, rows, K] masked).
 static std::vector<OperandLayout>
 collectLayouts(FunctionOpInterface func, const QuantizationCounts &counts) {
   std::vector<OperandLayout> layouts;
   llvm::DenseSet<Value> seenQuantizations;
   unsigned index = 0;
-  func->walk([&](ScaledMatmulOp mm) {
-    auto kind = mm->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
-    for (MatmulSide side : kMatmulSides) {
-      Value data = mm.getData(side);
-      Value scale = mm.getScale(side);
-      ScalingAttr scaling = mm.getScaling(side);
-      OperandLayout layout;
-      layout.matmulIndex = index;
-      layout.kind = kind ? kind.getValue() : StringRef("-");
-      layout.side = ScaledMatmulOp::getSideName(side);
-      auto dataType = cast<RankedTensorType>(data.getType());
-      layout.shape = llvm::to_vector(dataType.getShape());
-      layout.elementType = dataType.getElementType();
-      layout.contractingDim = mm.getContractingDim(side);
-      layout.tile = llvm::to_vector(scaling.getTile());
-      layout.round = scaling.getRound();
-      auto scaleType = cast<RankedTensorType>(scale.getType());
-      layout.scaleShape = llvm::to_vector(scaleType.getShape());
-      layout.scaleType = scaleType.getElementType();
-      layout.tmaScales = mm.getScaleLayout(side) == ScaleLayout::col_major_tma;
-
-      bool transposed = false;
-      if (auto t = data.getDefiningOp<TransposeOp>()) {
-        transposed = true;
-        data = t.getInput();
-      }
-      auto [q, input] = getQuantization(data);
-      if (!q) {
-        layout.role = "-";
-        layout.source = "-";
-        layout.decision = transposed ? "transposed" : "given";
-        layouts.push_back(layout);
-        continue;
-      }
-      auto role = q->getAttrOfType<StringAttr>(FP8Dialect::getRoleAttrName());
-      layout.role = role ? role.getValue() : StringRef("-");
-      layout.source = describeSource(input);
-      // A quantization read through fp8.transpose is still executed: the
-      // counts come from the quantize ops, not from the operands.
-      bool seen = !seenQuantizations.insert(data).second;
-      if (transposed)
-        layout.decision = "transposed";
-      else if (seen)
-        layout.decision = "reused";
-      else
-        layout.decision = counts.decisions.lookup(data);
-      layouts.push_back(layout);
+  func->walk([&](Operation *op) {
+    auto tag = op->getAttrOfType<StringAttr>(FP8Dialect::getMatmulAttrName());
+    if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
+      for (MatmulSide side : kMatmulSides)
+        layouts.push_back(describeOperand(
+            index, tag ? tag.getValue() : StringRef("-"),
+            ScaledMatmulOp::getSideName(side), mm.getData(side),
+            mm.getScale(side), mm.getScaling(side), mm.getContractingDim(side),
+            mm.getScaleLayout(side) == ScaleLayout::col_major_tma, counts,
+            seenQuantizations));
+      ++index;
+      return;
     }
+    auto grouped = dyn_cast<GroupedScaledMatmulOp>(op);
+    if (!grouped)
+      return;
+    StringRef kind = tag ? tag.getValue() : StringRef("grouped");
+    layouts.push_back(
+        describeOperand(index, kind, "a", grouped.getA(), grouped.getAScale(),
+                        grouped.getAScaling(), /*contractingDim=*/1,
+                        grouped.getAScaleLayout() == ScaleLayout::col_major_tma,
+                        counts, seenQuantizations));
+    layouts.push_back(
+        describeOperand(index, kind, "b", grouped.getB(), grouped.getBScale(),
+                        grouped.getBScaling(), /*contractingDim=*/1,
+                        /*tmaScales=*/false, counts, seenQuantizations));
     ++index;
   });
   return layouts;

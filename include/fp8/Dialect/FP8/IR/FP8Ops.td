@@ -502,6 +502,11 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul", [Pure]> {
     not span two groups: contiguous A takes tiles of 1 or `*` rows) and
     `b_scaling` over each expert's `[N, K]`; `b_scale` is `[G, ...]`, each
     expert's scales as scaled_matmul takes them, row-major.
+    `a_scale_layout` is `row_major` (the default) or, for a contiguous `a`
+    with one scale per row, `col_major_tma` (as for scaled_matmul: the
+    transpose of the `[M, K-blocks]` scales, each row padded to 16 bytes,
+    as `fp8.tma_align_scales` makes it), which the sm_90a kernel loads by
+    TMA with each K-block; the layout never changes a value.
     `group_rows` must be non-decreasing (contiguous) and at most M (both
     layouts): the GPU kernel's result is undefined otherwise, while the CPU
     reference computes the definition above for any values.
@@ -512,6 +517,15 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul", [Pure]> {
           a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
           b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
         : (tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>,
+           tensor<8x4096x7168xf8E4M3FN>, tensor<8x32x56xf32>, tensor<8xi32>)
+        -> tensor<16384x4096xbf16>
+    // The same with X's scales transposed and padded for TMA.
+    %sxt = fp8.tma_align_scales %sx : tensor<16384x56xf32> -> tensor<56x16384xf32>
+    %y2 = fp8.grouped_scaled_matmul %x, %sxt, %w, %sw, %ends {
+          a_scale_layout = #fp8.scale_layout<col_major_tma>,
+          a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>,
+          b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+        : (tensor<16384x7168xf8E4M3FN>, tensor<56x16384xf32>,
            tensor<8x4096x7168xf8E4M3FN>, tensor<8x32x56xf32>, tensor<8xi32>)
         -> tensor<16384x4096xbf16>
     ```
@@ -525,7 +539,8 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul", [Pure]> {
     FP8_ScalingAttr:$a_scaling,
     FP8_ScalingAttr:$b_scaling,
     DefaultValuedAttr<FP8_AccumulateAttr, "::mlir::fp8::Accumulate::promoted">:$accumulate,
-    DefaultValuedAttr<FP8_GroupLayoutAttr, "::mlir::fp8::GroupLayout::contiguous">:$layout
+    DefaultValuedAttr<FP8_GroupLayoutAttr, "::mlir::fp8::GroupLayout::contiguous">:$layout,
+    DefaultValuedAttr<FP8_ScaleLayoutAttr, "::mlir::fp8::ScaleLayout::row_major">:$a_scale_layout
   );
   let results = (outs FP8_MatmulResultTensor:$result);
   let assemblyFormat = [{
