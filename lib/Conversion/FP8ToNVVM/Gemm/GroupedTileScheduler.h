@@ -7,8 +7,9 @@
 // tiles i, i + grid, ... as the plain scheduler does, and finds each one's
 // group by walking forward through the groups (its tiles only grow, so the
 // walk is G steps over the CTA's whole loop, not per tile). Within a group,
-// consecutive tiles run down the rows first, so CTAs that run together
-// share the group's B tile in L2.
+// tiles follow the plain GEMM's grouped raster: bands of 8 row tiles, each
+// walked down its rows for one column after another, so that CTAs that run
+// together share a few A and B tiles in L2.
 //
 //===----------------------------------------------------------------------===//
 
