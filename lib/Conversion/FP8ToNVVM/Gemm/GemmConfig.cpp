@@ -91,8 +91,8 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // both sides) would not fit the registers.
   // A grouped GEMM takes them too where TMA brings A's scales (contiguous
   // A; masked A's are row-major): 8 experts of 4096 x 7168 with 2048 or
-  // 4096 rows each, 8-10% faster than 128 x 128 on the H100, and no slower
-  // with 512 (bench/results/2026-11-26-h100-grouped-gemm.md).
+  // 4096 rows each, 7-8% faster than 128 x 128 on the H100, and no slower
+  // with 512 or 1024 (bench/results/2026-11-26-h100-grouped-gemm.md).
   else if ((!grouped || a.byTma()) && kVaryingScales && promotion >= kTileK &&
            b.rowBlock != 1 && tallTiles >= 2 * numSMs) {
     config.consumers = 3;
