@@ -16,6 +16,7 @@
 // RUN: FileCheck %s --check-prefix=SUM < %t/row_sum_generic_4.ptx
 // RUN: FileCheck %s --check-prefix=WIDE < %t/wide_f32_quantize_row_norm_5.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+// RUN: FileCheck %s --check-prefix=PREFETCH < %t/rmsnorm_many_rows_quantize_row_norm_6.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/rmsnorm_quantize_row_norm_0.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/layernorm_quantize_row_norm_1.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rmsnorm_quantize_row_norm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -55,6 +56,13 @@
 // RMS: cvt.rn.satfinite.e4m3x2.f32
 // RMS: st.global.v4.b32
 // LOADS-AFTER-BARRIER: loads after the barrier: 0
+// With more CTAs than an H100 runs at once, thread 0 asks the L2 for the
+// x rows of the CTA 256 ahead (of 2048 CTAs: none past CTA 1791), before
+// the first barrier; the weight (a broadcast row) is not prefetched.
+// PREFETCH: setp.gt.u32 {{.*}}, 1791;
+// PREFETCH: cp.async.bulk.prefetch.L2.global
+// PREFETCH-NOT: cp.async.bulk.prefetch
+// PREFETCH: bar.sync 0;
 // NOCALL-NOT: {{call|__nv_}}
 func.func @rmsnorm(%x: tensor<256x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<256x2048xf8E4M3FN>, tensor<256x16xf32>) {
   %q, %s = fp8.quantize_elementwise %x, %w {indexing_maps = [#id, #row], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
@@ -214,4 +222,27 @@ func.func @wide_f32(%x: tensor<16x14336xf32>, %w: tensor<14336xbf16>, %bias: ten
     fp8.yield %sq : f32
   }
   return %q, %s : tensor<16x14336xf8E4M3FN>, tensor<16x1xf32>
+}
+func.func @rmsnorm_many_rows(%x: tensor<8192x2048xbf16>, %w: tensor<2048xbf16>) -> (tensor<8192x2048xf8E4M3FN>, tensor<8192x16xf32>) {
+  %q, %s = fp8.quantize_elementwise %x, %w {indexing_maps = [#id, #row], scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<8192x2048xbf16>, tensor<2048xbf16> -> tensor<8192x2048xf8E4M3FN>, tensor<8192x16xf32> {
+  ^bb0(%a: bf16, %g: bf16, %ss: f32):
+    %n = arith.constant 2048.0 : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %ss, %n : f32
+    %v = arith.addf %m, %eps : f32
+    %r = math.rsqrt %v : f32
+    %f = arith.extf %a : bf16 to f32
+    %t = arith.mulf %f, %r : f32
+    %gf = arith.extf %g : bf16 to f32
+    %u = arith.mulf %t, %gf : f32
+    %b = arith.truncf %u : f32 to bf16
+    fp8.yield %b : bf16
+  } reduce {
+  ^bb0(%a: bf16, %g: bf16, %ss: f32):
+    %f = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %f, %f : f32
+    fp8.yield %sq : f32
+  }
+  return %q, %s : tensor<8192x2048xf8E4M3FN>, tensor<8192x16xf32>
 }
