@@ -79,20 +79,6 @@ static Value swizzledColumn(KernelBuilder &b, Value chunk, Value rowBlock,
 // stores can say. Measured on the H200: 83.4% -> 85.3% of copy at 8192²;
 // the column-tile and tensorwise kernels lost with the same hints.
 
-/// The global address of byte `byteOffset` of `buffer` (a kernel argument,
-/// identity layout).
-static Value globalAddress(KernelBuilder &b, Value buffer, Value byteOffset) {
-  Value base = arith::IndexCastOp::create(
-      b, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
-  Value global =
-      b.castTo(NVVM::NVVMMemorySpace::Global,
-               LLVM::IntToPtrOp::create(
-                   b, LLVM::LLVMPointerType::get(b.getContext()), base));
-  return b.gep(NVVM::NVVMMemorySpace::Global, b.getI8Type(), global,
-               arith::IndexCastOp::create(b, b.getI64Type(), byteOffset));
-}
-
 /// Inline PTX with side effects, so that it keeps its place among the
 /// kernel's loads and stores.
 static LLVM::InlineAsmOp inlinePtx(KernelBuilder &b, Type result,
@@ -110,7 +96,7 @@ static Value streamLoad(KernelBuilder &b, VectorType type, Value input,
                         Value offset) {
   Type i32 = b.getI32Type();
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value address = globalAddress(b, input, b.mul(offset, elementBytes));
+  Value address = globalByteAddress(b, input, b.mul(offset, elementBytes));
   auto words =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
   Value loaded =
@@ -132,7 +118,7 @@ static void streamStore(KernelBuilder &b, Value bytes, Value buffer,
   int64_t numWords = cast<VectorType>(bytes.getType()).getNumElements() / 4;
   Value words = vector::BitCastOp::create(
       b, VectorType::get({numWords}, b.getI32Type()), bytes);
-  SmallVector<Value> operands = {globalAddress(b, buffer, offset)};
+  SmallVector<Value> operands = {globalByteAddress(b, buffer, offset)};
   for (int64_t i = 0; i < numWords; ++i)
     operands.push_back(vector::ExtractOp::create(b, words, i));
   StringRef ptx = numWords == 4 ? "st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};"

@@ -11,7 +11,9 @@
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -78,6 +80,19 @@ gpu::GPUFuncOp kernels::createKernel(KernelBuilder &b, StringRef name,
       b.getDenseI32ArrayAttr({int32_t(blockSize), 1, 1}));
   b.setInsertionPointToStart(&func.getBody().front());
   return func;
+}
+
+Value kernels::globalByteAddress(KernelBuilder &b, Value buffer,
+                                 Value byteOffset) {
+  Value base = arith::IndexCastOp::create(
+      b, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
+  Value global =
+      b.castTo(NVVM::NVVMMemorySpace::Global,
+               LLVM::IntToPtrOp::create(
+                   b, LLVM::LLVMPointerType::get(b.getContext()), base));
+  return b.gep(NVVM::NVVMMemorySpace::Global, b.getI8Type(), global,
+               arith::IndexCastOp::create(b, b.getI64Type(), byteOffset));
 }
 
 gpu::GPUModuleOp kernels::finishKernel(KernelBuilder &b,

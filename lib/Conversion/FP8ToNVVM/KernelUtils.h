@@ -43,6 +43,11 @@ gpu::GPUFuncOp createKernel(KernelBuilder &b, StringRef name,
                             const KernelSignature &signature, int64_t blockSize,
                             TypeRange workgroupBuffers = {});
 
+/// The global-memory address of byte `byteOffset` of `buffer` (a kernel
+/// argument, identity layout), for the PTX that MLIR's loads and stores
+/// cannot say (cache hints, bulk prefetches).
+Value globalByteAddress(KernelBuilder &b, Value buffer, Value byteOffset);
+
 /// Ends the body of `kernel` with its return; returns its module.
 gpu::GPUModuleOp finishKernel(KernelBuilder &b, gpu::GPUFuncOp kernel);
 

@@ -70,22 +70,6 @@ static_assert(kWarpsPerBlock == RowNormLayout::kWarpsPerBlock,
 /// of the benchmark were within 128 already.
 static constexpr int64_t kBlocksPerSM = 2;
 
-/// The global address of element `offset` of `buffer` (a kernel argument
-/// of `elementBytes`-byte elements, identity layout).
-static Value globalAddress(KernelBuilder &b, Value buffer, Value offset,
-                           int64_t elementBytes) {
-  Value base = arith::IndexCastOp::create(
-      b, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
-  Value global =
-      b.castTo(NVVM::NVVMMemorySpace::Global,
-               LLVM::IntToPtrOp::create(
-                   b, LLVM::LLVMPointerType::get(b.getContext()), base));
-  return b.gep(NVVM::NVVMMemorySpace::Global, b.getI8Type(), global,
-               arith::IndexCastOp::create(b, b.getI64Type(),
-                                          b.mul(offset, elementBytes)));
-}
-
 /// A shared-memory array of f32, 16-byte aligned.
 static Value addSharedF32(KernelBuilder &b, gpu::GPUFuncOp func, int64_t size) {
   Value array = func.addWorkgroupAttribution(
@@ -397,7 +381,7 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
       int64_t bytes =
           cast<MemRefType>(input.getType()).getElementTypeBitWidth() / 8;
       NVVM::CpAsyncBulkPrefetchOp::create(
-          b, globalAddress(b, input, firstElement, bytes),
+          b, globalByteAddress(b, input, b.mul(firstElement, bytes)),
           b.i32(rowsPerBlock * cols * bytes), /*l2CacheHint=*/Value());
     }
   }
