@@ -141,6 +141,9 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     stay `row_major`, and so does an operand already `col_major_tma` (the
     pass is idempotent). An operand contracted along its rows whose scales
     are `col_major_tma` is first read through its `fp8.tma_align_scales`.
+    A grouped matmul (`fp8.grouped_scaled_matmul`, contiguous layout) gets
+    the same for its A's 1x128 f32 scales (`a_scale_layout`); its B's and
+    the masked layout's stay `row_major`.
 
     `sm_100a` (Blackwell): `tcgen05` reads FP8 either major (the
     instruction descriptor's transpose bits), so no operand is transposed.
