@@ -157,6 +157,14 @@ struct FmaToIntrinsic : OpRewritePattern<math::FmaOp> {
     return success();
   }
 };
+/// An f32 constant and an f32 fma (fma.rn), for the expansions below.
+static Value f32Constant(ImplicitLocOpBuilder &b, float value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
+}
+static Value fmaRn(ImplicitLocOpBuilder &b, Value x, Value y, Value z) {
+  return LLVM::FMAOp::create(b, x, y, z);
+}
+
 /// f32 math.exp as MLIR 22's polynomial approximation computes it (Cephes:
 /// x clamped to [-87.8, 88.8], n = floor(x log2(e) + 1/2) clamped to
 /// [-127, 127], e^(x - n ln 2) by a degree-7 polynomial, times 2^n), bit for
@@ -181,12 +189,8 @@ struct ExpToArith : OpRewritePattern<math::ExpOp> {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "only scalar f32");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    auto constant = [&](float value) -> Value {
-      return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
-    };
-    auto fma = [&](Value x, Value y, Value z) -> Value {
-      return LLVM::FMAOp::create(b, x, y, z);
-    };
+    auto constant = [&](float value) { return f32Constant(b, value); };
+    auto fma = [&](Value x, Value y, Value z) { return fmaRn(b, x, y, z); };
     auto clamp = [&](Value x, float low, float high) -> Value {
       return arith::MinimumFOp::create(
           b, arith::MaximumFOp::create(b, x, constant(low)), constant(high));
@@ -252,12 +256,8 @@ struct TanhToArith : OpRewritePattern<math::TanhOp> {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "only scalar f32");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    auto constant = [&](float value) -> Value {
-      return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
-    };
-    auto fma = [&](Value x, Value y, Value z) -> Value {
-      return LLVM::FMAOp::create(b, x, y, z);
-    };
+    auto constant = [&](float value) { return f32Constant(b, value); };
+    auto fma = [&](Value x, Value y, Value z) { return fmaRn(b, x, y, z); };
     auto mul = [&](Value x, Value y) -> Value {
       return arith::MulFOp::create(b, x, y);
     };

@@ -33,10 +33,6 @@ void kernels::waitForPreviousGridAtEntry(gpu::GPUModuleOp module) {
     auto manifest = func->getAttrOfType<DictionaryAttr>(kManifestAttrName);
     if (!manifest || func.getBody().empty())
       continue;
-    bool hasOwn = false;
-    func.walk([&](NVVM::GriddepcontrolOp) { hasOwn = true; });
-    if (hasOwn)
-      continue;
     OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
     NVVM::GriddepcontrolOp::create(b, func.getLoc(),
                                    NVVM::GridDepActionKind::wait);

@@ -14,10 +14,11 @@
 
 namespace mlir::fp8::kernels {
 
-/// Makes every kernel of `module` that has a manifest and no griddepcontrol
-/// of its own launchable with PDL: `griddepcontrol.wait` first of all, so
-/// no thread touches global memory before the previous grid has completed
-/// and its writes are visible, then `griddepcontrol.launch_dependents`, and
+/// Makes every kernel of `module` that has a manifest launchable with PDL
+/// (the GEMMs place their own wait: not for them): `griddepcontrol.wait` first
+/// of all, so no thread touches global memory before the previous grid has
+/// completed and its writes are visible, then
+/// `griddepcontrol.launch_dependents`, and
 /// `"pdl": true` in its manifest.
 void waitForPreviousGridAtEntry(gpu::GPUModuleOp module);
 
