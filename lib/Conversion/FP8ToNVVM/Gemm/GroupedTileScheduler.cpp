@@ -9,11 +9,6 @@ using namespace mlir;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
 
-/// Row tiles that consecutive tiles of a group walk before moving along N,
-/// as the plain scheduler's kRasterGroup: CTAs that run together then read
-/// a few A and B tiles, each from L2 after the first.
-static constexpr int64_t kRasterRows = 8;
-
 GroupedTileScheduler::GroupedTileScheduler(KernelBuilder &b,
                                            const GemmConfig &config,
                                            const GemmProblem &problem,
@@ -105,17 +100,13 @@ Value GroupedTileScheduler::buildTileLoop(Value counter, TileLoopBody body) {
     Value tilesBefore = after->getArgument(2);
     auto [start, end] = loadGroupBounds(b, problem, groupRows, group);
     Value rowTiles = tilesOf(group).second;
-    // The plain GEMM's grouped raster order within the group: bands of
-    // kRasterRows row tiles, each walked down its rows for every column.
+    // The plain GEMM's raster order within the group.
     Value local = b.sub(tile, tilesBefore);
-    int64_t bandTiles = kRasterRows * llvm::divideCeil(problem.n, config.tileN);
-    Value firstRowTile = b.mul(b.divU(local, bandTiles), kRasterRows);
-    Value bandRows = b.minU(b.sub(rowTiles, firstRowTile), b.i32(kRasterRows));
-    Value inBand = b.remU(local, bandTiles);
-    Value rowTile = b.add(firstRowTile, b.remU(inBand, bandRows));
+    auto [rowTile, colTile] = rasterTileIndex(
+        b, local, rowTiles, llvm::divideCeil(problem.n, config.tileN));
     TileCoord coord;
     coord.row = b.add(start, b.mul(rowTile, config.tileM));
-    coord.col = b.mul(b.divU(inBand, bandRows), config.tileN);
+    coord.col = b.mul(colTile, config.tileN);
     coord.rowEnd = end;
     coord.bRow = b.add(b.mul(group, problem.n), coord.col);
     coord.bScaleBase = b.mul(group, problem.groups.bScalesPerGroup);

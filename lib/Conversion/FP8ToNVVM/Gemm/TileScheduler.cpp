@@ -42,18 +42,22 @@ TileScheduler::TileScheduler(KernelBuilder &b, TileShape shape, int64_t m,
   }
 }
 
-TileCoord TileScheduler::tileAt(Value tile) {
-  // Grouped raster order: consecutive tiles take kRasterGroup M tiles for
-  // each N tile, so the B tile they share is read from L2.
-  int64_t tilesM = llvm::divideCeil(m, shape.tileM);
-  int64_t tilesN = llvm::divideCeil(n, shape.tileN);
+std::pair<Value, Value> gemm::rasterTileIndex(KernelBuilder &b, Value tile,
+                                              Value tilesM, int64_t tilesN) {
   int64_t groupTiles = kRasterGroup * tilesN;
   Value group = b.divU(tile, groupTiles);
   Value firstM = b.mul(group, kRasterGroup);
-  Value groupRows = b.minU(b.sub(b.i32(tilesM), firstM), b.i32(kRasterGroup));
+  Value groupRows = b.minU(b.sub(tilesM, firstM), b.i32(kRasterGroup));
   Value inGroup = b.remU(tile, groupTiles);
-  Value tileMIndex = b.add(firstM, b.remU(inGroup, groupRows));
-  Value tileNIndex = b.divU(inGroup, groupRows);
+  return {b.add(firstM, b.remU(inGroup, groupRows)),
+          b.divU(inGroup, groupRows)};
+}
+
+TileCoord TileScheduler::tileAt(Value tile) {
+  int64_t tilesM = llvm::divideCeil(m, shape.tileM);
+  int64_t tilesN = llvm::divideCeil(n, shape.tileN);
+  auto [tileMIndex, tileNIndex] =
+      rasterTileIndex(b, tile, b.i32(tilesM), tilesN);
   Value row = b.mul(tileMIndex, shape.tileM);
   Value col = b.mul(tileNIndex, shape.tileN);
   return {row, col};

@@ -45,6 +45,14 @@ struct TileShape {
   int64_t ctasPerTile = 1;
 };
 
+/// The grouped raster order of C's tiles: tile `tile` of a grid of `tilesM`
+/// x `tilesN` tiles walks bands of kRasterGroup M tiles, down the band's
+/// rows for each N tile, so that CTAs running together share B tiles (and
+/// A tiles) in L2. Returns the tile's (M, N) indices. Shared by the plain
+/// and the grouped scheduler (whose tilesM is a group's, known at run time).
+std::pair<Value, Value> rasterTileIndex(KernelBuilder &b, Value tile,
+                                        Value tilesM, int64_t tilesN);
+
 class TileScheduler {
 public:
   /// Reads this CTA's index and the grid size at the builder's insertion
