@@ -38,16 +38,18 @@
 // CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
-// The consumers: A's row scales loaded before the wait, four K-steps, B's
-// block scale from the stage, promotion.
+// The consumers: A's row scales loaded before the wait, B's block scale
+// read from the stage before the MMAs are issued (read after them, it waits
+// for their operand reads), four K-steps, promotion.
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
 // CHECK-NEXT: griddepcontrol.wait;
 // CHECK: ld.global.nc.b32
 // CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK: ld.shared.b32
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // CHECK: wgmma.commit_group.sync.aligned;
-// CHECK: ld.shared.b32
+// CHECK-NOT: ld.shared
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
 // The epilogue: C staged in shared memory, then stored by TMA.
@@ -104,7 +106,7 @@
 // warpgroups; a third TMA load per stage brings the 192 A scales of the
 // K-block (768 bytes) into shared memory and a bulk copy the 16 bytes of
 // the B block's scales that hold the K-block's, where the consumers read
-// them.
+// them before the issue turn and the MMAs.
 // TMASCALE: .maxntid 512, 1, 1
 // TMASCALE-NEXT: .maxnreg 128
 // TMASCALE: setmaxnreg.dec.sync.aligned.u32 24;
@@ -114,10 +116,12 @@
 // TMASCALE: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // TMASCALE: setmaxnreg.inc.sync.aligned.u32 160;
 // TMASCALE: mbarrier.try_wait.parity.shared.b64
+// TMASCALE: ld.shared.b32
+// TMASCALE: ld.shared.b32
+// TMASCALE: ld.shared.b32
+// TMASCALE: bar.sync
 // TMASCALE-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
-// TMASCALE: ld.shared.b32
-// TMASCALE: ld.shared.b32
-// TMASCALE: ld.shared.b32
+// TMASCALE-NOT: ld.shared
 // TMASCALE: wgmma.wait_group.sync.aligned 0;
 // Two promotion FMAs per accumulator register (the branch for normal scale
 // products and the other), wherever LLVM placed them.

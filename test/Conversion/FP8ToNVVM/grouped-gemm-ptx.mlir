@@ -64,7 +64,7 @@
 // at or before the tile's first row, which may be anywhere in a group;
 // beside it a bulk copy brings the 16 bytes that hold the B block's scale.
 // Each consumer thread reads its two rows' A scales (8 rows, 32 bytes
-// apart) from the stage.
+// apart) from the stage before it issues the MMAs.
 // TMASCALE: and.b32 [[START:%r[0-9]+]], [[ROW:%r[0-9]+]], -4;
 // TMASCALE: mov.b32 [[BYTES:%r[0-9]+]], 25120;
 // TMASCALE: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
@@ -74,9 +74,9 @@
 // TMASCALE: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[START]], {{%r[0-9]+}}}]
 // TMASCALE: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // TMASCALE: setmaxnreg.inc.sync.aligned.u32 232;
-// TMASCALE: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // TMASCALE: ld.shared.b32 {{%r[0-9]+}}, [[[S:%rd[0-9]+]]];
 // TMASCALE-NEXT: ld.shared.b32 {{%r[0-9]+}}, [[[S]]+32];
+// TMASCALE: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // TMASCALE: st.global.b32
 
 // TMAMANIFEST: "a_scale_layout": "col_major_tma",

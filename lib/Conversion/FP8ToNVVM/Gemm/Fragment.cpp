@@ -89,9 +89,21 @@ FragmentScales ScaleReader::load(Value kIndex, const ThreadFragment &fragment,
   }
   if (!(kBlockOnly && config.bScaleBytes)) {
     Value bScales = groupScales(b, args.bScale, bScaling, tile.bScaleBase);
-    if (bScaling.rowBlock == 1 || config.bScalePerColumn) {
+    if (kBlockOnly && straddlesBScales()) {
+      // A tile that straddles two of B's row blocks: the scales of its first
+      // and last columns' blocks (clamped to B's last row: columns past N
+      // are never stored), which readFromStage spreads over the columns. Two
+      // loads instead of one per column, few enough to be loaded a block
+      // ahead.
+      scales.b.push_back(
+          loadScale(bScales, bScaling, tile.col, kIndex, problem.n));
+      scales.b.push_back(loadScale(bScales, bScaling,
+                                   b.add(tile.col, config.tileN - 1), kIndex,
+                                   problem.n));
+    } else if (bScaling.rowBlock == 1 || config.bScalePerColumn) {
       // One scale per column this thread holds: 8j + laneCol + {0, 1}
-      // (also where the tile straddles two of B's row blocks).
+      // (also the epilogue's, where the tile straddles two of B's row
+      // blocks).
       for (int64_t j = 0; j < config.tileN / 8; ++j)
         for (int64_t e = 0; e < 2; ++e)
           scales.b.push_back(loadScale(bScales, bScaling,
@@ -136,8 +148,24 @@ SmallVector<Value> ScaleReader::readStage(Value stage, int64_t regionOffset,
 }
 
 void ScaleReader::readFromStage(Value stage, Value kIndex,
-                                const ThreadFragment &fragment,
+                                const ThreadFragment &fragment, TileCoord tile,
                                 FragmentScales &scales) {
+  if (straddlesBScales() && !scales.b.empty()) {
+    // The straddled blocks' two scales, one per column again (so that the
+    // promotion multiplies as it did with a load per column): column
+    // 8j + c + e (c < 8) lies in the second block where the tile's column
+    // 8j is past the first block's end, the same in every thread.
+    assert(scales.b.size() == 2 && "a straddling tile loads two B scales");
+    Value first = scales.b[0], second = scales.b[1];
+    int64_t rowBlock = problem.bScaling.rowBlock;
+    Value inBlock = b.remU(tile.col, rowBlock);
+    scales.b.clear();
+    for (int64_t j = 0; j < config.tileN / 8; ++j) {
+      Value past = b.ugt(b.add(inBlock, 8 * j), rowBlock - 1);
+      for (int64_t e = 0; e < 2; ++e)
+        scales.b.push_back(arith::SelectOp::create(b, past, second, first));
+    }
+  }
   if (config.aScaleBytes) {
     // The scales of this thread's two rows, behind the rows the box brings
     // before the tile's first (ProducerPipeline::buildTileLoads).

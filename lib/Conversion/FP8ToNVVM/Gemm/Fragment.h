@@ -90,12 +90,19 @@ public:
   /// The scales that span K, which the epilogue applies.
   FragmentScales loadEpilogueScales(const ThreadFragment &fragment,
                                     TileCoord tile);
-  /// Adds to `scales` those that TMA brought with `stage`, of the K-block at
-  /// `kIndex`.
+  /// Completes loadBlockScales' `scales` of the K-block at `kIndex` of
+  /// `tile`: adds those that TMA brought with `stage`, and gives each
+  /// column of a tile that straddles two of B's row blocks its block's.
   void readFromStage(Value stage, Value kIndex, const ThreadFragment &fragment,
-                     FragmentScales &scales);
+                     TileCoord tile, FragmentScales &scales);
 
 private:
+  /// Whether the tile straddles two of B's row blocks, whose scales
+  /// loadBlockScales loads as two and readFromStage spreads over the
+  /// columns.
+  bool straddlesBScales() const {
+    return config.bScalePerColumn && problem.bScaling.rowBlock != 1;
+  }
   FragmentScales load(Value kIndex, const ThreadFragment &fragment,
                       TileCoord tile, bool kBlockOnly);
   /// scale[min(row, rows - 1) / rowBlock][k / kBlock] as f32.

@@ -102,6 +102,11 @@ private:
                MutableArrayRef<Value> sums);
   MainLoopResult buildPromoted(Value counter, const ThreadFragment &fragment,
                                TileCoord tile, bool split);
+  /// A lone consumer's promotion, two K-blocks per iteration (an even
+  /// count of whole-block promotions).
+  MainLoopResult buildPairedPromoted(Value counter,
+                                     const ThreadFragment &fragment,
+                                     TileCoord tile);
   /// Promotion every 32 with the scales SubBlockScales converts: each
   /// 32-deep wgmma into its own accumulator, the next one issued before the
   /// previous one is promoted.
