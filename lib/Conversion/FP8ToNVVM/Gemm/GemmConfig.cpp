@@ -33,8 +33,9 @@ OperandScaling gemm::describeScaling(ScalingAttr scaling,
 /// idle): +30-35% (blockwise +11-14%) on the H100
 /// (bench/results/2026-11-26-h100-small-m.md).
 /// At least 16 wide, a multiple of `tileNStep`. A tile that straddles two
-/// row blocks of B's scales reads B's scales per column. Returns false,
-/// changing nothing, for larger problems.
+/// row blocks of B's scales gives B's scales per column (the two blocks'
+/// selected per column pair). Returns false, changing nothing, for larger
+/// problems.
 static bool chooseSmallM(GemmConfig &config, int64_t numSMs, int64_t m,
                          int64_t n, const OperandScaling &b,
                          int64_t tileNStep) {

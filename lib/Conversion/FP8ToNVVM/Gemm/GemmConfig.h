@@ -174,8 +174,9 @@ struct GemmConfig {
   // K-block's with each stage.
   bool bScalePerTile = false;
   // Whether B's scales, blocks of rows that a narrow small-M tile
-  // straddles, are read per column (as per-row B scales are) instead of one
-  // per tile.
+  // straddles, are given per column (as per-row B scales are) instead of
+  // one per tile: per K-block the two blocks' scales, loaded a block ahead
+  // and selected per column pair (ScaleReader).
   bool bScalePerColumn = false;
   /// Whether B's scales come by TMA with a tensor map (per-row scales).
   bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
