@@ -48,13 +48,18 @@ static constexpr int64_t kMaxCachedRounds = 4;
 /// bf16 over 4 rounds; ptxas then takes 125 of its 128.
 static constexpr int64_t kMaxHeldWords = 64;
 
-/// How many CTAs ahead a CTA that loads its body's inputs early asks the
-/// L2 for its x rows (cp.async.bulk.prefetch, one instruction by thread
-/// 0): about a CTA's lifetime ahead on an H100 (2 CTAs on each of 132
-/// SMs). H100, 8192x14336 RMSNorm 1x128: 256 -> 98.9% of copy (with TMA
-/// scales too), 512 -> 82-90%, 1024 -> 68%; the rowwise and LayerNorm
-/// kernels lost 18-30 points at 512 (not timed at 256, so not taken).
-static constexpr int64_t kL2PrefetchBlocksAhead = 256;
+/// How many CTAs ahead a CTA asks the L2 for its x rows
+/// (cp.async.bulk.prefetch, one instruction by thread 0), so that the CTA
+/// that loads them waits on the L2, not on DRAM: about a CTA's lifetime
+/// ahead on an H100 (2 CTAs on each of 132 SMs) for a kernel that loads
+/// its body's inputs early, half that for the others, whose CTAs live
+/// longer before their loads. H100, 8192x14336 (bench/results/
+/// 2026-11-26-h100-issue15-close.md): RMSNorm 1x128 at 256 98.9% of copy
+/// (with TMA scales 99.0%; at 128 99.7% and 95.6%, at 512 82-90%); the
+/// kept and rowwise norms at 128 98.2-100.7% (was 93.2-94.7% without),
+/// at 256 92.9-97.3%, at 512 63-76%.
+static constexpr int64_t kL2PrefetchBlocksAheadEarly = 256;
+static constexpr int64_t kL2PrefetchBlocksAhead = 128;
 
 /// Warps per CTA.
 static constexpr int64_t kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
@@ -363,10 +368,12 @@ kernels::buildRowNormQuantizeKernel(OpBuilder &builder,
                    32;
   bool loadBodyEarly = kernel.steps() <= kMaxCachedRounds && !wholeRow &&
                        !kept && heldWords <= kMaxHeldWords;
-  // The rows of the CTA kL2PrefetchBlocksAhead on, asked of the L2 now:
-  // they are there when that CTA loads them.
-  if (loadBodyEarly) {
-    Value ahead = b.add(b.blockIdX(), kL2PrefetchBlocksAhead);
+  // The rows of a CTA further on, asked of the L2 now: they are there
+  // when that CTA loads them.
+  {
+    Value ahead =
+        b.add(b.blockIdX(), loadBodyEarly ? kL2PrefetchBlocksAheadEarly
+                                          : kL2PrefetchBlocksAhead);
     Value inRange = b.ult(ahead, rows / rowsPerBlock);
     auto ifOp = scf::IfOp::create(b, b.andI(b.eq(thread, 0), inRange),
                                   /*withElseRegion=*/false);
