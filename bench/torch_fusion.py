@@ -15,8 +15,9 @@ in f32 rounded to bf16, then the quantization of docs/Design.md section 4
 with bench/torch_quantize.py's model) on inputs of the same shapes, and
 prints: the fused kernel's GB/s and its share of the copy's, the unfused
 program's time, torch.compile's, and issue 15's targets (at least 90% of
-copy; at least torch.compile where that is at copy speed; at least 2x it
-on the transposing fusions).
+copy, or of the two-pass bound for a tensorwise quantization, which reads
+its input twice; at least torch.compile where that is at copy speed; at
+least 2x it on the transposing fusions).
 """
 
 import argparse
@@ -37,6 +38,8 @@ BLOCKS = {"tile": [128, 128], "scale": "f32", "round": "exact"}
 COLUMNS = {"tile": [128, 1], "scale": "f32", "round": "exact"}
 ROWWISE = {"tile": [1, -1], "scale": "f32", "round": "exact"}
 EPS = 1e-5
+# The tensorwise functions: their quantization reads its input twice.
+TWO_PASS = ("bias_gelu_tensorwise", "bias_tensorwise")
 
 
 def gelu(x):
@@ -221,7 +224,16 @@ def main():
             torch_share = copy["median_ms"] / t_ms
         need = 2.0 if transposing else (1.0 if torch_share and
                                         torch_share >= 0.9 else 0.0)
-        met = share >= 0.9 and t_ms / fused_ms >= need
+        # A tensorwise quantization reads its input twice (the amax, then
+        # the quantization: no on-chip room for the whole tensor), so
+        # issue 15 (item 4) measures it against that two-pass bound: its
+        # minimal bytes over those bytes plus its inputs' again.
+        bound, bound_name = 1.0, "copy"
+        if fn in TWO_PASS:
+            inputs_bytes = k["bytes_moved"] - m * n - 4
+            bound = k["bytes_moved"] / (k["bytes_moved"] + inputs_bytes)
+            bound_name = "the two-pass bound (%.0f%% of copy)" % (100 * bound)
+        met = share >= 0.9 * bound and t_ms / fused_ms >= need
         failures += not met
         lines.append(
             "| %s | %.3f | %.0f | %.0f%% | %s | %.3f | %s | %.2fx | %s |" % (
@@ -229,8 +241,8 @@ def main():
                 "%.3f" % unfused_ms if unfused_ms else "-", t_ms,
                 "%.2fx" % (unfused_ms / fused_ms) if unfused_ms else "-",
                 t_ms / fused_ms,
-                ("MET" if met else "NOT MET") + " (>= 90%% of copy%s)" % (
-                    ", >= %.0fx torch" % need if need else "")))
+                ("MET" if met else "NOT MET") + " (>= 90%% of %s%s)" % (
+                    bound_name, ", >= %.0fx torch" % need if need else "")))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.output:
