@@ -184,10 +184,10 @@ TEST(GemmConfigTest, LargerMOrNKeeps128x64) {
 
 // A grouped GEMM (8 experts of 4096 x 7168, 2048 rows each) whose A scales
 // TMA brings (col_major_tma) takes the plain kernel's 192 x 128 tiles, with
-// direct stores (no staging buffers: a fifth stage) and no split; its box
-// of A scales starts at the 16-byte-aligned row at or before the tile's
-// first (4 more f32), each stage's 128-byte aligned. Row-major A scales
-// keep 128 x 128.
+// TMA stores of C (the consumers inside their group; staging buffers, so 4
+// stages as the plain kernel) and no split; its box of A scales starts at
+// the 16-byte-aligned row at or before the tile's first (4 more f32), each
+// stage's 128-byte aligned. Row-major A scales keep 128 x 128.
 TEST(GemmConfigTest, GroupedTmaScalesTake192x128) {
   int64_t m = 8 * 2048, n = 4096, k = 7168;
   OperandScaling a = scaling(1, 128, m, k, /*colMajorTma=*/true);
@@ -196,15 +196,15 @@ TEST(GemmConfigTest, GroupedTmaScalesTake192x128) {
                                    /*grouped=*/true);
   EXPECT_EQ(config.tileM, 192);
   EXPECT_EQ(config.consumers, 3);
-  EXPECT_FALSE(config.tmaStore);
+  EXPECT_TRUE(config.tmaStore);
   EXPECT_EQ(config.splitTiles, 0);
-  EXPECT_EQ(config.stages, 5);
+  EXPECT_EQ(config.stages, 4);
   EXPECT_EQ(config.gridSize, 132);
   EXPECT_EQ(config.aScaleSlack, 4);
   EXPECT_EQ(config.aScaleBytes, (192 + 4) * 4);
   EXPECT_EQ(config.aScaleStride(), 896);
   EXPECT_EQ(config.stageBytes(), (192 + 128) * 128 + 784 + 16);
-  EXPECT_EQ(config.bScaleOffset() - config.aScaleOffset(), 5 * 896);
+  EXPECT_EQ(config.bScaleOffset() - config.aScaleOffset(), 4 * 896);
   EXPECT_LE(config.sharedBytes(), hopper().getSharedMemoryPerBlock());
 
   OperandScaling rowMajor = scaling(1, 128, m, k);

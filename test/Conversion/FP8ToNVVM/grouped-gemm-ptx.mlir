@@ -1,11 +1,12 @@
 // The sm_90a grouped GEMM (fp8.grouped_scaled_matmul): the GEMM's pipeline
 // over the tiles of every group, whose bounds it reads from group_rows at
 // run time, clamped to the rows that exist; B read as one (G x N) x K
-// matrix; C stored directly, each tile's rows stopping at its group's end,
-// and zeros in the rows of no group.
+// matrix; C stored by TMA where a consumer's 64 rows lie in the tile's
+// group, else directly, stopping at the group's end; and zeros in the rows
+// of no group.
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/contiguous_grouped_gemm_0.ptx
-// RUN: FileCheck %s --check-prefix=NOTMASTORE < %t/contiguous_grouped_gemm_0.ptx
+// RUN: FileCheck %s --check-prefix=TMASTORE < %t/contiguous_grouped_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MASKED < %t/masked_grouped_gemm_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=TMASCALE < %t/contiguous_tma_scales_grouped_gemm_2.ptx
@@ -29,8 +30,20 @@
 // Rows of no group (past the last group's end) are stored as zeros, 16
 // bytes at a time.
 // CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {0, 0, 0, 0};
-// No TMA store: each thread stores its pairs below its group's end.
-// NOTMASTORE-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// A consumer whose rows end past its group's end (only in a group's last
+// row tile) stores its pairs below that end; the others stage their 64
+// rows in shared memory and store them by TMA at the consumer's first row
+// (its end less 64), which may be any row: a TMA box's rows are its outer
+// dimension, and only the innermost start must be 16-byte aligned.
+// TMASTORE: setp.gt.u32 {{%p[0-9]+}}, [[CEND:%r[0-9]+]], {{%r[0-9]+}};
+// TMASTORE: st.global.b32
+// TMASTORE: cp.async.bulk.wait_group.read 0;
+// TMASTORE: fence.proxy.async.shared::cta;
+// TMASTORE: add.s32 [[CROW:%r[0-9]+]], [[CEND]], -64;
+// TMASTORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, [[CROW]]}]
+// TMASTORE: cp.async.bulk.commit_group;
+// The last stores have read shared memory before the CTA exits.
+// TMASTORE: cp.async.bulk.wait_group 0;
 // Masked: group g starts at g * 256 and holds min(max(group_rows[g], 0), 256) rows.
 // MASKED: max.s32 [[C:%r[0-9]+]], {{%r[0-9]+}}, 0;
 // MASKED-NEXT: min.s32 {{%r[0-9]+}}, [[C]], 256;
@@ -53,6 +66,12 @@
 // MANIFEST-NEXT: "rows": 1000
 // MANIFEST-NEXT: },
 // MANIFEST-NEXT: "name": "group_rows",
+// MANIFEST: "name": "b_map",
+// MANIFEST: "box": [
+// MANIFEST-NEXT: 64,
+// MANIFEST-NEXT: 64
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "name": "c_map",
 // MANIFEST: "group_rows": {
 // MANIFEST-NEXT: "layout": "masked",
 // MANIFEST-NEXT: "rows": 256
@@ -86,6 +105,7 @@
 // TMAMANIFEST-NEXT: 4,
 // TMAMANIFEST-NEXT: 2000
 // TMAMANIFEST: "tensor": "b"
+// TMAMANIFEST: "tensor": "c"
 // TMAMANIFEST: "box": [
 // TMAMANIFEST-NEXT: 1,
 // TMAMANIFEST-NEXT: 132

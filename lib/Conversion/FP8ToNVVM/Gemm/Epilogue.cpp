@@ -4,7 +4,8 @@
 // a 128-byte-swizzled buffer (conflict-free from the accumulator layout),
 // fences the async proxy, and one thread stores the chunk with TMA, which
 // clips rows and columns past the matrix; or, without TMA stores, each
-// thread stores its pairs of columns itself. A split tile's consumers first
+// thread stores its pairs of columns itself, as does a grouped GEMM's
+// consumer whose rows pass its group's end. A split tile's consumers first
 // add their sums in the (then idle) stage buffers.
 //
 //===----------------------------------------------------------------------===//
@@ -48,9 +49,25 @@ void Epilogue::store(ArrayRef<Value> sums, const ThreadFragment &fragment,
     }
     return vector::FromElementsOp::create(b, pairType, pair).getResult();
   };
-  if (config.tmaStore)
+  if (!config.tmaStore)
+    return storeDirect(pairAt, fragment, tile.rowEnd);
+  if (!tile.rowEnd)
     return storeThroughShared(pairAt, fragment, tile);
+  // A grouped GEMM's consumer whose 64 rows all lie in the tile's group
+  // stores them by TMA; one whose rows pass the group's end (only in a
+  // group's last row tile) stores each row below it itself, since the TMA
+  // box would write the next group's rows. The test is the same in every
+  // lane of the consumer, as its epilogue barrier needs.
+  Value consumerEnd =
+      b.add(tile.row, b.mul(b.add(fragment.rowGroup, 1), kConsumerRows));
+  auto inside = scf::IfOp::create(
+      b, b.cmp(arith::CmpIPredicate::ule, consumerEnd, tile.rowEnd),
+      /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  storeThroughShared(pairAt, fragment, tile);
+  b.setInsertionPointToStart(&inside.getElseRegion().front());
   storeDirect(pairAt, fragment, tile.rowEnd);
+  b.setInsertionPointAfter(inside);
 }
 
 void Epilogue::storeDirect(PairFn pairAt, const ThreadFragment &fragment,

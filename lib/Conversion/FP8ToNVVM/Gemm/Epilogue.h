@@ -30,8 +30,9 @@ public:
         scales(scales), thread(thread) {}
 
   /// Applies the scales that span K (tensorwise, rowwise) to the thread's
-  /// `sums` of `tile` and stores them, two adjacent columns at a time,
-  /// skipping rows and columns past the matrix.
+  /// `sums` of `tile` and stores them, by TMA or two adjacent columns at a
+  /// time, skipping rows and columns past the matrix (a grouped GEMM's:
+  /// rows past the tile's group, which only direct stores skip).
   void store(ArrayRef<Value> sums, const ThreadFragment &fragment,
              TileCoord tile);
   /// Adds the consumers' sums of a split sub-tile through shared memory;

@@ -279,10 +279,10 @@ struct GemmConfig {
 /// operands' scales (docs/GPU.md, "Tile heuristic"). A grouped GEMM
 /// (`grouped`: `m` rows in all, in groups sized at run time) takes 128 x
 /// 128 tiles or narrower, or 192 x 128 where TMA brings A's scales, stores
-/// C directly (TMA would not stop at a group's last row), splits no tile
-/// and runs one CTA per SM. A tile's N is a multiple of
-/// `tileNStep` (8, wgmma's step; 64 for an MN-major 16-bit B, loaded in
-/// whole 64-element atoms).
+/// by TMA only the rows inside their group (the Epilogue decides per
+/// consumer), splits no tile and runs one CTA per SM. A tile's N is a
+/// multiple of `tileNStep` (8, wgmma's step; 64 for an MN-major 16-bit B,
+/// loaded in whole 64-element atoms).
 GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
                         int64_t promotion, const OperandScaling &a,
                         const OperandScaling &b, bool grouped = false,
