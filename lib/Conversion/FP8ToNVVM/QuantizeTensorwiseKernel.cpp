@@ -146,7 +146,11 @@ Value TensorwiseGrid::gridAmax() {
 /// this thread's max |x| of the chunks it loads (else null).
 Value TensorwiseGrid::quantize(Value quantScale, bool gather) {
   KernelBuilder &b = k.b;
-  ValueRange init = gather ? ValueRange{zero} : ValueRange{};
+  // A vector, not a braced ValueRange: that would point into a temporary
+  // initializer list (clang's -Wdangling).
+  SmallVector<Value, 1> init;
+  if (gather)
+    init.push_back(zero);
   auto loop =
       scf::ForOp::create(b, first, b.index(numChunks), unrolledStride, init);
   b.setInsertionPointToStart(loop.getBody());
