@@ -267,11 +267,57 @@ func.func @tma_shape(%x: tensor<98x256xbf16>) {
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// A quantization does not store the tcgen05 chunks.
-func.func @tcgen05_layout(%x: tensor<128x256xbf16>) {
-  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_layout tcgen05 is made by fp8.tcgen05_scales, not stored by a quantization (row_major or col_major_tma)}}
+// The tcgen05 chunks hold MX scales: E8M0 of 1x32 tiles.
+func.func @tcgen05_not_mx(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_layout tcgen05 needs E8M0 scales of tile [1, 32] (MXFP8 along the contracted dim 1), got tile [1, 128] and scale 'f32'}}
+  %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<tcgen05>, scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<1x512xf32> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// tcgen05 scales have the chunked shape of fp8.tcgen05_scales, not the
+// row-major one: 250x9 scales are 2 x 3 chunks.
+func.func @tcgen05_shape(%x: tensor<250x288xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op expects scale of shape 6x512 for data 250x288 and scale_layout tcgen05 (the 250x9 [rows, K-blocks] scales in 512-byte chunks), got 250x9}}
   %q, %s = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<tcgen05>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>}
-      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU> {
+      : tensor<250x288xbf16> -> tensor<250x288xf8E4M3FN>, tensor<250x9xf8E8M0FNU> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The transposing quantization stores row_major or col_major_tma scales.
+func.func @tcgen05_transpose(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_layout tcgen05 needs a quantization without the transpose}}
+  %q, %s, %qt, %st = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_layout = #fp8.scale_layout<tcgen05>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, transpose}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<1x512xf8E8M0FNU>, tensor<256x128xf8E4M3FN>, tensor<256x4xf8E8M0FNU> {
+  ^bb0(%a: bf16):
+    fp8.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Nor the transpose's scales in the tcgen05 chunks.
+func.func @tcgen05_scale_t(%x: tensor<128x256xbf16>) {
+  // expected-error @+1 {{'fp8.quantize_elementwise' op scale_t_layout tcgen05 is made by fp8.tcgen05_scales, not stored by this quantization (row_major or col_major_tma)}}
+  %q, %s, %qt, %st = fp8.quantize_elementwise %x {indexing_maps = [#id], scale_t_layout = #fp8.scale_layout<tcgen05>, scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, transpose}
+      : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x8xf8E8M0FNU>, tensor<256x128xf8E4M3FN>, tensor<1x512xf8E8M0FNU> {
   ^bb0(%a: bf16):
     fp8.yield %a : bf16
   }

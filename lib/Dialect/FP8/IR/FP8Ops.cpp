@@ -130,11 +130,11 @@ static LogicalResult verifyOperandScales(Operation *op, StringRef what,
 LogicalResult mlir::fp8::verifyStoredScales(Operation *op, StringRef what,
                                             ShapedType data, ShapedType scale,
                                             ScalingAttr scaling,
-                                            ScaleLayout layout) {
-  if (layout == ScaleLayout::tcgen05)
+                                            ScaleLayout layout, bool tcgen05) {
+  if (layout == ScaleLayout::tcgen05 && !tcgen05)
     return op->emitOpError()
            << what << "_layout tcgen05 is made by fp8.tcgen05_scales, not "
-           << "stored by a quantization (row_major or col_major_tma)";
+           << "stored by this quantization (row_major or col_major_tma)";
   return verifyOperandScales(op, what, data, scale, scaling, layout,
                              /*contractingDim=*/1);
 }

@@ -14,11 +14,12 @@
 namespace mlir::fp8 {
 
 /// Checks the scales a quantization stores in `layout` (`what`_layout):
-/// row_major, or col_major_tma as fp8.tma_align_scales makes it; the
-/// tcgen05 chunks are fp8.tcgen05_scales's alone.
+/// row_major, or col_major_tma as fp8.tma_align_scales makes it, or, where
+/// `tcgen05` allows it (an MX quantization's own 1x32 E8M0 scales), the
+/// chunks as fp8.tcgen05_scales makes them.
 LogicalResult verifyStoredScales(Operation *op, StringRef what, ShapedType data,
                                  ShapedType scale, ScalingAttr scaling,
-                                 ScaleLayout layout);
+                                 ScaleLayout layout, bool tcgen05 = false);
 
 /// Checks that `actual` (`what` names it in diagnostics) has the shape of
 /// `expected`; dynamic extents are not checked.

@@ -220,8 +220,14 @@ LogicalResult QuantizeElementwiseOp::verify() {
              << " through its indexing map " << AffineMapAttr::get(map)
              << ", got " << formatShape(type.getShape());
   }
+  // The tcgen05 chunks are stored by the row-wise kernels only: the
+  // transposing one writes row_major or col_major_tma.
+  if (getScaleLayout() == ScaleLayout::tcgen05 && getTranspose())
+    return emitOpError("scale_layout tcgen05 needs a quantization without "
+                       "the transpose");
   if (failed(verifyStoredScales(*this, "scale", data, getScale().getType(),
-                                getScaling(), getScaleLayout())))
+                                getScaling(), getScaleLayout(),
+                                /*tcgen05=*/true)))
     return failure();
   if (!getTranspose() && getScaleTLayout() != ScaleLayout::row_major)
     return emitOpError("scale_t_layout needs the transpose");
