@@ -306,12 +306,15 @@ static Value buildDequantize(OpBuilder &b, Location loc, Value q, Value scale,
 namespace {
 
 /// `scale`, row-major, stored in `layout`: col_major_tma is, by
-/// definition, fp8.tma_align_scales of the row-major scales (the re-layout
-/// that fp8-fuse-quantization fused into the quantization).
+/// definition, fp8.tma_align_scales of the row-major scales, and tcgen05
+/// their fp8.tcgen05_scales (the re-layouts that fp8-fuse-quantization
+/// fused into the quantization).
 static Value storeScales(OpBuilder &b, Location loc, Value scale,
                          ScaleLayout layout) {
   if (layout == ScaleLayout::row_major)
     return scale;
+  if (layout == ScaleLayout::tcgen05)
+    return Tcgen05ScalesOp::create(b, loc, scale);
   return TmaAlignScalesOp::create(b, loc, scale);
 }
 
