@@ -248,3 +248,29 @@ LogicalResult kernels::checkStaticScales(Operation *op,
            << scaleType << " -> " << resultType;
   return success();
 }
+
+Value kernels::tcgen05ScaleOffset(KernelBuilder &b, Value row, Value kBlock,
+                                  int64_t kBlocks) {
+  int64_t kGroups = llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks);
+  Value chunk = b.add(b.mul(b.divU(row, kTcgen05ScaleRows), kGroups),
+                      b.divU(kBlock, kTcgen05ScaleKBlocks));
+  Value r = b.remU(row, 32);
+  Value j = b.divU(b.remU(row, kTcgen05ScaleRows), 32);
+  Value c = b.remU(kBlock, kTcgen05ScaleKBlocks);
+  return b.add(b.mul(chunk, kTcgen05ScaleChunkBytes),
+               b.add(b.add(b.mul(r, 16), b.mul(j, 4)), c));
+}
+
+std::pair<Value, Value>
+kernels::tcgen05ScalePosition(KernelBuilder &b, Value offset, int64_t kBlocks) {
+  int64_t kGroups = llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks);
+  Value chunk = b.divU(offset, kTcgen05ScaleChunkBytes);
+  Value byte = b.remU(offset, kTcgen05ScaleChunkBytes);
+  Value r = b.divU(byte, 16);
+  Value j = b.divU(b.remU(byte, 16), 4);
+  Value c = b.remU(byte, 4);
+  Value row = b.add(
+      b.add(b.mul(b.divU(chunk, kGroups), kTcgen05ScaleRows), b.mul(j, 32)), r);
+  Value kBlock = b.add(b.mul(b.remU(chunk, kGroups), kTcgen05ScaleKBlocks), c);
+  return {row, kBlock};
+}

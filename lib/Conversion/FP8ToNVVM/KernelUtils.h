@@ -98,6 +98,18 @@ LogicalResult checkClonableBody(linalg::LinalgOp op);
 LogicalResult checkStaticScales(Operation *op, RankedTensorType scaleType,
                                 RankedTensorType resultType);
 
+/// sm_100a's tcgen05 scale-factor layout of a row-major [rows, kBlocks]
+/// E8M0 matrix (fp8.tcgen05_scales, whose kernel and the quantize kernels'
+/// tcgen05 scale store both place scales with these two): 512-byte chunks
+/// of 128 rows x 4 K-blocks, row-block major, row 32 j + r and K-block c of
+/// a chunk at its byte 16 r + 4 j + c. The byte offset of scale
+/// [row][kBlock]:
+Value tcgen05ScaleOffset(KernelBuilder &b, Value row, Value kBlock,
+                         int64_t kBlocks);
+/// and the [row, kBlock] of byte `offset`, past the matrix for padding.
+std::pair<Value, Value> tcgen05ScalePosition(KernelBuilder &b, Value offset,
+                                             int64_t kBlocks);
+
 /// Clones the ops of a linalg body (and the constants it uses from
 /// outside) at the builder, its arguments given by `mapping`; returns the
 /// values it yields.

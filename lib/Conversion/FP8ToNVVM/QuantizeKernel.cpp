@@ -103,6 +103,8 @@ SmallVector<int64_t> QuantizeKernelBuilder::scaleShape() const {
 SmallVector<int64_t> QuantizeKernelBuilder::storedScaleShape() const {
   if (scaleLayout == ScaleLayout::row_major)
     return scaleShape();
+  if (scaleLayout == ScaleLayout::tcgen05)
+    return getTcgen05ScaleShape(scaleShape());
   return getTmaAlignedScaleShape(scaleShape(), scaleElement);
 }
 

@@ -127,7 +127,8 @@ struct QuantizeKernelBuilder {
   /// Tiles per column and per row; edge tiles may be partial.
   SmallVector<int64_t> scaleShape() const;
   int64_t numScales() const;
-  /// The scale buffer's shape: scaleShape(), or its col_major_tma form.
+  /// The scale buffer's shape: scaleShape(), or its col_major_tma or
+  /// tcgen05 form.
   SmallVector<int64_t> storedScaleShape() const;
 
   /// The kernel, its manifest and its bound buffers. A quantize kernel's
@@ -174,6 +175,8 @@ struct QuantizeKernelBuilder {
   /// Stores the scale (storage type) of tile `index` (row-major) where its
   /// layout puts it.
   void storeScale(Value stored, Value index);
+  /// storeScale in the tcgen05 layout, with the chunks' padding zeros.
+  void storeTcgen05Scale(Value stored, Value index);
   /// Stores a tile's result: its amax, or its scale (and, monitored, the
   /// amax of its data, `dataAmax`).
   void storeTile(Value amax, const TileScales &result, Value index,

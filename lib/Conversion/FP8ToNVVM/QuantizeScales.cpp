@@ -64,6 +64,8 @@ void QuantizeKernelBuilder::storeScale(Value stored, Value index) {
     memref::StoreOp::create(b, stored, scales, index);
     return;
   }
+  if (scaleLayout == ScaleLayout::tcgen05)
+    return storeTcgen05Scale(stored, index);
   // col_major_tma: scale [r][c] at [c][r] of rows padded to `padded`, the
   // padding zero (written by the last row's tiles), as
   // fp8.tma_align_scales stores it.
@@ -80,4 +82,50 @@ void QuantizeKernelBuilder::storeScale(Value stored, Value index) {
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(stored.getType()));
   for (int64_t pad = shape[0]; pad < padded; ++pad)
     memref::StoreOp::create(b, zero, scales, b.add(base, pad));
+}
+
+void QuantizeKernelBuilder::storeTcgen05Scale(Value stored, Value index) {
+  // tcgen05: scale [r][c] at its byte of the 512-byte chunks, as
+  // fp8.tcgen05_scales stores it, and the chunks' padding zero: the last
+  // K-block's tiles write their row's padding K-blocks, the last row's
+  // tiles their K-block's padding rows (and, the last of both, the corner).
+  SmallVector<int64_t> shape = scaleShape();
+  int64_t kBlocks = shape[1];
+  int64_t paddedRows = llvm::alignTo(shape[0], kTcgen05ScaleRows);
+  int64_t paddedKBlocks = llvm::alignTo(kBlocks, kTcgen05ScaleKBlocks);
+  Type indexType = index.getType();
+  Value row = b.divU(index, kBlocks);
+  Value kBlock = b.remU(index, kBlocks);
+  memref::StoreOp::create(b, stored, scales,
+                          tcgen05ScaleOffset(b, row, kBlock, kBlocks));
+  if (paddedRows == shape[0] && paddedKBlocks == kBlocks)
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(stored.getType()));
+  Value lastKBlock = b.eq(kBlock, kBlocks - 1);
+  // Zeros at row `r`: its padding K-blocks where this tile is the last.
+  auto zeroKPadding = [&](Value r) {
+    if (paddedKBlocks == kBlocks)
+      return;
+    OpBuilder::InsertionGuard inner(b);
+    auto ifLast = scf::IfOp::create(b, lastKBlock, false);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    for (int64_t pad = kBlocks; pad < paddedKBlocks; ++pad)
+      memref::StoreOp::create(
+          b, zero, scales,
+          tcgen05ScaleOffset(b, r, b.constant(indexType, pad), kBlocks));
+  };
+  zeroKPadding(row);
+  if (paddedRows == shape[0])
+    return;
+  auto ifLastRow = scf::IfOp::create(b, b.eq(row, shape[0] - 1), false);
+  b.setInsertionPointToStart(ifLastRow.thenBlock());
+  auto loop = scf::ForOp::create(b, b.constant(indexType, shape[0]),
+                                 b.constant(indexType, paddedRows),
+                                 b.constant(indexType, 1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value padRow = loop.getInductionVar();
+  memref::StoreOp::create(b, zero, scales,
+                          tcgen05ScaleOffset(b, padRow, kBlock, kBlocks));
+  zeroKPadding(padRow);
 }

@@ -33,7 +33,6 @@ fp8::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
   KernelBuilder b(op.getLoc(), builder);
   int64_t rows = scaleType.getDimSize(0), kBlocks = scaleType.getDimSize(1);
   int64_t chunks = resultType.getDimSize(0);
-  int64_t kGroups = llvm::divideCeil(kBlocks, kTcgen05ScaleKBlocks);
   int64_t numOutputs = chunks * kTcgen05ScaleChunkBytes;
   Type element = scaleType.getElementType();
   Type storage = storageType(element);
@@ -54,19 +53,10 @@ fp8::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
   Value scale = signature.getArgument(func, "scale");
   Value out = signature.getArgument(func, "tcgen05_scale");
 
-  // Thread t writes byte t: chunk t / 512 = rb * kGroups + kb, and within
-  // it byte 16 r + 4 j + c, i.e. scale[128 rb + 32 j + r][4 kb + c], or
+  // Thread t writes byte t: scale[row][kBlock] (tcgen05ScalePosition), or
   // code 0 past the matrix (where no load is made).
   Value thread = buildActiveThread(b, numOutputs);
-  Value chunk = b.divU(thread, kTcgen05ScaleChunkBytes);
-  Value byte = b.remU(thread, kTcgen05ScaleChunkBytes);
-  Value lane = b.divU(byte, 16);
-  Value warp = b.divU(b.remU(byte, 16), 4);
-  Value c = b.remU(byte, 4);
-  Value row = b.add(
-      b.add(b.mul(b.divU(chunk, kGroups), kTcgen05ScaleRows), b.mul(warp, 32)),
-      lane);
-  Value kBlock = b.add(b.mul(b.remU(chunk, kGroups), kTcgen05ScaleKBlocks), c);
+  auto [row, kBlock] = tcgen05ScalePosition(b, thread, kBlocks);
   Value inside =
       arith::AndIOp::create(b, b.ult(row, rows), b.ult(kBlock, kBlocks));
   auto ifInside = scf::IfOp::create(b, storage, inside,
