@@ -13,25 +13,24 @@
 // RUN: %if ptxas %{ grep -c "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" %t.log | FileCheck %s --check-prefix=COUNT %}
 
 // MXFP8: six quantizations, the scales of the three MN-major operands
-// transposed, six scale re-layouts into the tcgen05 chunks, three GEMMs.
-// MX: linear_fwd_bwd_gemm_10.ptx
-// MX-NEXT: linear_fwd_bwd_gemm_17.ptx
-// MX-NEXT: linear_fwd_bwd_gemm_4.ptx
-// MX-NEXT: linear_fwd_bwd_quantize_0.ptx
+// transposed, three GEMMs; the three K-major operands' quantizations store
+// their scales in the tcgen05 chunks themselves (fp8-fuse-quantization),
+// the three transposed scale matrices are re-laid into them.
+// MX: linear_fwd_bwd_gemm_14.ptx
+// MX-NEXT: linear_fwd_bwd_gemm_2.ptx
+// MX-NEXT: linear_fwd_bwd_gemm_7.ptx
 // MX-NEXT: linear_fwd_bwd_quantize_11.ptx
-// MX-NEXT: linear_fwd_bwd_quantize_14.ptx
-// MX-NEXT: linear_fwd_bwd_quantize_2.ptx
-// MX-NEXT: linear_fwd_bwd_quantize_5.ptx
-// MX-NEXT: linear_fwd_bwd_quantize_7.ptx
-// MX-NEXT: linear_fwd_bwd_tcgen05_scales_1.ptx
+// MX-NEXT: linear_fwd_bwd_quantize_4.ptx
+// MX-NEXT: linear_fwd_bwd_quantize_8.ptx
+// MX-NEXT: linear_fwd_bwd_quantize_elementwise_0.ptx
+// MX-NEXT: linear_fwd_bwd_quantize_elementwise_1.ptx
+// MX-NEXT: linear_fwd_bwd_quantize_elementwise_3.ptx
+// MX-NEXT: linear_fwd_bwd_tcgen05_scales_10.ptx
 // MX-NEXT: linear_fwd_bwd_tcgen05_scales_13.ptx
-// MX-NEXT: linear_fwd_bwd_tcgen05_scales_16.ptx
-// MX-NEXT: linear_fwd_bwd_tcgen05_scales_3.ptx
 // MX-NEXT: linear_fwd_bwd_tcgen05_scales_6.ptx
-// MX-NEXT: linear_fwd_bwd_tcgen05_scales_9.ptx
 // MX-NEXT: linear_fwd_bwd_transpose_12.ptx
-// MX-NEXT: linear_fwd_bwd_transpose_15.ptx
-// MX-NEXT: linear_fwd_bwd_transpose_8.ptx
+// MX-NEXT: linear_fwd_bwd_transpose_5.ptx
+// MX-NEXT: linear_fwd_bwd_transpose_9.ptx
 // MX-NEXT: manifest.json
 
 // Blockwise: the operands stay in their major (no transposes), five
@@ -56,5 +55,5 @@
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes stack frame
 // PTXAS-NOT: Used {{20[5-9]|2[1-9][0-9]}} registers
-// 18 MXFP8 kernels and 8 blockwise.
-// COUNT: 26
+// 15 MXFP8 kernels and 8 blockwise.
+// COUNT: 23

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """GPU check of fp8-fuse-quantization's producer fusion: every fused kernel
-(fp8.quantize_elementwise, and quantizations storing TMA-laid scales)
+(fp8.quantize_elementwise, and quantizations storing TMA- or tcgen05-laid
+scales)
 gives, bit for bit, the results of the unfused program it replaces (the
 producer's elementwise kernel, the quantization's kernel, the re-layout
 kernel) on the same inputs.
@@ -28,7 +29,10 @@ row added then GELU, tensorwise; a residual add, a scaling and a cast to
 bf16, 128x128 tiles in e5m2; a per-row scaling with column tiles [128, 1];
 the scale re-layout for TMA (fp8.tma_align_scales) stored by the
 quantization itself: GELU's cast-transpose, and a plain 1x128
-quantization of m - 2 rows (the re-laid rows padded with zeros); and a
+quantization of m - 2 rows (the re-laid rows padded with zeros); sm_100a's
+scale-factor layout (fp8.tcgen05_scales) stored by an MX (1x32 E8M0)
+quantization itself: of GELU, and plain on m - 2 rows and n - 96 columns
+(the 512-byte chunks padded with zero rows and K-blocks); and a
 Hadamard rotation along the rows rotated in registers by the quantization
 that reads it (blocks of 128 with signs, 256 over two 1x128 tiles, 16
 under 1x32 tiles); and norms into the row quantization that reads them
@@ -251,6 +255,26 @@ class _Function:
             if tma:
                 scale = self.align(scale[0], st)
             self.results += [("%%qt%d" % k, _t((n, m), fp8)), scale]
+
+    def quantize_tcgen05(self, value):
+        """Quantizes `value` MX (1x32, E8M0 scales rounded up) and re-lays
+        its scales for sm_100a (fp8.tcgen05_scales: 512-byte chunks of 128
+        rows x 4 K-blocks, padded with zeros)."""
+        m, n = self.m, self.n
+        self.count += 1
+        k = self.count
+        sc = ("#fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, "
+              "round = pow2_ceil>")
+        s = _scale_shape(m, n, (1, 32))
+        chunks = [-(-s[0] // 128) * -(-s[1] // 4), 512]
+        self.lines.append(
+            "%%q%d, %%s%d = fp8.quantize %s {scaling = %s} : %s -> %s, %s" %
+            (k, k, value, sc, _t((m, n), "bf16"), _t((m, n), "f8E4M3FN"),
+             _t(s, "f8E8M0FNU")))
+        self.lines.append("%%c%d = fp8.tcgen05_scales %%s%d : %s -> %s" % (
+            k, k, _t(s, "f8E8M0FNU"), _t(chunks, "f8E8M0FNU")))
+        self.results += [("%%q%d" % k, _t((m, n), "f8E4M3FN")),
+                         ("%%c%d" % k, _t(chunks, "f8E8M0FNU"))]
 
     def rotate(self, value, size, seed=None):
         """fp8.hadamard of bf16 `value` along its rows in blocks of `size`
@@ -553,6 +577,15 @@ def program(m, n):
     f = _Function("quantize_tma_pad", m - 2, n)
     f.quantize(f.arg((m - 2, n)), (1, 128), tma=True)
     fns.append(f)
+    # sm_100a's scale layout (fp8.tcgen05_scales) into an MX quantization:
+    # of GELU, and plain on m - 2 rows and n - 96 columns (the chunks
+    # padded by 2 rows and, K-blocks n / 32 - 3, by 3 K-blocks).
+    f = _Function("gelu_tcgen05", m, n)
+    f.quantize_tcgen05(f.generic([bf(f)], GELU_R))
+    fns.append(f)
+    f = _Function("quantize_tcgen05_pad", m - 2, n - 96)
+    f.quantize_tcgen05(f.arg((m - 2, n - 96)))
+    fns.append(f)
     # A Hadamard rotation along the rows into the quantization that reads
     # it (the row-tile kernel rotates in registers): blocks of 128 with
     # random signs under 1x128 tiles, of 256 over two tiles, of 16 under
@@ -807,8 +840,8 @@ def self_test():
     text = program(256, 384)
     # 384 columns: no rotation of 256. Six norms at the other shapes, two
     # row sums alone.
-    assert text.count("func.func") == 38, text.count("func.func")
-    assert text.count("fp8.quantize ") == 42, text.count("fp8.quantize ")
+    assert text.count("func.func") == 40, text.count("func.func")
+    assert text.count("fp8.quantize ") == 44, text.count("fp8.quantize ")
     # The delayed recipe: nine quantizations with a history, seven of its
     # max, three of a rotated transpose with the chosen amax transposed.
     assert text.count("amax(%used") == 9, text.count("amax(%used")
@@ -834,6 +867,8 @@ def self_test():
     assert text.count("{dim = 0 : i64") == 3, text.count("{dim = 0 : i64")
     assert text.count("fp8.tma_align_scales") == 4, text.count(
         "fp8.tma_align_scales")
+    assert text.count("fp8.tcgen05_scales") == 2, text.count(
+        "fp8.tcgen05_scales")
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
         os.makedirs(a)

@@ -7,8 +7,8 @@
 // elementwise producers, the row sums of norms and Hadamard rotations into
 // the quantization that reads them (fp8.quantize_elementwise), and the
 // delayed recipe's amax of the data into its quantization
-// (fp8.quantize_delayed), and the re-layout of scales for TMA into the
-// quantization's scale store.
+// (fp8.quantize_delayed), and the re-layout of scales for TMA or for
+// sm_100a's tcgen05 MMA into the quantization's scale store.
 //
 // The pass runs the fusions in order (each in a file of its own,
 // FuseQuantization.h): cast-transposes first, then each quantization takes
@@ -76,10 +76,13 @@ struct FP8FuseQuantizationPass
   void fuseScales() {
     if (!scales)
       return;
-    SmallVector<TmaAlignScalesOp> aligns;
-    getOperation().walk([&](TmaAlignScalesOp op) { aligns.push_back(op); });
-    for (TmaAlignScalesOp align : aligns)
-      fuseScaleLayout(align);
+    SmallVector<Operation *> relayouts;
+    getOperation().walk([&](Operation *op) {
+      if (isa<TmaAlignScalesOp, Tcgen05ScalesOp>(op))
+        relayouts.push_back(op);
+    });
+    for (Operation *relayout : relayouts)
+      fuseScaleLayout(relayout);
   }
 };
 } // namespace

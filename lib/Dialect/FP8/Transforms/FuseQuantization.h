@@ -44,10 +44,10 @@ bool fuseProducerOf(Operation *quantize);
 /// holds; returns whether it did (FuseDelayedAmax.cpp).
 bool fuseDelayedAmax(QuantizeOp q);
 
-/// Makes the quantization that produced the scales of `align` store them
-/// in the col_major_tma layout; returns whether it did
-/// (FuseScaleLayout.cpp).
-bool fuseScaleLayout(TmaAlignScalesOp align);
+/// Makes the quantization that produced the scales of `relayout` store
+/// them in its layout: col_major_tma for an fp8.tma_align_scales, tcgen05
+/// for an fp8.tcgen05_scales; returns whether it did (FuseScaleLayout.cpp).
+bool fuseScaleLayout(Operation *relayout);
 
 /// A plain round-to-nearest quantization of a static matrix as the
 /// fp8.quantize_elementwise of the identity, the one quantize op whose

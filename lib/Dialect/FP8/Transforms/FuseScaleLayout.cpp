@@ -1,8 +1,9 @@
 //===- FuseScaleLayout.cpp - the scale re-layout into the scale store ----===//
 //
-// fp8.tma_align_scales of a quantization's scales, where nothing else reads
-// them row-major, becomes the quantization's own col_major_tma scale store
-// (its `scale_layout` or `scale_t_layout`; docs/Passes.md).
+// fp8.tma_align_scales (or fp8.tcgen05_scales) of a quantization's scales,
+// where nothing else reads them row-major, becomes the quantization's own
+// col_major_tma (or tcgen05) scale store (its `scale_layout` or
+// `scale_t_layout`; docs/Passes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +14,19 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::fusion;
 
 /// The attribute that says how scale result `scale` of a fused
-/// quantization is stored, or none where it has no such attribute.
-static std::optional<StringRef> getLayoutAttrName(OpResult scale) {
+/// quantization is stored in `layout`, or none where it has no such
+/// attribute or cannot store that layout: tcgen05 is only the scale of an
+/// fp8.quantize_elementwise without the transpose.
+static std::optional<StringRef> getLayoutAttrName(OpResult scale,
+                                                  ScaleLayout layout) {
   Operation *op = scale.getOwner();
   unsigned index = scale.getResultNumber();
   auto fused = dyn_cast<QuantizeElementwiseOp>(op);
+  if (layout == ScaleLayout::tcgen05) {
+    if (fused && index == 1 && !fused.getTranspose())
+      return StringRef("scale_layout");
+    return std::nullopt;
+  }
   if (!isa<QuantizeTransposeOp>(op) && !fused)
     return std::nullopt;
   if (index == 1)
@@ -25,6 +34,14 @@ static std::optional<StringRef> getLayoutAttrName(OpResult scale) {
   if (index == 3 && (!fused || fused.getTranspose()))
     return StringRef("scale_t_layout");
   return std::nullopt;
+}
+
+/// Whether the quantization `op` has the scaling a tcgen05 scale store
+/// needs: MX, E8M0 scales of 1x32 tiles along the rows.
+static bool hasTcgen05Scaling(Operation *op) {
+  auto scaling = op->getAttrOfType<ScalingAttr>("scaling");
+  return scaling && isa<Float8E8M0FNUType>(scaling.getScale()) &&
+         scaling.getTile() == ArrayRef<int64_t>{1, kTcgen05ScaleBlock};
 }
 
 /// A plain round-to-nearest quantization of a static matrix as the
@@ -54,14 +71,20 @@ QuantizeElementwiseOp fusion::asElementwise(QuantizeOp q) {
   return fused;
 }
 
-/// Makes the quantization that produced the scales of `align` store them
-/// in its col_major_tma layout, where nothing else reads them row-major
-/// and it is in the same block; returns whether it did.
-bool fusion::fuseScaleLayout(TmaAlignScalesOp align) {
-  auto scale = dyn_cast<OpResult>(align.getScale());
+/// Makes the quantization that produced the scales of `relayout` (an
+/// fp8.tma_align_scales or fp8.tcgen05_scales) store them in its layout,
+/// where nothing else reads them row-major and it is in the same block;
+/// returns whether it did.
+bool fusion::fuseScaleLayout(Operation *relayout) {
+  ScaleLayout target = isa<Tcgen05ScalesOp>(relayout)
+                           ? ScaleLayout::tcgen05
+                           : ScaleLayout::col_major_tma;
+  auto scale = dyn_cast<OpResult>(relayout->getOperand(0));
   if (!scale || !scale.hasOneUse() ||
-      scale.getOwner()->getBlock() != align->getBlock() ||
+      scale.getOwner()->getBlock() != relayout->getBlock() ||
       scale.getOwner()->hasAttr(kKernelAttrName))
+    return false;
+  if (target == ScaleLayout::tcgen05 && !hasTcgen05Scaling(scale.getOwner()))
     return false;
   if (auto q = dyn_cast<QuantizeOp>(scale.getOwner())) {
     QuantizeElementwiseOp fused = asElementwise(q);
@@ -69,17 +92,18 @@ bool fusion::fuseScaleLayout(TmaAlignScalesOp align) {
       return false;
     scale = cast<OpResult>(fused.getScale());
   }
-  std::optional<StringRef> name = getLayoutAttrName(scale);
+  std::optional<StringRef> name = getLayoutAttrName(scale, target);
   if (!name)
     return false;
   Operation *quantize = scale.getOwner();
   auto layout = quantize->getAttrOfType<ScaleLayoutAttr>(*name);
   if (layout && layout.getValue() != ScaleLayout::row_major)
     return false;
-  quantize->setAttr(*name, ScaleLayoutAttr::get(quantize->getContext(),
-                                                ScaleLayout::col_major_tma));
-  scale.setType(align.getResult().getType());
-  align.getResult().replaceAllUsesWith(scale);
-  align.erase();
+  quantize->setAttr(*name,
+                    ScaleLayoutAttr::get(quantize->getContext(), target));
+  Value relaid = relayout->getResult(0);
+  scale.setType(relaid.getType());
+  relaid.replaceAllUsesWith(scale);
+  relayout->erase();
   return true;
 }

@@ -214,6 +214,9 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
       of a quantization's scales (plain, cast-transpose or elementwise)
       that nothing else reads goes; the quantization stores them in the
       `col_major_tma` layout itself (`scale_layout`, `scale_t_layout`).
+      So does `fp8.tcgen05_scales` of an MX quantization's (1x32, E8M0)
+      scales, the quantization without the transpose storing the tcgen05
+      chunks (`scale_layout = tcgen05`).
 
     Runs on legalized IR (after `fp8-legalize`): `fp8-pipeline` runs it
     last.
@@ -225,8 +228,9 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
            "the quantizations that read them (false: the cast-transpose "
            "only)">,
     Option<"scales", "scales", "bool", /*default=*/"true",
-           "store scales in the TMA layout from the quantization instead "
-           "of a separate fp8.tma_align_scales">,
+           "store scales in the TMA (or tcgen05) layout from the "
+           "quantization instead of a separate fp8.tma_align_scales (or "
+           "fp8.tcgen05_scales)">,
   ];
 }
 
