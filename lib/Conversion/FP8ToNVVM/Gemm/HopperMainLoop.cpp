@@ -235,6 +235,22 @@ HopperMainLoop::buildSplitLoop(Value counter, const ThreadFragment &fragment,
   return buildPromoted(counter, fragment, tile, /*split=*/true).sums;
 }
 
+MainLoopResult HopperMainLoop::closePromoted(scf::ForOp loop, Value counter,
+                                             ValueRange sums,
+                                             const FragmentScales &next) {
+  SmallVector<Value> yielded = {counter};
+  yielded.append(sums.begin(), sums.end());
+  yielded.append(next.a);
+  yielded.append(next.b);
+  scf::YieldOp::create(b, yielded);
+  b.setInsertionPointAfter(loop);
+  MainLoopResult result;
+  result.counter = loop.getResult(0);
+  result.sums.assign(loop.getResults().begin() + 1,
+                     loop.getResults().begin() + 1 + sums.size());
+  return result;
+}
+
 /// Promotion: each group of K-steps (a K-block, or less for 1x32 and 1x64
 /// scales) is accumulated alone, waited for and added with its scales. Two
 /// or three consumer warpgroups share the tensor cores, so one's MMAs run
@@ -325,17 +341,7 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
   }
   // A sub-tile's stage is this consumer's alone: it arrives for all.
   pipeline.release(current.stage, fragment.lane, split ? config.consumers : 1);
-  SmallVector<Value> yielded = {b.add(it, blockStep)};
-  yielded.append(state);
-  yielded.append(nextScales.a);
-  yielded.append(nextScales.b);
-  scf::YieldOp::create(b, yielded);
-  b.setInsertionPointAfter(loop);
-  MainLoopResult result;
-  result.counter = loop.getResult(0);
-  result.sums.assign(loop.getResults().begin() + 1,
-                     loop.getResults().begin() + 1 + config.tileN / 2);
-  return result;
+  return closePromoted(loop, b.add(it, blockStep), state, nextScales);
 }
 
 /// A lone consumer (small M's 64-row tiles) has no other consumer whose
@@ -400,17 +406,7 @@ MainLoopResult HopperMainLoop::buildPairedPromoted(
     promote(accs[i], blockScales[i], sums);
     pipeline.release(states[i].stage, fragment.lane);
   }
-  SmallVector<Value> yielded = {b.add(it, 2)};
-  yielded.append(sums);
-  yielded.append(nextScales.a);
-  yielded.append(nextScales.b);
-  scf::YieldOp::create(b, yielded);
-  b.setInsertionPointAfter(loop);
-  MainLoopResult result;
-  result.counter = loop.getResult(0);
-  result.sums.assign(loop.getResults().begin() + 1,
-                     loop.getResults().begin() + 1 + config.tileN / 2);
-  return result;
+  return closePromoted(loop, b.add(it, 2), sums, nextScales);
 }
 
 /// MXFP8: four 32-deep wgmmas per K-block, each into a fresh accumulator;
@@ -471,12 +467,5 @@ MainLoopResult HopperMainLoop::buildSubBlockPromoted(
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   promote(accs.back(), scales.back(), sums);
   pipeline.release(current.stage, fragment.lane);
-  SmallVector<Value> yielded = {b.add(it, 1)};
-  yielded.append(sums);
-  scf::YieldOp::create(b, yielded);
-  b.setInsertionPointAfter(loop);
-  MainLoopResult result;
-  result.counter = loop.getResult(0);
-  result.sums.assign(loop.getResults().begin() + 1, loop.getResults().end());
-  return result;
+  return closePromoted(loop, b.add(it, 1), sums, FragmentScales());
 }

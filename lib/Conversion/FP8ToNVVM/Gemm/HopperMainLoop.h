@@ -20,6 +20,8 @@
 #include "SubBlockScales.h"
 #include "TileScheduler.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::fp8::kernels::gemm {
 
 /// The wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor
@@ -100,6 +102,11 @@ private:
   /// Adds accumulator `acc`, times its scales, to `sums`.
   void promote(Value acc, const FragmentScales &scales,
                MutableArrayRef<Value> sums);
+  /// Ends a promoted K loop's body: yields the stage counter, the sums and
+  /// the next iteration's scales (where the loop carries them), and returns
+  /// the counter and sums the loop leaves with.
+  MainLoopResult closePromoted(scf::ForOp loop, Value counter, ValueRange sums,
+                               const FragmentScales &next);
   MainLoopResult buildPromoted(Value counter, const ThreadFragment &fragment,
                                TileCoord tile, bool split);
   /// A lone consumer's promotion, two K-blocks per iteration (an even
