@@ -76,6 +76,8 @@ TEST(GemmConfigTest, Blockwise4096) {
   EXPECT_TRUE(config.bScalePerTile);
   EXPECT_FALSE(config.bScaleMapped());
   EXPECT_EQ(config.stages, 4);
+  // Two staging buffers of C per consumer fit beside the four stages.
+  EXPECT_EQ(config.epilogueBuffers, 2);
   EXPECT_EQ(config.tileCount(4096, 4096), 704);
   EXPECT_EQ(config.splitTiles, 44);
   EXPECT_EQ(config.gridSize, 132);
@@ -224,7 +226,23 @@ TEST(GemmConfigTest, FastTensorwiseTakes128x256) {
   EXPECT_EQ(config.tileN, 256);
   EXPECT_EQ(config.consumers, 2);
   EXPECT_EQ(config.stages, 4);
+  EXPECT_EQ(config.epilogueBuffers, 2);
   EXPECT_EQ(config.splitTiles, 0);
+}
+
+// Promotion by adds on a large problem: 128 x 192, five stages; a second
+// staging buffer of C would cost one, so it keeps one.
+TEST(GemmConfigTest, SecondEpilogueBufferNeverCostsAStage) {
+  GemmConfig config = tensorwise(4096, 4096, 4096, /*fast=*/false);
+  EXPECT_EQ(config.tileN, 192);
+  EXPECT_EQ(config.stages, 5);
+  EXPECT_EQ(config.epilogueBuffers, 1);
+  GemmConfig doubled = config;
+  doubled.epilogueBuffers = 2;
+  int64_t available =
+      hopper().getSharedMemoryPerBlock() - kSwizzleAtom - 16 * 8;
+  EXPECT_LT((available - doubled.epilogueBytes()) / config.stageSharedBytes(),
+            config.stages);
 }
 
 // MXFP8 (1x32 E8M0 on both): promotion inside a K-block reads a scale per

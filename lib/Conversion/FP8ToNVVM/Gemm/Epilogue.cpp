@@ -1,12 +1,12 @@
 //===- Epilogue.cpp - storing the GEMM's tile of C ------------------------===//
 //
 // Each consumer writes its 64 rows of C in 128-byte-wide column chunks into
-// a 128-byte-swizzled buffer (conflict-free from the accumulator layout),
-// fences the async proxy, and one thread stores the chunk with TMA, which
-// clips rows and columns past the matrix; or, without TMA stores, each
-// thread stores its pairs of columns itself, as does a grouped GEMM's
-// consumer whose rows pass its group's end. A split tile's consumers first
-// add their sums in the (then idle) stage buffers.
+// its one or two 128-byte-swizzled buffers in turn (conflict-free from the
+// accumulator layout), fences the async proxy, and one thread stores the
+// chunk with TMA, which clips rows and columns past the matrix; or, without
+// TMA stores, each thread stores its pairs of columns itself, as does a
+// grouped GEMM's consumer whose rows pass its group's end. A split tile's
+// consumers first add their sums in the (then idle) stage buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,8 +102,10 @@ void Epilogue::storeDirect(PairFn pairAt, const ThreadFragment &fragment,
 /// Each consumer stages its 64 rows of C in 128-byte-wide column chunks
 /// (64 bf16 or 32 f32 columns) in a 128-byte-swizzled buffer (conflict-free
 /// writes from the accumulator layout), and one of its threads stores the
-/// chunk with TMA, which clips rows and columns past the matrix. The buffer
-/// is rewritten once the previous store has read it.
+/// chunk with TMA, which clips rows and columns past the matrix. With two
+/// buffers per consumer (GemmConfig::epilogueBuffers) the chunks alternate,
+/// so a chunk is written while TMA still reads the one before; a buffer is
+/// rewritten once the store that last used it has read it.
 void Epilogue::storeThroughShared(PairFn pairAt, const ThreadFragment &fragment,
                                   TileCoord tile) {
   int64_t outBytes = problem.resultElement.isBF16() ? 2 : 4;
@@ -115,14 +117,22 @@ void Epilogue::storeThroughShared(PairFn pairAt, const ThreadFragment &fragment,
     NVVM::BarrierOp::create(b, Type(), barrierId, b.i32(kWarpgroup), nullptr,
                             Value());
   };
-  Value buffer = b.add(b.i32(config.epilogueOffset()),
-                       b.mul(fragment.consumer, kConsumerRows * kSwizzleBytes));
+  int64_t buffers = config.epilogueBuffers;
+  Value consumerBuffers = b.add(
+      b.i32(config.epilogueOffset()),
+      b.mul(fragment.consumer, buffers * GemmConfig::kEpilogueBufferBytes));
   Value rowInGroup = b.remU(fragment.rowInTile, kConsumerRows);
   for (int64_t chunk = 0; chunk < config.tileN / chunkCols; ++chunk) {
-    // The previous store (of this tile or the last) has read the buffer.
+    Value buffer = b.add(consumerBuffers,
+                         (chunk % buffers) * GemmConfig::kEpilogueBufferBytes);
+    // The store that last used the buffer has read it: the previous one
+    // with one buffer; with two, all but the latest, which used the other
+    // buffer, but at a tile's first chunk (the last tile's last chunk may
+    // have used this one).
+    int64_t pending = buffers == 2 && chunk > 0 ? 1 : 0;
     auto wait = scf::IfOp::create(b, leader);
     b.setInsertionPointToStart(&wait.getThenRegion().front());
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(pending),
                                          b.getUnitAttr());
     b.setInsertionPointAfter(wait);
     consumerBarrier();

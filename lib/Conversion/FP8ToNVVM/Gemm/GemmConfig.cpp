@@ -140,8 +140,21 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // stages), 4% masked, on the H100
   // (bench/results/2026-11-26-h100-grouped-gemm-tma-store.md).
   config.tmaStore = config.tileN % 64 == 0;
-  config.stages = std::min<int64_t>(8, (available - config.epilogueBytes()) /
-                                           config.stageSharedBytes());
+  auto stagesBeside = [&](const GemmConfig &c) {
+    return std::min<int64_t>(8, (available - c.epilogueBytes()) /
+                                    c.stageSharedBytes());
+  };
+  config.stages = stagesBeside(config);
+  // Two staging buffers per consumer where they cost no stage (192 x 128,
+  // 128 x 256, 128 x 128 with B's scales per tile): a consumer writes a
+  // chunk of C while TMA still reads the one before. H100: +1-2% for fast
+  // and for blockwise 8192x7168x2048, the rest unchanged; where they cost
+  // a stage (128 x 192 promoted by adds, 5 -> 4) within 1%: not taken
+  // (bench/results/2026-11-26-h100-gemm-epilogue-buffers.md).
+  GemmConfig doubled = config;
+  doubled.epilogueBuffers = 2;
+  if (config.tmaStore && stagesBeside(doubled) == config.stages)
+    config.epilogueBuffers = 2;
   // 192 x 128 with per-row scales read from global memory: those loads are
   // fast only while they hit in L1, which a fifth stage (230 KB of shared
   // memory) leaves too small: 4 stages measured 2-33% faster on the H100.

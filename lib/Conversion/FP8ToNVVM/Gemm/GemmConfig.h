@@ -234,8 +234,13 @@ struct GemmConfig {
     return tileBytes() + aScaleStride() + bScaleStride();
   }
   /// One 64-row x 128-byte staging buffer of C per consumer.
+  /// C's staging buffers per consumer: with two, a consumer writes a chunk
+  /// while TMA still reads the one before it.
+  int64_t epilogueBuffers = 1;
+  /// One staging buffer of C.
+  static constexpr int64_t kEpilogueBufferBytes = kConsumerRows * kSwizzleBytes;
   int64_t epilogueBytes() const {
-    return tmaStore ? consumers * kConsumerRows * kSwizzleBytes : 0;
+    return tmaStore ? consumers * epilogueBuffers * kEpilogueBufferBytes : 0;
   }
   int64_t barrierBytes() const { return 2 * 8 * stages; }
   // Shared memory: A tiles, B tiles (1024-aligned for the swizzle), C
