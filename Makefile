@@ -131,6 +131,7 @@ PYTHON         ?= python3
 FP8_RUN        := $(RUN_BUILD_DIR)/bin/fp8-run
 CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
 CHECK_GEMM     := $(PYTHON) test/Integration/GPU/check_gemm.py
+SCALE_OUTLIERS := $(PYTHON) test/Integration/GPU/scale_outliers.py
 GEMM_MLIR      := test/Integration/GPU/gemm.mlir
 CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # Whole programs, NAME:RECIPE: test/Integration/GPU/programs/NAME.mlir (whose
@@ -216,7 +217,13 @@ check-gpu:
 	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm && \
 	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 1 \
 	    --specials --dump $(GPU_DUMP_DIR)/gemm-specials && \
-	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm-specials; \
+	  $(CHECK_GEMM) $(GPU_DUMP_DIR)/gemm-specials && \
+	  $(SCALE_OUTLIERS) $(GPU_DUMP_DIR)/gemm \
+	    $(GPU_DUMP_DIR)/gemm-outlier-inputs && \
+	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 \
+	    --inputs-from $(GPU_DUMP_DIR)/gemm-outlier-inputs \
+	    --dump $(GPU_DUMP_DIR)/gemm-outliers && \
+	  $(CHECK_GEMM) --no-scaled-mm $(GPU_DUMP_DIR)/gemm-outliers; \
 	fi
 	@$(MAKE) --no-print-directory run-gpu-programs run-gpu-fusion
 	@$(MAKE) --no-print-directory gpu-python run-gpu-python

@@ -140,6 +140,60 @@ TEST(GemmConfigTest, SmallMTakesOneNarrowTilePerSM) {
   }
 }
 
+/// Whether chooseTileScaleCheck has the consumers check blockwise scales
+/// (1x128 x 128x128) once per tile, and with how many loads per thread.
+std::pair<bool, int64_t> tileScaleCheck(int64_t m, int64_t n, int64_t k) {
+  OperandScaling a = scaling(1, 128, m, k, /*colMajorTma=*/true);
+  OperandScaling b = scaling(128, 128, n, k);
+  int64_t numKBlocks = llvm::divideCeil(k, kTileK);
+  GemmConfig config = blockwise(m, n, k);
+  chooseTileScaleCheck(config, m, n, numKBlocks, promotionOf(a, b), a, b);
+  return {config.checkTileScales, config.scaleCheckLoads(a, b, numKBlocks)};
+}
+
+// One tile per CTA on two consumers (M = 128: 128 x 64 tiles) checks its
+// scales once: 64 rows x 16 K-blocks of A's and 2 x 16 of B's (a 64-wide
+// tile meets at most two 128-row blocks) are 8 + 1 loads per thread. Not a
+// lone consumer (M = 64), more loads than stay in flight (K = 16384: 64),
+// several tiles per CTA, or scales constant along K.
+TEST(GemmConfigTest, OneTilePerCtaChecksItsScalesOnce) {
+  EXPECT_EQ(tileScaleCheck(128, 7168, 2048), std::make_pair(true, int64_t(9)));
+  EXPECT_EQ(tileScaleCheck(100, 7168, 2048), std::make_pair(true, int64_t(9)));
+  EXPECT_EQ(tileScaleCheck(128, 7168, 7168).second, 28 + 1);
+  EXPECT_TRUE(tileScaleCheck(128, 7168, 7168).first);
+  EXPECT_FALSE(tileScaleCheck(64, 7168, 2048).first);
+  EXPECT_FALSE(tileScaleCheck(128, 7168, 16384).first);
+  EXPECT_FALSE(tileScaleCheck(1024, 4096, 512).first);
+  EXPECT_FALSE(tileScaleCheck(4096, 4096, 4096).first);
+  OperandScaling rowA = scaling(1, kDyn, 128, 2048);
+  OperandScaling rowB = scaling(1, kDyn, 7168, 2048);
+  GemmConfig rowwise =
+      chooseConfig(hopper(), 128, 7168, false, kDyn, rowA, rowB);
+  chooseTileScaleCheck(rowwise, 128, 7168, 16, kDyn, rowA, rowB);
+  EXPECT_FALSE(rowwise.checkTileScales);
+}
+
+// The scales a check reads: `span` rows at any offset meet at most
+// ceil((span - 1) / rowBlock) + 1 row blocks; every K-block's scale column.
+TEST(GemmConfigTest, ScaleCheckRegion) {
+  OperandScaling perRow = scaling(1, 128, 4096, 2048);
+  OperandScaling block = scaling(128, 128, 4096, 2048);
+  OperandScaling tensor = scaling(kDyn, kDyn, 4096, 2048);
+  OperandScaling coarseK = scaling(1, 256, 4096, 2048);
+  auto region = [](const OperandScaling &s, int64_t span, int64_t kBlocks) {
+    ScaleCheckRegion r = scaleCheckRegion(s, span, kBlocks);
+    return std::make_pair(r.rows, r.cols);
+  };
+  EXPECT_EQ(region(perRow, 64, 16), std::make_pair(int64_t(64), int64_t(16)));
+  EXPECT_EQ(region(block, 64, 16), std::make_pair(int64_t(2), int64_t(16)));
+  EXPECT_EQ(region(block, 128, 16), std::make_pair(int64_t(2), int64_t(16)));
+  EXPECT_EQ(region(block, 1, 16), std::make_pair(int64_t(1), int64_t(16)));
+  EXPECT_EQ(region(tensor, 64, 16), std::make_pair(int64_t(1), int64_t(1)));
+  // K = 208: two K-blocks, at K 0 and 128: scale columns 0 and 0 of 256.
+  EXPECT_EQ(region(coarseK, 64, 2), std::make_pair(int64_t(64), int64_t(1)));
+  EXPECT_EQ(region(coarseK, 64, 3), std::make_pair(int64_t(64), int64_t(2)));
+}
+
 // A narrow tile that divides B's 128-row scale blocks keeps one B scale
 // per tile (N = 4096: 32 columns); at least 16 columns (N = 512: 32 tiles).
 TEST(GemmConfigTest, SmallMNarrowTileWidths) {

@@ -305,8 +305,12 @@ buildKernel(OpBuilder &builder, Location loc, StringRef name,
   std::optional<SubBlockScales> subBlocks;
   if (config.subBlockScales)
     subBlocks.emplace(b, config, problem, args, smem);
+  std::optional<TileScaleCheck> scaleCheck;
+  if (config.checkTileScales)
+    scaleCheck.emplace(b, config, problem, args);
   HopperMainLoop mainLoop(b, config, problem, pipeline, scales, smem,
-                          subBlocks ? &*subBlocks : nullptr);
+                          subBlocks ? &*subBlocks : nullptr,
+                          scaleCheck ? &*scaleCheck : nullptr);
   Epilogue epilogue(b, config, problem, args, smem, scales, thread);
 
   auto role = scf::IfOp::create(b, b.ult(thread, kWarpgroup),
@@ -428,6 +432,9 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
   GemmConfig config = chooseConfig(target, problem.m, problem.n, fast,
                                    op.getPromotionInterval(), problem.aScaling,
                                    problem.bScaling);
+  chooseTileScaleCheck(config, problem.m, problem.n, problem.numKBlocks,
+                       op.getPromotionInterval(), problem.aScaling,
+                       problem.bScaling);
   if (int64_t tiles = config.tileCount(m, n);
       tiles > std::numeric_limits<int32_t>::max())
     return op.emitOpError("M x N = ")

@@ -51,8 +51,17 @@
 // takes both scales, which the epilogue then leaves alone; applying B's
 // there would be (P * sa) * sb in the wrong place, overflowing where sb
 // brings the result back. B's scale is range-checked once, above the loop;
-// A's every K-block.
+// A's every K-block. This C has one tile per CTA, so each consumer first
+// checks all of its tile's scales (TileScaleCheck.h: the AND over its
+// warpgroup) and takes a K loop without the test where they pass, else the
+// tested loop.
 // MIXED: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, -536870912;
+// MIXED: bar.red.and.pred [[CHEAP:%p[0-9]+]], %r{{[0-9]+}}, 128, %p{{[0-9]+}};
+// MIXED: @[[CHEAP]] bra [[CHECKED:\$L__BB[0-9_]+]];
+// MIXED-NEXT: bra.uni [[TESTED:\$L__BB[0-9_]+]];
+// MIXED-NEXT: [[CHECKED]]:
+// MIXED-NOT: 2147483647
+// MIXED: [[TESTED]]:
 // MIXED: wgmma.wait_group.sync.aligned 0;
 // MIXED-NEXT: and.b32 [[MA:%r[0-9]+]], %r{{[0-9]+}}, 2147483647;
 // MIXED-NEXT: add.s32 %r{{[0-9]+}}, [[MA]], -536870912;

@@ -9,6 +9,8 @@
 
 #include "Fragment.h"
 
+#include "../KernelUtils.h"
+
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -32,6 +34,11 @@ ThreadFragment ThreadFragment::atTile(KernelBuilder &b, TileCoord tile) const {
   return result;
 }
 
+Value ThreadFragment::localThread(KernelBuilder &b) const {
+  // groupRow = 16 * warp + lane / 4.
+  return b.add(b.mul(b.divU(groupRow, 16), kWarpSize), lane);
+}
+
 /// Rows past the matrix are clamped: their products are never stored.
 Value gemm::loadOperandScale(KernelBuilder &b, Value scales,
                              const OperandScaling &scaling, Value row,
@@ -40,6 +47,12 @@ Value gemm::loadOperandScale(KernelBuilder &b, Value scales,
                        ? b.i32(0)
                        : b.divU(b.minU(row, b.i32(rows - 1)), scaling.rowBlock);
   Value scaleCol = scaling.spansK() ? b.i32(0) : b.divU(kIndex, scaling.kBlock);
+  return loadScaleEntry(b, scales, scaling, scaleRow, scaleCol);
+}
+
+Value gemm::loadScaleEntry(KernelBuilder &b, Value scales,
+                           const OperandScaling &scaling, Value scaleRow,
+                           Value scaleCol) {
   Value index = scaling.transposed
                     ? b.add(b.mul(scaleCol, scaling.stride), scaleRow)
                     : b.add(b.mul(scaleRow, scaling.stride), scaleCol);

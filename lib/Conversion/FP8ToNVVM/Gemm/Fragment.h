@@ -41,6 +41,8 @@ struct ThreadFragment {
   ThreadFragment forGroup(KernelBuilder &b, Value group) const;
   /// The same thread in `tile`: its rows and first column in C.
   ThreadFragment atTile(KernelBuilder &b, TileCoord tile) const;
+  /// The thread's index in its warpgroup (0 to 127).
+  Value localThread(KernelBuilder &b) const;
 
   /// Which of the thread's two rows element `element` is on (0 or 1), and
   /// which of its column pairs (columns 8 * pair + colInTile + {0, 1}).
@@ -62,6 +64,12 @@ struct FragmentScales {
     return b.empty() ? Value() : b.size() == 1 ? b[0] : b[2 * pair + column];
   }
 };
+
+/// Element (scaleRow, scaleCol) of `scales` (a global pointer) as f32:
+/// scale[scaleRow][scaleCol], or [scaleCol][scaleRow] where `transposed`.
+Value loadScaleEntry(KernelBuilder &b, Value scales,
+                     const OperandScaling &scaling, Value scaleRow,
+                     Value scaleCol);
 
 /// scale[min(row, rows - 1) / rowBlock][kIndex / kBlock] of `scales` (a
 /// global pointer) as f32, or its transpose's element where `transposed`.

@@ -109,7 +109,11 @@ inline constexpr int64_t kFirstEpilogueBarrier =
 inline constexpr int64_t kSplitBarrier = kFirstEpilogueBarrier + kMaxConsumers;
 /// One per consumer: its scale conversion (SubBlockScales).
 inline constexpr int64_t kFirstSubBlockBarrier = kSplitBarrier + 1;
-static_assert(kFirstSubBlockBarrier + kMaxConsumers <= 16,
+/// One per consumer: the reduction of its tile's scale check
+/// (TileScaleCheck).
+inline constexpr int64_t kFirstScaleCheckBarrier =
+    kFirstSubBlockBarrier + kMaxConsumers;
+static_assert(kFirstScaleCheckBarrier + kMaxConsumers <= 16,
               "a CTA has 16 named barriers");
 
 /// How one operand's scales are indexed: the scale of element (i, k), with i
@@ -145,6 +149,19 @@ struct OperandScaling {
            stride % 4 == 0;
   }
 };
+
+/// What one consumer's check of its tile's scales (TileScaleCheck.h) reads of
+/// one operand's: a block of the scale tensor, at most `rows` scale rows
+/// (where they start is known at run time) by `cols` scale columns.
+struct ScaleCheckRegion {
+  int64_t rows = 0, cols = 0;
+  int64_t elements() const { return rows * cols; }
+};
+/// The scales of `scaling` that `span` consecutive rows of its operand (a
+/// consumer's 64 rows of A, a tile's columns of B) meet over `numKBlocks`
+/// whole K-blocks.
+ScaleCheckRegion scaleCheckRegion(const OperandScaling &scaling, int64_t span,
+                                  int64_t numKBlocks);
 
 /// The description of the scales of one operand scaled by `scaling`, held in
 /// a tensor of `scaleType` laid out as `layout`.
@@ -210,6 +227,25 @@ struct GemmConfig {
   /// The persistent grid: one CTA per SM, or fewer where there are fewer
   /// tasks (whole tiles, and the sub-tiles of the split ones).
   int64_t gridSize = 0;
+
+  /// Whether each consumer checks every scale of its tile once, before the
+  /// tile's K loop, and runs a K loop without promotion's per-block test
+  /// of the scales where all pass (TileScaleCheck.h). Set by
+  /// chooseTileScaleCheck.
+  bool checkTileScales = false;
+  /// The most f32 scales one consumer thread loads for that check: all are
+  /// in flight at once.
+  static constexpr int64_t kMaxScaleCheckLoads = 32;
+  /// The loads per consumer thread of the check of a tile whose operands
+  /// are scaled as `a` and `b`, over `numKBlocks` K-blocks.
+  int64_t scaleCheckLoads(const OperandScaling &a, const OperandScaling &b,
+                          int64_t numKBlocks) const {
+    return llvm::divideCeil(
+               scaleCheckRegion(a, kConsumerRows, numKBlocks).elements(),
+               kWarpgroup) +
+           llvm::divideCeil(scaleCheckRegion(b, tileN, numKBlocks).elements(),
+                            kWarpgroup);
+  }
 
   /// The tiles of an m x n C, partial ones included.
   int64_t tileCount(int64_t m, int64_t n) const {
@@ -292,6 +328,18 @@ GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
                         int64_t promotion, const OperandScaling &a,
                         const OperandScaling &b, bool grouped = false,
                         int64_t tileNStep = 8);
+
+/// Sets `config.checkTileScales` (chooseConfig's `config` of an m x n GEMM
+/// over `numKBlocks` K-blocks, not grouped): where every CTA has one tile
+/// (small M) of two or more consumers, promotion is per whole K-block with
+/// scales that vary along K, and the check's loads are few enough to be in
+/// flight at once. Its cost
+/// is then the latency of one round of loads while the producer fills the
+/// first stages; with many tiles per CTA it would wait before each
+/// (docs/GPU.md, "Small M").
+void chooseTileScaleCheck(GemmConfig &config, int64_t m, int64_t n,
+                          int64_t numKBlocks, int64_t promotion,
+                          const OperandScaling &a, const OperandScaling &b);
 
 } // namespace mlir::fp8::kernels::gemm
 

@@ -66,11 +66,14 @@ static WgmmaDescriptor describeTile(const WgmmaOperandLayout &layout,
 HopperMainLoop::HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
                                const GemmProblem &problem,
                                ProducerPipeline &pipeline, ScaleReader &scales,
-                               SharedMemory smem, SubBlockScales *subBlocks)
+                               SharedMemory smem, SubBlockScales *subBlocks,
+                               TileScaleCheck *scaleCheck)
     : b(b), config(config), problem(problem), pipeline(pipeline),
-      scales(scales), smem(smem), subBlocks(subBlocks) {
+      scales(scales), smem(smem), subBlocks(subBlocks), scaleCheck(scaleCheck) {
   assert(!config.subBlockScales == !subBlocks &&
          "sub-block scales need their converter");
+  assert(!config.checkTileScales == !scaleCheck &&
+         "checked tiles need their check");
   accType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(config.tileN / 2, b.getF32Type()));
 }
@@ -168,7 +171,7 @@ Value HopperMainLoop::issueBlock(const StageState &state, Value acc,
 }
 
 void HopperMainLoop::promote(Value acc, const FragmentScales &scales,
-                             MutableArrayRef<Value> sums) {
+                             MutableArrayRef<Value> sums, bool scalesChecked) {
   // sums += scales * partial, in f32 FMAs, the pair of scales applied as
   // docs/Numerics.md says (ScaledTerm.h), or adds where the scales span K.
   SmallVector<Value> partials;
@@ -180,7 +183,7 @@ void HopperMainLoop::promote(Value acc, const FragmentScales &scales,
       [&](int64_t i) {
         return scales.bScale(ThreadFragment::columnPair(i), i % 2);
       },
-      sums);
+      sums, scalesChecked);
 }
 
 /// One accumulator over all of K: each K-block's MMAs are queued behind the
@@ -217,7 +220,27 @@ MainLoopResult HopperMainLoop::buildFastLoop(Value counter,
 MainLoopResult HopperMainLoop::buildPromotedLoop(Value counter,
                                                  const ThreadFragment &fragment,
                                                  TileCoord tile) {
-  return buildPromoted(counter, fragment, tile, /*split=*/false);
+  if (!scaleCheck)
+    return buildPromoted(counter, fragment, tile, /*split=*/false,
+                         /*scalesChecked=*/false);
+  Value cheap = scaleCheck->build(fragment, tile);
+  SmallVector<Type> types = {b.getI32Type()};
+  types.append(config.tileN / 2, b.getF32Type());
+  auto loops = scf::IfOp::create(b, types, cheap, /*withElseRegion=*/true);
+  for (bool checked : {true, false}) {
+    Region &region = checked ? loops.getThenRegion() : loops.getElseRegion();
+    b.setInsertionPointToStart(&region.front());
+    MainLoopResult result =
+        buildPromoted(counter, fragment, tile, /*split=*/false, checked);
+    SmallVector<Value> yielded = {result.counter};
+    yielded.append(result.sums);
+    scf::YieldOp::create(b, yielded);
+  }
+  b.setInsertionPointAfter(loops);
+  MainLoopResult result;
+  result.counter = loops.getResult(0);
+  result.sums.assign(loops.getResults().begin() + 1, loops.getResults().end());
+  return result;
 }
 
 SmallVector<Value>
@@ -232,7 +255,9 @@ HopperMainLoop::buildSplitLoop(Value counter, const ThreadFragment &fragment,
          problem.promotion >= kTileK &&
          "a split needs issue turns and whole blocks");
   // The returned counter means nothing: the sub-tile is the CTA's last task.
-  return buildPromoted(counter, fragment, tile, /*split=*/true).sums;
+  return buildPromoted(counter, fragment, tile, /*split=*/true,
+                       /*scalesChecked=*/false)
+      .sums;
 }
 
 MainLoopResult HopperMainLoop::closePromoted(scf::ForOp loop, Value counter,
@@ -260,7 +285,8 @@ MainLoopResult HopperMainLoop::closePromoted(scf::ForOp loop, Value counter,
 /// consumers take turns at a sub-tile's K-blocks.
 MainLoopResult HopperMainLoop::buildPromoted(Value counter,
                                              const ThreadFragment &fragment,
-                                             TileCoord tile, bool split) {
+                                             TileCoord tile, bool split,
+                                             bool scalesChecked) {
   if (config.subBlockScales) {
     assert(!split && "sub-block promotion has no issue turns to split by");
     return buildSubBlockPromoted(counter, fragment, tile);
@@ -270,7 +296,7 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
   bool singlePromotion = steps == kTileK / kMmaK;
   if (config.consumers == 1 && singlePromotion && numKBlocks % 2 == 0) {
     assert(!split && "a lone consumer's tile is never split");
-    return buildPairedPromoted(counter, fragment, tile);
+    return buildPairedPromoted(counter, fragment, tile, scalesChecked);
   }
   Value consumer = fragment.consumer;
   // A split sub-tile: consumer w of c takes K-blocks w, w + c, ... (none
@@ -337,7 +363,7 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
     }
     // The stage is released after the promotion.
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-    promote(acc, blockScales, state);
+    promote(acc, blockScales, state, scalesChecked);
   }
   // A sub-tile's stage is this consumer's alone: it arrives for all.
   pipeline.release(current.stage, fragment.lane, split ? config.consumers : 1);
@@ -353,8 +379,10 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
 /// flight over the loop's back edge makes ptxas serialize every wgmma
 /// (buildSubBlockPromoted). Scales as buildPromoted's: a few loaded one
 /// iteration ahead for the first block, the second block's at its start.
-MainLoopResult HopperMainLoop::buildPairedPromoted(
-    Value counter, const ThreadFragment &fragment, TileCoord tile) {
+MainLoopResult
+HopperMainLoop::buildPairedPromoted(Value counter,
+                                    const ThreadFragment &fragment,
+                                    TileCoord tile, bool scalesChecked) {
   int64_t numKBlocks = problem.numKBlocks;
   FragmentScales firstScales = scales.loadBlockScales(b.i32(0), fragment, tile);
   bool prefetch = firstScales.a.size() + firstScales.b.size() <= 4;
@@ -403,7 +431,7 @@ MainLoopResult HopperMainLoop::buildPairedPromoted(
   }
   for (int64_t i = 0; i < 2; ++i) {
     NVVM::WgmmaWaitGroupSyncOp::create(b, 1 - i);
-    promote(accs[i], blockScales[i], sums);
+    promote(accs[i], blockScales[i], sums, scalesChecked);
     pipeline.release(states[i].stage, fragment.lane);
   }
   return closePromoted(loop, b.add(it, 2), sums, nextScales);
@@ -460,12 +488,12 @@ MainLoopResult HopperMainLoop::buildSubBlockPromoted(
     if (sub == 0)
       continue;
     NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-    promote(accs[sub - 1], scales[sub - 1], sums);
+    promote(accs[sub - 1], scales[sub - 1], sums, /*scalesChecked=*/false);
   }
   // The next K-block's scales while the last wgmma runs.
   subBlocks->storeConverted(nextWord, b.xorI(buffer, 1), fragment);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-  promote(accs.back(), scales.back(), sums);
+  promote(accs.back(), scales.back(), sums, /*scalesChecked=*/false);
   pipeline.release(current.stage, fragment.lane);
   return closePromoted(loop, b.add(it, 1), sums, FragmentScales());
 }

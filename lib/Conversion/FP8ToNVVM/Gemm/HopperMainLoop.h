@@ -18,6 +18,7 @@
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"
 #include "SubBlockScales.h"
+#include "TileScaleCheck.h"
 #include "TileScheduler.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -63,7 +64,8 @@ public:
   HopperMainLoop(KernelBuilder &b, const GemmConfig &config,
                  const GemmProblem &problem, ProducerPipeline &pipeline,
                  ScaleReader &scales, SharedMemory smem,
-                 SubBlockScales *subBlocks = nullptr);
+                 SubBlockScales *subBlocks = nullptr,
+                 TileScaleCheck *scaleCheck = nullptr);
 
   /// The accumulator fragment of consumer thread `thread` (of the CTA), for
   /// its own 64-row group; the builder is at the consumers' start.
@@ -79,7 +81,9 @@ public:
   /// One tile's K-blocks from K-block counter `counter`: one accumulator
   /// over all of K.
   MainLoopResult buildFastLoop(Value counter, const ThreadFragment &fragment);
-  /// One tile's K-blocks from `counter`, promoted.
+  /// One tile's K-blocks from `counter`, promoted; where the tile's scales
+  /// are checked once (config.checkTileScales), by one of two K loops: one
+  /// without promotion's per-block test where the check passes, one with.
   MainLoopResult buildPromotedLoop(Value counter,
                                    const ThreadFragment &fragment,
                                    TileCoord tile);
@@ -99,21 +103,22 @@ private:
   /// `acc` as one group (the stage must have been waited for).
   Value issueBlock(const StageState &state, Value acc, bool zeroFirst,
                    int64_t firstStep, int64_t numSteps);
-  /// Adds accumulator `acc`, times its scales, to `sums`.
+  /// Adds accumulator `acc`, times its scales, to `sums` (without testing
+  /// the scales where `scalesChecked`: promoteScaled).
   void promote(Value acc, const FragmentScales &scales,
-               MutableArrayRef<Value> sums);
+               MutableArrayRef<Value> sums, bool scalesChecked);
   /// Ends a promoted K loop's body: yields the stage counter, the sums and
   /// the next iteration's scales (where the loop carries them), and returns
   /// the counter and sums the loop leaves with.
   MainLoopResult closePromoted(scf::ForOp loop, Value counter, ValueRange sums,
                                const FragmentScales &next);
   MainLoopResult buildPromoted(Value counter, const ThreadFragment &fragment,
-                               TileCoord tile, bool split);
+                               TileCoord tile, bool split, bool scalesChecked);
   /// A lone consumer's promotion, two K-blocks per iteration (an even
   /// count of whole-block promotions).
   MainLoopResult buildPairedPromoted(Value counter,
                                      const ThreadFragment &fragment,
-                                     TileCoord tile);
+                                     TileCoord tile, bool scalesChecked);
   /// Promotion every 32 with the scales SubBlockScales converts: each
   /// 32-deep wgmma into its own accumulator, the next one issued before the
   /// previous one is promoted.
@@ -129,6 +134,8 @@ private:
   SharedMemory smem;
   /// Where config.subBlockScales; else null.
   SubBlockScales *subBlocks;
+  /// Where config.checkTileScales; else null.
+  TileScaleCheck *scaleCheck;
   /// The accumulator: tileN / 2 f32 per thread.
   Type accType;
 };

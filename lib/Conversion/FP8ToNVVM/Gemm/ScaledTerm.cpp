@@ -83,11 +83,18 @@ static Value addSingleScaled(KernelBuilder &b, Value partial, Value scale,
 static constexpr int64_t kSafeScaleLog2Min = -94, kSafeScaleLog2Max = 88;
 // Two scales within [2^-63, 2^63] have a normal f32 product.
 static constexpr int64_t kNormalProductLog2 = 63;
+static_assert(-kNormalProductLog2 >= kSafeScaleLog2Min &&
+                  kNormalProductLog2 <= kSafeScaleLog2Max,
+              "isCheapScale must imply both cheap forms' tests");
+
+Value gemm::isCheapScale(KernelBuilder &b, Value s) {
+  return inPowerRange(b, s, -kNormalProductLog2, kNormalProductLog2);
+}
 
 void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
                          function_ref<Value(int64_t)> aScale,
                          function_ref<Value(int64_t)> bScale,
-                         MutableArrayRef<Value> sums) {
+                         MutableArrayRef<Value> sums, bool scalesChecked) {
   int64_t n = partials.size();
   llvm::SetVector<Value> aValues, bValues;
   llvm::SetVector<std::pair<Value, Value>> pairs;
@@ -114,6 +121,11 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
   auto andSafe = [&](Value condition) {
     safe = safe ? b.andI(safe, condition) : condition;
   };
+  // The test of a scale: none where the caller checked them all.
+  auto testScale = [&](Value s, int64_t lo, int64_t hi) {
+    if (!scalesChecked)
+      andSafe(inPowerRange(b, s, lo, hi));
+  };
   // Elements without a pair (none here today) take the plain form.
   std::function<Value(int64_t)> cheapPair;
   auto cheap = [&](int64_t i) {
@@ -129,7 +141,7 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
     // made inside the branch, so the branch keeps only the scales live (the
     // 128-register blockwise kernels have not one register to spare).
     for (Value s : llvm::concat<const Value>(aValues, bValues))
-      andSafe(inPowerRange(b, s, -kNormalProductLog2, kNormalProductLog2));
+      testScale(s, -kNormalProductLog2, kNormalProductLog2);
     cheapPair = [&](int64_t i) {
       Value &product = products[{aScale(i), bScale(i)}];
       if (!product)
@@ -139,13 +151,19 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
   } else {
     bool byA = aValues.size() <= bValues.size();
     for (Value s : byA ? aValues : bValues)
-      andSafe(inPowerRange(b, s, kSafeScaleLog2Min, kSafeScaleLog2Max));
+      testScale(s, kSafeScaleLog2Min, kSafeScaleLog2Max);
     cheapPair = [&, byA](int64_t i) {
       Value first = byA ? aScale(i) : bScale(i);
       Value second = byA ? bScale(i) : aScale(i);
       return LLVM::FMAOp::create(b, b.mulF(partials[i], first), second, sums[i])
           .getResult();
     };
+  }
+
+  if (scalesChecked) {
+    for (int64_t i = 0; i < n; ++i)
+      sums[i] = cheap(i);
+    return;
   }
 
   SmallVector<Type> types(n, b.getF32Type());

@@ -26,11 +26,18 @@ Value isNormal(KernelBuilder &b, Value s);
 /// normal f32, else (P·sa)·sb. Either scale may be null (no scale).
 Value scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb);
 
+/// Whether |s| lies in [2^-63, 2^63]. A thread whose scales all do passes
+/// promoteScaled's test of either kind (below), whatever the pairs: that
+/// range lies inside both.
+Value isCheapScale(KernelBuilder &b, Value s);
+
 /// Promotion: `sums[i] += partials[i]` scaled by the pair (aScale(i),
 /// bScale(i)) (either may be null), in FMAs. Where the scales of the thread
 /// are safe for a cheap form (below), that form runs; otherwise every
 /// element takes the scaled term's choice. The branch is per thread and
-/// almost always the cheap one:
+/// almost always the cheap one. With `scalesChecked` (the caller has seen
+/// that every scale is an isCheapScale) the cheap form runs without the
+/// test: the same bits in fewer instructions. The cheap forms:
 ///  - few distinct pairs (a scale per row against one per tile, say): where
 ///    every |scale| lies in [2^-63, 2^63] (so every product is a normal f32),
 ///    the products and one FMA per element;
@@ -42,7 +49,7 @@ Value scaledTerm(KernelBuilder &b, Value partial, Value sa, Value sb);
 void promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
                    function_ref<Value(int64_t)> aScale,
                    function_ref<Value(int64_t)> bScale,
-                   MutableArrayRef<Value> sums);
+                   MutableArrayRef<Value> sums, bool scalesChecked = false);
 
 } // namespace mlir::fp8::kernels::gemm
 

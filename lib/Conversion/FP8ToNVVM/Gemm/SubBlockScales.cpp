@@ -38,11 +38,6 @@ static_assert(kSubBlocks * (kABytes + kBBytes) ==
 static_assert(kConsumerRows + kColumns == kWarpgroup,
               "one word per thread of the warpgroup");
 
-Value SubBlockScales::localThread(const ThreadFragment &fragment) {
-  // groupRow = 16 * warp + lane / 4.
-  return b.add(b.mul(b.divU(fragment.groupRow, 16), kWarpSize), fragment.lane);
-}
-
 Value SubBlockScales::bufferOffset(Value buffer,
                                    const ThreadFragment &fragment) {
   Value index = b.add(b.mul(fragment.consumer, 2), buffer);
@@ -54,7 +49,7 @@ Value SubBlockScales::loadWord(Value kIndex, const ThreadFragment &fragment,
                                TileCoord tile) {
   const OperandScaling &aScaling = problem.aScaling;
   const OperandScaling &bScaling = problem.bScaling;
-  Value local = localThread(fragment);
+  Value local = fragment.localThread(b);
   Value isA = b.ult(local, kConsumerRows);
   // The consumer's first row, then this thread's row or column (clamped:
   // rows and columns past the matrix are computed but never stored).
@@ -78,7 +73,7 @@ Value SubBlockScales::loadWord(Value kIndex, const ThreadFragment &fragment,
 
 void SubBlockScales::storeConverted(Value word, Value buffer,
                                     const ThreadFragment &fragment) {
-  Value local = localThread(fragment);
+  Value local = fragment.localThread(b);
   Value isA = b.ult(local, kConsumerRows);
   // A's row r = 16w + 8h + q at 16w + 2q + h.
   Value r = local;

@@ -50,8 +50,6 @@ public:
                       const ThreadFragment &fragment);
 
 private:
-  /// The thread's index in its warpgroup (0 to 127).
-  Value localThread(const ThreadFragment &fragment);
   /// Byte offset in shared memory of `buffer` of the thread's consumer.
   Value bufferOffset(Value buffer, const ThreadFragment &fragment);
 
