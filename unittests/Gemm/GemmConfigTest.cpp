@@ -151,17 +151,21 @@ std::pair<bool, int64_t> tileScaleCheck(int64_t m, int64_t n, int64_t k) {
   return {config.checkTileScales, config.scaleCheckLoads(a, b, numKBlocks)};
 }
 
-// One tile per CTA on two consumers (M = 128: 128 x 64 tiles) checks its
-// scales once: 64 rows x 16 K-blocks of A's and 2 x 16 of B's (a 64-wide
-// tile meets at most two 128-row blocks) are 8 + 1 loads per thread. Not a
-// lone consumer (M = 64), more loads than stay in flight (K = 16384: 64),
-// several tiles per CTA, or scales constant along K.
+// One tile per CTA on two consumers, 64 columns wide (M = 128: 128 x 64
+// tiles) checks its scales once: 64 rows x 16 K-blocks of A's and 2 x 16 of B's
+// (a 64-wide tile meets at most two 128-row blocks) are 8 + 1 loads per thread.
+// Not a lone consumer (M = 64), a 128-wide tile, more loads than stay in flight
+// (K = 16384: 64), several tiles per CTA, or scales constant along K.
 TEST(GemmConfigTest, OneTilePerCtaChecksItsScalesOnce) {
   EXPECT_EQ(tileScaleCheck(128, 7168, 2048), std::make_pair(true, int64_t(9)));
   EXPECT_EQ(tileScaleCheck(100, 7168, 2048), std::make_pair(true, int64_t(9)));
   EXPECT_EQ(tileScaleCheck(128, 7168, 7168).second, 28 + 1);
   EXPECT_TRUE(tileScaleCheck(128, 7168, 7168).first);
   EXPECT_FALSE(tileScaleCheck(64, 7168, 2048).first);
+  // 128 x 128 tiles (one per CTA here) keep the tested loop.
+  EXPECT_EQ(blockwise(512, 4096, 7168).tileN, 128);
+  EXPECT_FALSE(tileScaleCheck(512, 4096, 7168).first);
+  EXPECT_TRUE(tileScaleCheck(256, 4096, 7168).first);
   EXPECT_FALSE(tileScaleCheck(128, 7168, 16384).first);
   EXPECT_FALSE(tileScaleCheck(1024, 4096, 512).first);
   EXPECT_FALSE(tileScaleCheck(4096, 4096, 4096).first);

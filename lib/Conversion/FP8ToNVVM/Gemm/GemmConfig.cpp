@@ -216,7 +216,12 @@ void gemm::chooseTileScaleCheck(GemmConfig &config, int64_t m, int64_t n,
   // cost more than it saved (H200: 2.55 -> 2.53 TB/s; without any test
   // 2.61), while two consumers gained 5% (M = 128: 2.52 -> 2.65).
   bool twoConsumers = config.consumers > 1;
+  // 64 columns at most: with 128 x 128 tiles (512 x 4096 x 7168) the two
+  // K loops ran 5% slower, where 128 x 64 gained 2-3% (256 x 4096 x 7168,
+  // 128 x 7168 x 2048; H100).
+  bool narrow = config.tileN <= 64;
   config.checkTileScales = wholeBlockScales && oneTilePerCta && twoConsumers &&
+                           narrow &&
                            config.scaleCheckLoads(a, b, numKBlocks) <=
                                GemmConfig::kMaxScaleCheckLoads;
 }

@@ -331,7 +331,8 @@ GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
 
 /// Sets `config.checkTileScales` (chooseConfig's `config` of an m x n GEMM
 /// over `numKBlocks` K-blocks, not grouped): where every CTA has one tile
-/// (small M) of two or more consumers, promotion is per whole K-block with
+/// (small M) of two or more consumers and at most 64 columns, promotion is
+/// per whole K-block with
 /// scales that vary along K, and the check's loads are few enough to be in
 /// flight at once. Its cost
 /// is then the latency of one round of loads while the producer fills the
