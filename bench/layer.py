@@ -14,9 +14,9 @@ every step. Three implementations per shape and recipe:
             precompile with `python3 -m fp8_mlir.aot` where fp8-opt is,
             carry FP8_MLIR_CACHE: --list-shapes prints the commands)
   bf16      torch.nn.Linear (and the same MLP in bf16) with autograd
-  torch-fp8 written here like torchao's float8 training recipes: an
-            autograd.Function whose quantizations (with their transposes)
-            are torch.compile'd functions and whose matmuls are
+  torch-fp8 bench/torch_fp8.py, written like torchao's float8 training
+            recipes: an autograd.Function whose quantizations (with their
+            transposes) are torch.compile'd functions and whose matmuls are
             torch._scaled_mm (cuBLASLt): tensorwise e4m3/e5m2 with
             per-tensor scales, rowwise e4m3 with power-of-two row scales
             along each matmul's contracted dim, blockwise 1x128 / 128x128
@@ -44,7 +44,7 @@ MLP_SHAPE = (4096, 14336)  # (dim, hidden)
 RECIPES = ("tensorwise", "rowwise", "blockwise")
 
 torch = None
-F8 = {}
+torch_fp8 = None  # bench/torch_fp8.py, imported with torch
 
 
 def flops(kind, a, b):
@@ -68,104 +68,6 @@ def list_shapes(recipes, selected):
 
 
 # ---------------------------------------------------------------------------
-# The torch-only FP8 baseline
-# ---------------------------------------------------------------------------
-
-def _quantizers():
-    """torch.compile'd quantizers: (codes, dequantization scales)."""
-    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
-    fmax = {e4: 448.0, e5: 57344.0}
-
-    def tensorwise(x, fmt):
-        amax = x.abs().amax().float().clamp_min(1e-12)
-        s = amax / fmax[fmt]
-        return (x.float() / s).clamp(-fmax[fmt], fmax[fmt]).to(fmt), s
-
-    def rowwise(x):
-        # Row scales rounded up to powers of two, as torchao's rowwise.
-        amax = x.abs().amax(dim=1, keepdim=True).float().clamp_min(1e-12)
-        s = torch.exp2(torch.ceil(torch.log2(amax / 448.0)))
-        return (x.float() / s).clamp(-448.0, 448.0).to(e4), s
-
-    def block_1x128(x):
-        r, c = x.shape
-        xb = x.float().view(r, c // 128, 128)
-        s = xb.abs().amax(-1, keepdim=True).clamp_min(1e-12) / 448.0
-        q = (xb / s).clamp(-448.0, 448.0).to(e4).view(r, c)
-        return q, s.view(r, c // 128)
-
-    def block_128x128(x):
-        r, c = x.shape
-        xb = x.float().view(r // 128, 128, c // 128, 128)
-        s = xb.abs().amax(dim=(1, 3), keepdim=True).clamp_min(1e-12) / 448.0
-        q = (xb / s).clamp(-448.0, 448.0).to(e4).view(r, c)
-        return q, s.view(r // 128, c // 128)
-
-    def transposed(fn):
-        # The transpose fused into the quantization's kernel.
-        return lambda x, *a: fn(x.t().contiguous(), *a)
-
-    # One compilation per input shape: a step has up to a dozen, a run
-    # several times that; dynamo's default limit of 8 falls back to eager.
-    torch._dynamo.config.recompile_limit = 512
-    torch._dynamo.config.cache_size_limit = 512
-
-    def c(fn):
-        compiled = torch.compile(fn, dynamic=False)
-        return lambda x, *a: compiled(x.detach(), *a)
-    return {"tensor": c(tensorwise), "tensor_t": c(transposed(tensorwise)),
-            "row": c(rowwise), "row_t": c(transposed(rowwise)),
-            "1x128": c(block_1x128), "1x128_t": c(transposed(block_1x128)),
-            "128x128": c(block_128x128),
-            "128x128_t": c(transposed(block_128x128))}
-
-
-def _scaled_mm(a, sa, fa, b, sb, fb):
-    """A [M, K] . B^T for row-major A and B [N, K] (each stored [free,
-    contracted]) with torch._scaled_mm's scale conventions."""
-    if fa == "tensor":
-        scale_a, scale_b = sa, sb
-    elif fa == "row":
-        scale_a, scale_b = sa, sb.t()                 # [M, 1], [1, N]
-    else:
-        scale_a = sa.t().contiguous().t()             # [M, K/128], stride (1, M)
-        scale_b = (sb.t().contiguous() if fb == "1x128"   # [K/128, N]
-                   else sb.contiguous().t())          # [K/128, N/128]
-    return torch._scaled_mm(a, b.t(), scale_a=scale_a, scale_b=scale_b,
-                            out_dtype=torch.bfloat16)
-
-
-def make_torch_fp8(recipe):
-    """The baseline's y = linear(x, w) for `recipe`, an autograd.Function."""
-    q = F8["q"]
-    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
-
-    def quant(x, role, transposed):
-        t = "_t" if transposed else ""
-        if recipe == "tensorwise":
-            return q["tensor" + t](x, e5 if role == "g" else e4) + ("tensor",)
-        if recipe == "rowwise":
-            return q["row" + t](x) + ("row",)
-        form = "128x128" if role == "w" else "1x128"
-        return q[form + t](x) + (form,)
-
-    class Fn(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x, w):
-            ctx.save_for_backward(x, w)
-            return _scaled_mm(*quant(x, "x", False), *quant(w, "w", False))
-
-        @staticmethod
-        def backward(ctx, dy):
-            x, w = ctx.saved_tensors
-            dx = _scaled_mm(*quant(dy, "g", False), *quant(w, "w", True))
-            dw = _scaled_mm(*quant(dy, "g", True), *quant(x, "x", True))
-            return dx, dw
-
-    return Fn.apply
-
-
-# ---------------------------------------------------------------------------
 # The layers under test
 # ---------------------------------------------------------------------------
 
@@ -185,7 +87,7 @@ def build(kind, a, b, impl, recipe):
             return layer, [layer.weight]
         if impl == "bf16":
             return (lambda x: torch.nn.functional.linear(x, w)), [w]
-        fn = make_torch_fp8(recipe)
+        fn = torch_fp8.linear_function(recipe)
         return (lambda x: fn(x, w)), [w]
     dim, hidden = a, b
     ws = [torch.nn.Parameter(torch.randn(r, c, device=dev, dtype=bf) /
@@ -198,7 +100,7 @@ def build(kind, a, b, impl, recipe):
                 p.copy_(w)
         return mlp, [mlp.w1, mlp.w3, mlp.w2]
     lin = (torch.nn.functional.linear if impl == "bf16"
-           else make_torch_fp8(recipe))
+           else torch_fp8.linear_function(recipe))
     silu = torch.nn.functional.silu
 
     def mlp_fn(x):
@@ -274,7 +176,7 @@ def rel(a, b):
 
 
 def main():
-    global torch
+    global torch, torch_fp8
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--recipes", default=",".join(RECIPES))
     p.add_argument("--shapes", default="",
@@ -292,8 +194,8 @@ def main():
         list_shapes(recipes, selected)
         return 0
     import torch as torch_module
-    torch = torch_module
-    F8["q"] = _quantizers()
+    import torch_fp8 as torch_fp8_module
+    torch, torch_fp8 = torch_module, torch_fp8_module
     rows, raw = [], []
     for kind, a, b in shapes(selected):
         fl = flops(kind, a, b)
