@@ -407,8 +407,32 @@ def batch_at(torch, data, step, batch, seq, seed, device, split=0):
     g = torch.Generator().manual_seed(seed * 1000003 + split * 7919 + step)
     starts = torch.randint(0, data.numel() - seq - 1, (batch,), generator=g)
     rows = torch.stack([data[s:s + seq + 1] for s in starts.tolist()])
+    if torch.device(device).type == "cuda":
+        # From pageable memory a copy waits for the stream to drain (the
+        # previous step's last kernel) before it starts; from pinned
+        # memory it is queued, and the host runs ahead.
+        rows = rows.pin_memory()
     rows = rows.to(device, non_blocking=True).long()
     return rows[:, :-1], rows[:, 1:]
+
+
+def grads_to_masters(torch, masters, params):
+    """The parameters' bf16 gradients (the rank's shards) cast into new
+    fp32 gradients of their masters by one multi-tensor copy, instead of a
+    .float() kernel per parameter; the bf16 ones are freed for the next
+    backward."""
+    grads = [torch.empty_like(m) for m in masters]
+    torch._foreach_copy_(grads, [local(p.grad) for p in params])
+    for m, g, p in zip(masters, grads, params):
+        m.grad = g
+        p.grad = None
+
+
+def masters_to_params(torch, masters, params):
+    """The updated fp32 masters rounded into the bf16 parameters the model
+    computes with: one multi-tensor copy, not one per parameter."""
+    with torch.no_grad():
+        torch._foreach_copy_([local(p) for p in params], masters)
 
 
 def history_buffers(model):
@@ -645,15 +669,11 @@ def main(argv=None):
             g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
         loss = forward_loss(*get_batch(train, step))
         loss.backward()
-        for m, p in zip(masters, params):
-            m.grad = local(p.grad).float()
-            p.grad = None
+        grads_to_masters(torch, masters, params)
         norm = clip_grad_norm()
         opt.step()
         opt.zero_grad(set_to_none=True)
-        with torch.no_grad():
-            for m, p in zip(masters, params):
-                local(p).copy_(m)
+        masters_to_params(torch, masters, params)
         return dist.mean(loss), norm
 
     if args.profile:

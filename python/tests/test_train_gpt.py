@@ -1,6 +1,7 @@
-"""CPU tests of examples/train_gpt.py's parts that need no PyTorch: the
+"""CPU tests of examples/train_gpt.py's parts that need no GPU: the
 corpus and its split, the schedule, the configurations, the arguments and
-the profile's kernel classes (make check-python)."""
+the profile's kernel classes; where PyTorch is installed, the batches and
+the master weights' copies (make check-python)."""
 
 import contextlib
 import importlib.util
@@ -16,6 +17,11 @@ _spec = importlib.util.spec_from_file_location(
     "train_gpt", os.path.join(REPO, "examples", "train_gpt.py"))
 train_gpt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(train_gpt)
+
+try:
+    import torch
+except ImportError:
+    torch = None
 
 
 class CorpusTest(unittest.TestCase):
@@ -182,6 +188,45 @@ class ProfileTest(unittest.TestCase):
     def test_eta(self):
         self.assertEqual(train_gpt.format_eta(3725.4), "1:02:05")
         self.assertEqual(train_gpt.format_eta(-3), "0:00:00")
+
+
+@unittest.skipUnless(torch, "no PyTorch: the batches and master copies are "
+                     "not checked")
+class TorchPartsTest(unittest.TestCase):
+    def test_batches_are_windows_of_the_data(self):
+        data = torch.arange(1000, dtype=torch.int64).to(torch.uint8)
+        x, y = train_gpt.batch_at(torch, data, 3, 4, 16, 1234, "cpu")
+        self.assertEqual((tuple(x.shape), x.dtype), ((4, 16), torch.int64))
+        self.assertTrue(torch.equal(x[:, 1:], y[:, :-1]))
+        again = train_gpt.batch_at(torch, data, 3, 4, 16, 1234, "cpu")
+        self.assertTrue(torch.equal(again[0], x))
+        other = train_gpt.batch_at(torch, data, 4, 4, 16, 1234, "cpu")
+        self.assertFalse(torch.equal(other[0], x))
+
+    @unittest.skipUnless(torch and hasattr(torch, "_foreach_copy_"),
+                         "needs torch._foreach_copy_ (PyTorch 2.2 or later)")
+    def test_master_copies(self):
+        # The same values as the per-parameter .float() and copy_ they
+        # replace.
+        torch.manual_seed(0)
+        params = [torch.nn.Parameter(torch.randn(s).bfloat16())
+                  for s in ((8, 4), (5,), (3, 3))]
+        masters = [p.detach().float().requires_grad_(True) for p in params]
+        for p in params:
+            p.grad = torch.randn(p.shape).bfloat16()
+        want = [p.grad.float() for p in params]
+        train_gpt.grads_to_masters(torch, masters, params)
+        for m, w, p in zip(masters, want, params):
+            self.assertEqual(m.grad.dtype, torch.float32)
+            self.assertTrue(torch.equal(m.grad, w))
+            self.assertIsNone(p.grad)
+        with torch.no_grad():
+            for m in masters:
+                m.add_(torch.randn(m.shape) * 1e-3)
+        train_gpt.masters_to_params(torch, masters, params)
+        for m, p in zip(masters, params):
+            self.assertEqual(p.dtype, torch.bfloat16)
+            self.assertTrue(torch.equal(p.detach(), m.detach().bfloat16()))
 
 
 if __name__ == "__main__":
