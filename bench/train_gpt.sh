@@ -12,8 +12,9 @@
 # delayed"; set but empty runs none), STEPS (1000), SEEDS (extra seeds for bf16 and blockwise at
 # SEED_STEPS=500, default none), MONITOR (recipes to run again with
 # --monitor for MONITOR_STEPS=300, default none), PROFILE_STEPS (20; 0
-# skips the large-size profiles). CACHE defaults to build/gpt-cache,
-# OUT_DIR to build/train-gpt.
+# skips the large-size profiles), COMPILE (1: each large-size profile
+# again with --compile, as large-<recipe>-compile). CACHE defaults to
+# build/gpt-cache, OUT_DIR to build/train-gpt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,7 @@ SEED_STEPS=${SEED_STEPS:-500}
 MONITOR=${MONITOR:-}
 MONITOR_STEPS=${MONITOR_STEPS:-300}
 PROFILE_STEPS=${PROFILE_STEPS:-20}
+COMPILE=${COMPILE:-}
 PYTHON=${PYTHON:-python3}
 TRAIN="$PYTHON examples/train_gpt.py"
 
@@ -72,6 +74,10 @@ if [ "$PROFILE_STEPS" -gt 0 ]; then
     # 2026-11-25-h100-train-gpt-monitor.md).
     run "large-$r" --size large --recipe "$r" --steps "$PROFILE_STEPS" \
       --profile --no-deterministic
+    if [ -n "$COMPILE" ]; then
+      run "large-$r-compile" --size large --recipe "$r" \
+        --steps "$PROFILE_STEPS" --profile --no-deterministic --compile
+    fi
   done
 fi
 if $PYTHON -c "import matplotlib" 2>/dev/null; then

@@ -25,7 +25,9 @@ per --log-every steps with loss, tokens/s and ETA; validation loss every
 --eval-every steps; a JSON line per logged step in OUT/log.jsonl;
 checkpoints in OUT/ckpt.pt (--resume continues one). --monitor logs fp8_mlir's per-quantization health
 statistics (docs/Training.md). --profile splits the step time into GEMMs,
-quantization and the rest (torch.profiler, a few steps).
+quantization and the rest (torch.profiler, a few steps). --compile runs
+every block and the loss through torch.compile, bf16 and FP8 alike (the
+FP8 layers stay custom ops inside the compiled blocks).
 
 Programs are compiled per shape on first use, or found in FP8_MLIR_CACHE:
 `--aot` compiles every program a configuration needs (where fp8-opt is;
@@ -189,6 +191,11 @@ def parse_args(argv=None):
     p.add_argument("--monitor-every", type=int, default=10)
     p.add_argument("--profile", action="store_true",
                    help="split step time into GEMMs, quantization, rest")
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile every block and the loss: the "
+                   "non-FP8 parts (norms, rotary, residuals, bf16's "
+                   "linears and SwiGLU) fuse around fp8_mlir's layers, "
+                   "which stay custom ops; one GPU, no --monitor")
     p.add_argument("--aot", action="store_true",
                    help="compile the programs this configuration needs "
                    "into FP8_MLIR_CACHE and exit (needs fp8-opt, not torch)")
@@ -219,6 +226,9 @@ def parse_args(argv=None):
         p.error("--monitor needs an FP8 recipe")
     if args.nproc < 1:
         p.error("--nproc must be positive")
+    if args.compile and args.monitor:
+        p.error("--compile does not support --monitor (the statistics "
+                "are kept in Python dicts from inside the layers)")
     # Under torchrun the world size is torchrun's (--nproc may be left out:
     # torchrun's own parser refuses it among the script's arguments, as an
     # ambiguous abbreviation of its --nproc-per-node).
@@ -228,6 +238,9 @@ def parse_args(argv=None):
             p.error("--nproc %d, but torchrun started %d processes" % (
                 args.nproc, world))
         args.nproc = world
+    if args.compile and args.nproc > 1:
+        p.error("--compile is for one GPU (FSDP2's hooks around compiled "
+                "blocks are not wired up here)")
     if args.mlp is None:
         args.mlp = "linears" if args.nproc > 1 else "fused"
     if args.nproc > 1 and args.mlp != "linears":
@@ -435,6 +448,34 @@ def masters_to_params(torch, masters, params):
         torch._foreach_copy_([local(p) for p in params], masters)
 
 
+def compile_blocks(torch, model, args, x):
+    """Compiles every block in place (--compile). fp8_mlir's layers
+    find their programs on first use (cache lookups, file reads, a ctypes
+    load: nothing dynamo traces), so one forward of `x` without gradients
+    loads them first; the delayed recipe's histories are put back as they
+    were (zeros where that forward created them). Inside the compiled
+    blocks the FP8 layers are custom ops; the norms, rotary positions,
+    attention's reshapes, the residuals and bf16's SwiGLU fuse around
+    them."""
+    if args.recipe != "bf16":
+        before = {n: b.clone() for n, b in history_buffers(model).items()}
+        with torch.no_grad():
+            model(x)
+            for n, b in history_buffers(model).items():
+                if n in before:
+                    b.copy_(before[n])
+                else:
+                    b.zero_()
+    # The blocks share one compiled graph where their guards agree; should
+    # a block need its own, dynamo's default limit of 8 would run the rest
+    # eagerly without a word.
+    limit = max(64, 4 * len(model.blocks))
+    torch._dynamo.config.recompile_limit = limit
+    torch._dynamo.config.cache_size_limit = limit
+    for block in model.blocks:
+        block.compile()
+
+
 def history_buffers(model):
     return {n: b for n, b in model.named_buffers()
             if n.rsplit(".", 1)[-1].startswith("amax_history_")}
@@ -457,6 +498,11 @@ def classify_kernel(name):
     n = name.lower()
     if any(s in n for s in ("sdpa", "flash", "fmha", "attention")):
         return "attention"
+    if n.startswith("triton_"):
+        # torch.compile's kernels, named after the ops they fuse (which
+        # may include a transpose): elementwise work and norms here, or
+        # a matmul where inductor wrote one from a template.
+        return "gemm" if n.startswith("triton_tem_") else "other"
     # FP8 preparation: quantization, and the transposes and scale
     # re-layouts the FP8 operands need.
     if any(s in n for s in ("quantize", "amax", "cast_transpose",
@@ -615,9 +661,14 @@ def main(argv=None):
                     "device": torch.cuda.get_device_name(),
                     "gpus": dist.world, "torch": torch.__version__}) + "\n")
 
-    def forward_loss(x, y):
-        logits = model(x)
+    def cross_entropy(logits, y):
         return F.cross_entropy(logits.float().view(-1, VOCAB), y.reshape(-1))
+
+    if args.compile:
+        cross_entropy = torch.compile(cross_entropy)
+
+    def forward_loss(x, y):
+        return cross_entropy(model(x), y)
 
     def get_batch(data, step, split=0):
         x, y = batch_at(torch, data, step, batch, seq, args.seed, device,
@@ -642,6 +693,9 @@ def main(argv=None):
             forward_loss(*get_batch(train, 0))
             for n, b in history_buffers(model).items():
                 b.copy_(ckpt["histories"][n])
+
+    if args.compile:
+        compile_blocks(torch, model, args, get_batch(train, start)[0])
 
     def save(step):
         if not ckpt_path:

@@ -128,6 +128,11 @@ class ArgsTest(unittest.TestCase):
                           args.all_gather), ("blockwise", "small", 1000,
                                              "fused", "bf16"))
 
+    def test_compile(self):
+        self.assertFalse(train_gpt.parse_args([]).compile)
+        args = train_gpt.parse_args(["--compile", "--recipe", "bf16"])
+        self.assertTrue(args.compile)
+
     def test_deterministic_by_default(self):
         self.assertTrue(train_gpt.parse_args([]).deterministic)
         self.assertFalse(
@@ -168,6 +173,10 @@ class ArgsTest(unittest.TestCase):
                                   "--all-gather", "fp8"]))
         self.assertIn("must divide among 3 GPUs",
                       self.error(["--nproc", "3"]))
+        self.assertIn("--compile does not support --monitor",
+                      self.error(["--compile", "--monitor"]))
+        self.assertIn("--compile is for one GPU",
+                      self.error(["--compile", "--nproc", "2"]))
 
 
 class ProfileTest(unittest.TestCase):
@@ -184,6 +193,12 @@ class ProfileTest(unittest.TestCase):
         self.assertEqual(c("mlp_bwd_generic_22"), "other")
         self.assertEqual(c("void at::native::vectorized_elementwise_kernel"),
                          "other")
+        # torch.compile's kernels: named after what they fuse.
+        self.assertEqual(c("triton_poi_fused_clone_transpose_view_3"),
+                         "other")
+        self.assertEqual(c("triton_red_fused__to_copy_mean_mul_pow_rsqrt_1"),
+                         "other")
+        self.assertEqual(c("triton_tem_fused_mm_0"), "gemm")
 
     def test_eta(self):
         self.assertEqual(train_gpt.format_eta(3725.4), "1:02:05")
