@@ -23,13 +23,14 @@ torch.optim.AdamW(fused=True) on the bf16 parameters. The same seed gives
 every variant the same weights and tokens, so the first step's loss
 should agree across variants to FP8's error.
 
-Variants, one process, in this order:
+Variants, one process, in this order (recipes in --recipes' order):
   bf16                 the model as written
-  torch-fp8 RECIPE     bench/torch_fp8.py.convert: every block's Linear an
-                       autograd.Function of torch.compile'd quantizations
-                       and torch._scaled_mm, like torchao's float8 training
   fp8_mlir RECIPE      fp8_mlir.convert: every block's Linear an
                        fp8_mlir.nn.Linear (compiled programs)
+  torch-fp8 RECIPE     bench/torch_fp8.py's convert: every block's Linear
+                       an autograd.Function of torch.compile'd
+                       quantizations and torch._scaled_mm, like torchao's
+                       float8 training
 each `eager` and `compile` (every block through torch.compile, as
 torchtitan compiles per block: the blocks share one compiled graph, so
 compile time does not grow with --layers). The output head stays bf16 in
@@ -41,7 +42,9 @@ steps, tokens/s, model TFLOP/s (6 x tokens x matmul parameters plus
 causal attention), peak torch.cuda.max_memory_allocated (reset per
 variant), the setup time (model, compile, warmup) and the ratio to bf16
 compile. A variant that fails is recorded with its error and the run
-goes on. --out and --json are rewritten after every variant.
+goes on. --out and --json are rewritten after every variant; --budget
+SECONDS starts no variant after that many seconds (the rest are listed
+as skipped).
 
 fp8_mlir's programs are compiled per shape by fp8-opt, which the GPU
 machine does not have: where it is, run the --list-shapes commands (or
@@ -63,9 +66,10 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)  # torch_fp8
 
-IMPLS = ("bf16", "torch-fp8", "fp8_mlir")
+IMPLS = ("bf16", "fp8_mlir", "torch-fp8")
 MODES = ("eager", "compile")
-RECIPES = ("tensorwise", "rowwise", "blockwise")
+# Issue 38's targets first: where --budget stops a run, they were run.
+RECIPES = ("blockwise", "tensorwise", "rowwise")
 
 # Llama 3 8B: dim, query heads, KV heads, SwiGLU hidden, rope theta, eps.
 LLAMA3_8B = dict(dim=4096, heads=32, kv_heads=8, hidden=14336,
@@ -174,8 +178,8 @@ def state_bytes(cfg):
 
 def variants(impls=IMPLS, recipes=RECIPES, modes=MODES):
     """(impl, recipe or None, mode) in the order they run: bf16 first
-    (compiled bf16 is every ratio's baseline), then per recipe the
-    torch-fp8 baseline, then fp8_mlir."""
+    (compiled bf16 is every ratio's baseline), then per recipe (in the
+    order given) fp8_mlir, then the torch-fp8 baseline."""
     for name in impls:
         if name not in IMPLS:
             raise ValueError("unknown implementation %r: expected %s" % (
@@ -192,7 +196,7 @@ def variants(impls=IMPLS, recipes=RECIPES, modes=MODES):
     if "bf16" in impls:
         out += [("bf16", None, m) for m in MODES if m in modes]
     for recipe in recipes:
-        for name in ("torch-fp8", "fp8_mlir"):
+        for name in ("fp8_mlir", "torch-fp8"):
             if name in impls:
                 out += [(name, recipe, m) for m in MODES if m in modes]
     return out
@@ -447,6 +451,38 @@ def run_variant(torch, cfg, variant, args, tokens):
         torch.cuda.empty_cache()
 
 
+def progress(i, total, elapsed, variant, r):
+    """The line printed as each variant ends."""
+    if "error" in r:
+        note = ("skipped: " if r.get("skipped") else "failed: ") + r["error"]
+    else:
+        note = ("%.1f ms, %.0f tokens/s, peak %.1f GiB, setup %.0f s, "
+                "loss %.4f" % (r["ms"], r["tokens_per_s"], r["peak_gib"],
+                               r["setup_s"], r["first_loss"]))
+    return "[%d/%d %4.0f s] %s: %s" % (i, total, elapsed,
+                                       variant_name(variant), note)
+
+
+def run_all(variant_list, run_one, budget=None, report=None,
+            clock=time.perf_counter):
+    """[(variant, run_one(variant))] in order; once `budget` seconds have
+    passed, the remaining variants are recorded as skipped. `report` is
+    called with the results so far after each."""
+    results = []
+    t0 = clock()
+    for i, v in enumerate(variant_list):
+        if budget and clock() - t0 > budget:
+            r = {"error": "--budget of %g s spent" % budget, "skipped": True}
+        else:
+            r = run_one(v)
+        results.append((v, r))
+        if report:
+            report(results)
+        print(progress(i + 1, len(variant_list), clock() - t0, v, r),
+              file=sys.stderr, flush=True)
+    return results
+
+
 def ratio(num, den):
     if not num or not den or "ms" not in num or "ms" not in den:
         return None
@@ -492,8 +528,9 @@ def markdown(meta, cfg, results):
     for v, r, vs_bf16, vs_torch in rows(results):
         name = variant_name(v)
         if "error" in r:
-            lines.append("| %s | failed: %s |||||||||" % (
-                name, r["error"].replace("|", "\\|")))
+            lines.append("| %s | %s: %s |||||||||" % (
+                name, "skipped" if r.get("skipped") else "failed",
+                r["error"].replace("|", "\\|")))
             continue
         graphs = ("%d / %d" % (r["graphs"], r["graph_breaks"])
                   if v[2] == "compile" and "graphs" in r else "")
@@ -569,6 +606,9 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float,
+                   help="seconds: start no variant after this (the rest "
+                   "are recorded as skipped)")
     p.add_argument("--chip", help="fp8_mlir's chip (default: the "
                    "device's; sm_90a for --list-shapes and --aot)")
     p.add_argument("--cache", help="the fp8_mlir cache (default "
@@ -657,21 +697,9 @@ def main(argv=None):
     g = torch.Generator(device="cuda").manual_seed(args.seed)
     tokens = torch.randint(cfg.vocab, (cfg.batch, cfg.seq + 1), device="cuda",
                            generator=g)
-    results = []
-    t_run = time.perf_counter()
-    for i, v in enumerate(args.variants):
-        r = run_variant(torch, cfg, v, args, tokens)
-        results.append((v, r))
-        write(args, meta, cfg, results)
-        if "error" in r:
-            note = "failed: " + r["error"]
-        else:
-            note = ("%.1f ms, %.0f tokens/s, peak %.1f GiB, setup %.0f s, "
-                    "loss %.4f" % (r["ms"], r["tokens_per_s"], r["peak_gib"],
-                                   r["setup_s"], r["first_loss"]))
-        print("[%d/%d %4.0f s] %s: %s" % (
-            i + 1, len(args.variants), time.perf_counter() - t_run,
-            variant_name(v), note), file=sys.stderr, flush=True)
+    results = run_all(
+        args.variants, lambda v: run_variant(torch, cfg, v, args, tokens),
+        args.budget, lambda done: write(args, meta, cfg, done))
     print(write(args, meta, cfg, results))
     failed = sum("error" in r for _, r in results)
     return 1 if failed == len(results) else 0

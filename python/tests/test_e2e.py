@@ -89,11 +89,14 @@ class VariantsTest(unittest.TestCase):
     def test_order(self):
         names = [e2e.variant_name(v) for v in e2e.variants()]
         self.assertEqual(len(names), 14)
+        # The targets (blockwise, tensorwise) first; fp8_mlir
+        # before its baseline.
         self.assertEqual(names[:6], [
-            "bf16 eager", "bf16 compile", "torch-fp8 tensorwise eager",
-            "torch-fp8 tensorwise compile", "fp8_mlir tensorwise eager",
-            "fp8_mlir tensorwise compile"])
-        self.assertEqual(names[-1], "fp8_mlir blockwise compile")
+            "bf16 eager", "bf16 compile", "fp8_mlir blockwise eager",
+            "fp8_mlir blockwise compile", "torch-fp8 blockwise eager",
+            "torch-fp8 blockwise compile"])
+        self.assertEqual(names[6], "fp8_mlir tensorwise eager")
+        self.assertEqual(names[-1], "torch-fp8 rowwise compile")
 
     def test_selection(self):
         got = e2e.variants(["bf16", "fp8_mlir"], ["blockwise"], ["compile"])
@@ -133,7 +136,7 @@ class CommandLineTest(unittest.TestCase):
                                    "--batch", "4", "--cache", "C",
                                    "--chip", "sm_100a"])
         self.assertIn("--m 16384 --k 14336 --n 4096 --recipe "
-                      "tensorwise,rowwise,blockwise --chip sm_100a "
+                      "blockwise,tensorwise,rowwise --chip sm_100a "
                       "--cache C", out)
         _, out, _ = self.run_main(["--list-shapes", "--impls", "bf16"])
         self.assertEqual(out, "")
@@ -190,7 +193,9 @@ def fake_results():
             (("torch-fp8", "blockwise", "compile"), dict(ok, ms=90.0)),
             (("fp8_mlir", "blockwise", "eager"),
              {"error": "CompilerNotFound: no fp8-opt | here"}),
-            (("fp8_mlir", "blockwise", "compile"), dict(ok, ms=75.0))]
+            (("fp8_mlir", "blockwise", "compile"), dict(ok, ms=75.0)),
+            (("fp8_mlir", "rowwise", "compile"),
+             {"error": "--budget of 300 s spent", "skipped": True})]
 
 
 META = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-12-07 12:00 UTC",
@@ -227,6 +232,8 @@ class TableTest(unittest.TestCase):
         self.assertIn("| fp8_mlir blockwise compile | 75.0 |", text)
         self.assertIn("| 1.33 | 1.20 |", text)
         self.assertIn("failed: CompilerNotFound: no fp8-opt \\| here", text)
+        self.assertIn("| fp8_mlir rowwise compile | skipped: --budget of "
+                      "300 s spent |", text)
 
     def test_json(self):
         data = e2e.to_json(META, e2e.Config(), fake_results())
@@ -244,9 +251,41 @@ class TableTest(unittest.TestCase):
                                "--json", os.path.join(d, "t.json")])
         e2e.write(args, META, args.config, fake_results())
         with open(os.path.join(d, "t.json")) as f:
-            self.assertEqual(len(json.load(f)["variants"]), 5)
+            self.assertEqual(len(json.load(f)["variants"]), 6)
         with open(os.path.join(d, "t.md")) as f:
             self.assertTrue(f.read().startswith("# End-to-end"))
+
+
+class RunAllTest(unittest.TestCase):
+    def test_budget_skips_the_rest(self):
+        now = [0.0]
+        ran, reports = [], []
+
+        def run_one(v):
+            ran.append(v)
+            now[0] += 100.0
+            if v[0] == "torch-fp8":
+                return {"error": "RuntimeError: boom"}
+            return {"ms": 1.0, "tokens_per_s": 1.0, "peak_gib": 1.0,
+                    "setup_s": 1.0, "first_loss": 1.0}
+
+        todo = e2e.variants(recipes=["blockwise"], modes=["compile"])
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            got = e2e.run_all(todo, run_one, budget=150,
+                              report=lambda r: reports.append(len(r)),
+                              clock=lambda: now[0])
+        # Two variants start within 150 s; the third is skipped.
+        self.assertEqual(ran, todo[:2])
+        self.assertEqual([v for v, _ in got], todo)
+        self.assertTrue(got[2][1]["skipped"])
+        self.assertEqual(reports, [1, 2, 3])
+        self.assertIn("[3/3  200 s] torch-fp8 blockwise compile: skipped",
+                      err.getvalue())
+        # No budget: everything runs, a failure included.
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            got = e2e.run_all(todo, run_one, clock=lambda: now[0])
+        self.assertEqual(got[2][1], {"error": "RuntimeError: boom"})
+        self.assertIn("failed: RuntimeError: boom", err.getvalue())
 
 
 @unittest.skipUnless(torch, "no PyTorch: the model's structure is not "
