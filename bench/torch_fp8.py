@@ -14,9 +14,9 @@ Recipes (e4m3 for X and W; dY as the recipe says):
   blockwise   1x128 tiles for X and dY, 128x128 for W (DeepSeek-V3's)
 
 Used by bench/layer.py (one layer) and bench/e2e.py (a decoder stack).
-Called inside a torch.compile'd model, dynamo traces through the compiled
-quantizers, so inductor fuses them with their neighbours as it does for
-torchao's Float8Linear.
+Inside a torch.compile'd model the quantizations are plain functions that
+dynamo traces into the model's graph, so inductor fuses them with their
+neighbours as it does torchao's Float8Linear casts.
 """
 
 import torch
@@ -24,6 +24,7 @@ import torch
 RECIPES = ("tensorwise", "rowwise", "blockwise")
 
 _quantizers = None
+_plain = None
 _functions = {}
 
 
@@ -31,7 +32,7 @@ def quantizers():
     """torch.compile'd quantizers, made once: name -> f(x, ...) giving
     (FP8 codes, dequantization scales); `_t` names quantize x's transpose
     (the transpose fused into the quantization's kernel)."""
-    global _quantizers
+    global _quantizers, _plain
     if _quantizers is not None:
         return _quantizers
     e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
@@ -73,13 +74,25 @@ def quantizers():
     def c(fn):
         compiled = torch.compile(fn, dynamic=False)
         return lambda x, *a: compiled(x.detach(), *a)
-    _quantizers = {
-        "tensor": c(tensorwise), "tensor_t": c(transposed(tensorwise)),
-        "row": c(rowwise), "row_t": c(transposed(rowwise)),
-        "1x128": c(block_1x128), "1x128_t": c(transposed(block_1x128)),
-        "128x128": c(block_128x128),
-        "128x128_t": c(transposed(block_128x128))}
+    _plain = {
+        "tensor": tensorwise, "tensor_t": transposed(tensorwise),
+        "row": rowwise, "row_t": transposed(rowwise),
+        "1x128": block_1x128, "1x128_t": transposed(block_1x128),
+        "128x128": block_128x128, "128x128_t": transposed(block_128x128)}
+    _quantizers = {name: c(fn) for name, fn in _plain.items()}
     return _quantizers
+
+
+def quantize(name, x, *args):
+    """Quantizer `name` of quantizers() on x: its torch.compile'd kernel
+    when called eagerly; inside a model that torch.compile traces, the
+    plain function, which inductor fuses with the model's neighbouring
+    ops as it fuses torchao's casts (no compiled function nested in
+    another). quantizers() must have run, eagerly: linear_function()
+    runs it."""
+    if torch.compiler.is_compiling():
+        return _plain[name](x, *args)
+    return _quantizers[name](x, *args)
 
 
 def scaled_mm(a, sa, fa, b, sb, fb):
@@ -112,17 +125,18 @@ def linear_function(recipe):
     if recipe in _functions:
         return _functions[recipe]
     check_recipe(recipe)
-    q = quantizers()
+    quantizers()
     e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
 
     def quant(x, role, transposed):
         t = "_t" if transposed else ""
         if recipe == "tensorwise":
-            return q["tensor" + t](x, e5 if role == "g" else e4) + ("tensor",)
+            return quantize("tensor" + t, x, e5 if role == "g" else e4) + (
+                "tensor",)
         if recipe == "rowwise":
-            return q["row" + t](x) + ("row",)
+            return quantize("row" + t, x) + ("row",)
         form = "128x128" if role == "w" else "1x128"
-        return q[form + t](x) + (form,)
+        return quantize(form + t, x) + (form,)
 
     class Fn(torch.autograd.Function):
         @staticmethod
@@ -159,7 +173,9 @@ class Linear(torch.nn.Module):
         if linear.bias is not None:
             raise ValueError("the torch-fp8 baseline has no bias; %r has "
                              "one" % (linear,))
-        check_recipe(recipe)
+        # The quantizers are made here, eagerly: made inside a model that
+        # torch.compile traces, they would be traced too.
+        linear_function(recipe)
         self.in_features, self.out_features = (linear.in_features,
                                                linear.out_features)
         self.weight, self.recipe = linear.weight, recipe
