@@ -32,9 +32,10 @@ Variants, one process, in this order (recipes in --recipes' order):
                        quantizations and torch._scaled_mm, like torchao's
                        float8 training
 each `eager` and `compile` (every block through torch.compile, as
-torchtitan compiles per block: the blocks share one compiled graph, so
-compile time does not grow with --layers). The output head stays bf16 in
-every variant (torchao's default for torchtitan excludes it too).
+torchtitan compiles per block: blocks whose guards agree share one
+compiled graph, so compile time need not grow with --layers; the table
+counts the graphs). The output head stays bf16 in every variant
+(torchao's default for torchtitan excludes it too).
 
 Measured per variant: the median of --iters back-to-back steps (CUDA
 events around each step, no synchronization between them) after --warmup
