@@ -42,7 +42,9 @@ events around each step, no synchronization between them) after --warmup
 steps, tokens/s, model TFLOP/s (6 x tokens x matmul parameters plus
 causal attention), peak torch.cuda.max_memory_allocated (reset per
 variant), the setup time (model, compile, warmup) and the ratio to bf16
-compile. A variant that fails is recorded with its error and the run
+compile; then one more step under torch.profiler gives the CUDA time by
+kernel class (GEMM, attention, quantization, optimizer, other) and how
+busy the GPU was (--no-profile skips it). A variant that fails is recorded with its error and the run
 goes on. --out and --json are rewritten after every variant; --budget
 SECONDS starts no variant after that many seconds (the rest are listed
 as skipped).
@@ -352,6 +354,38 @@ def loss_fn(torch, logits, targets):
         logits.flatten(0, 1).float(), targets.flatten())
 
 
+KERNEL_CLASSES = ("gemm", "attention", "quantize", "optimizer", "other")
+
+
+def classify_kernel(name):
+    """The class of a CUDA kernel by its name, for the profile's split:
+    gemm, attention, quantize (with FP8 transposes and scale layouts),
+    optimizer (AdamW's multi-tensor kernels) or other."""
+    n = name.lower()
+    if n.startswith(("linear_", "mlp_")):
+        # fp8_mlir's programs: <function>_<kind>_<index>.
+        if "_gemm_" in n:
+            return "gemm"
+        return "other" if "_generic_" in n else "quantize"
+    if "multi_tensor_apply" in n or "adam" in n:
+        return "optimizer"
+    if any(t in n for t in ("sdpa", "flash", "fmha", "attention")):
+        return "attention"
+    if n.startswith("triton_"):
+        # torch.compile's kernels, named after the ops they fuse: the
+        # baseline's quantizations (amax, clamp; fused with a neighbour
+        # when the model is compiled), templates' matmuls, the rest.
+        if n.startswith("triton_tem_"):
+            return "gemm"
+        if "amax" in n or "clamp" in n:
+            return "quantize"
+        return "other"
+    if any(t in n for t in ("gemm", "nvjet", "xmma", "cutlass", "cublas",
+                            "wgmma")):
+        return "gemm"
+    return "other"
+
+
 # --------------------------------------------------------------------------
 # Measuring (PyTorch, CUDA)
 # --------------------------------------------------------------------------
@@ -429,7 +463,34 @@ def measure(torch, cfg, variant, args, tokens):
     if counts0 and counts1:
         result["graphs"] = counts1[0] - counts0[0]
         result["graph_breaks"] = counts1[1] - counts0[1]
+    if args.profile:
+        try:
+            result.update(profile_step(torch, step))
+        except Exception as e:  # the timings stand without it
+            result["profile_error"] = "%s: %s" % (type(e).__name__, e)
     return result
+
+
+def profile_step(torch, step):
+    """The CUDA kernel time of one more step by class (gpu_ms) and its 15
+    longest kernels (torch.profiler; CUPTI sees libfp8rt's driver-API
+    launches too)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step()
+        torch.cuda.synchronize()
+    split = dict.fromkeys(KERNEL_CLASSES, 0.0)
+    kernels = {}
+    for e in prof.events():
+        if e.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        ms = e.time_range.elapsed_us() / 1000
+        split[classify_kernel(e.name)] += ms
+        kernels[e.name] = kernels.get(e.name, 0.0) + ms
+    top = sorted(kernels.items(), key=lambda kv: -kv[1])[:15]
+    return {"gpu_ms": split,
+            "top_kernels": [[k, classify_kernel(k), round(v, 3)]
+                            for k, v in top]}
 
 
 def run_variant(torch, cfg, variant, args, tokens):
@@ -542,6 +603,20 @@ def markdown(meta, cfg, results):
                          "%.2f" % vs_torch if vs_torch else "",
                          r["peak_gib"], r["setup_s"], r["first_loss"],
                          graphs))
+    profiled = [(v, r) for v, r in results if "gpu_ms" in r]
+    if profiled:
+        lines += ["", "CUDA kernel time of one profiled step, ms, by class "
+                  "(quantize includes FP8 transposes and scale layouts, "
+                  "and in compiled torch-fp8 the ops fused with them); "
+                  "busy = their sum over the step time.", "",
+                  "| variant | GEMM | attention | quantize | optimizer | "
+                  "other | busy |", "|---|---|---|---|---|---|---|"]
+        for v, r in profiled:
+            g = r["gpu_ms"]
+            lines.append("| %s | %s | %.0f%% |" % (
+                variant_name(v), " | ".join("%.1f" % g[c]
+                                            for c in KERNEL_CLASSES),
+                100 * sum(g.values()) / r["ms"]))
     lines += ["", "Command: `%s`" % meta["command"], ""]
     return "\n".join(lines)
 
@@ -607,6 +682,10 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--profile", action=argparse.BooleanOptionalAction,
+                   default=True,
+                   help="profile one more step per variant: CUDA time by "
+                   "kernel class (--no-profile skips it)")
     p.add_argument("--budget", type=float,
                    help="seconds: start no variant after this (the rest "
                    "are recorded as skipped)")

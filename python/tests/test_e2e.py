@@ -188,7 +188,9 @@ class CommandLineTest(unittest.TestCase):
 def fake_results():
     ok = dict(tokens_per_s=1.0, tflops=1.0, peak_gib=20.0, setup_s=30.0,
               first_loss=5.6, last_loss=5.5, graphs=1, graph_breaks=0)
-    return [(("bf16", None, "eager"), dict(ok, ms=120.0)),
+    gpu = dict(gemm=60.0, attention=15.0, quantize=0.0, optimizer=5.0,
+               other=10.0)
+    return [(("bf16", None, "eager"), dict(ok, ms=120.0, gpu_ms=gpu)),
             (("bf16", None, "compile"), dict(ok, ms=100.0)),
             (("torch-fp8", "blockwise", "compile"), dict(ok, ms=90.0)),
             (("fp8_mlir", "blockwise", "eager"),
@@ -225,15 +227,21 @@ class TableTest(unittest.TestCase):
         self.assertIn("2026-12-07", text)
         self.assertIn("4 layers", lines[0])
         self.assertIn("8192 tokens a step", text)
-        table = [line for line in lines if line.startswith("|")]
-        # Every row has the header's cell count, the failed one too.
-        widths = {line.count("|") - line.count("\\|") for line in table}
-        self.assertEqual(widths, {11})
+        main, profile = text.split("CUDA kernel time")
+        # Every row has its header's cell count, the failed one too.
+        for part, cells in ((main, 10), (profile, 7)):
+            widths = {line.count("|") - line.count("\\|")
+                      for line in part.splitlines() if line.startswith("|")}
+            self.assertEqual(widths, {cells + 1})
         self.assertIn("| fp8_mlir blockwise compile | 75.0 |", text)
         self.assertIn("| 1.33 | 1.20 |", text)
         self.assertIn("failed: CompilerNotFound: no fp8-opt \\| here", text)
         self.assertIn("| fp8_mlir rowwise compile | skipped: --budget of "
                       "300 s spent |", text)
+        # The profile's table: only the profiled variant, busy = 90/120.
+        self.assertIn("| bf16 eager | 60.0 | 15.0 | 0.0 | 5.0 | 10.0 | 75% |",
+                      text)
+        self.assertEqual(text.count("| bf16 eager |"), 2)
 
     def test_json(self):
         data = e2e.to_json(META, e2e.Config(), fake_results())
@@ -254,6 +262,37 @@ class TableTest(unittest.TestCase):
             self.assertEqual(len(json.load(f)["variants"]), 6)
         with open(os.path.join(d, "t.md")) as f:
             self.assertTrue(f.read().startswith("# End-to-end"))
+
+
+class KernelClassTest(unittest.TestCase):
+    def test_classes(self):
+        c = e2e.classify_kernel
+        cases = {
+            "linear_fwd_gemm_2": "gemm",
+            "linear_bwd_cast_transpose_3": "quantize",
+            "linear_bwd_transpose_5": "quantize",
+            "linear_fwd_quantize_elementwise_0": "quantize",
+            "linear_fwd_tma_align_scales_4": "quantize",
+            "mlp_fwd_generic_3": "other",
+            "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NTT": "gemm",
+            "sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128":
+                "gemm",
+            "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16":
+                "attention",
+            "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel":
+                "attention",
+            "void at::native::(anonymous namespace)::multi_tensor_apply"
+            "_kernel<FusedAdamMathFunctor>": "optimizer",
+            "triton_red_fused_abs_amax_0": "quantize",
+            "triton_poi_fused__to_copy_clamp_div_1": "quantize",
+            "triton_red_fused__to_copy_mean_mul_pow_rsqrt_2": "other",
+            "triton_poi_fused_clone_transpose_view_3": "other",
+            "triton_tem_fused_mm_0": "gemm",
+            "void at::native::vectorized_elementwise_kernel<4>": "other",
+        }
+        for name, kind in cases.items():
+            self.assertEqual(c(name), kind, name)
+            self.assertIn(kind, e2e.KERNEL_CLASSES)
 
 
 class RunAllTest(unittest.TestCase):
