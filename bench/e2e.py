@@ -229,12 +229,16 @@ def run_aot(cfg, recipes, chip, cache=None):
         print("e2e.py: no fp8-opt here (set FP8_OPT or build the "
               "repository: make build)", file=sys.stderr)
         return 2
-    for recipe in recipes:
-        for k, n in linear_shapes(cfg):
-            lp = fp8_mlir.compile_linear(cfg.tokens, n, k, recipe=recipe,
-                                         chip=chip, cache=cache)
-            print("%s linear m=%d k=%d n=%d: %s" % (recipe, cfg.tokens, k, n,
-                                                    lp.path))
+    try:
+        for recipe in recipes:
+            for k, n in linear_shapes(cfg):
+                lp = fp8_mlir.compile_linear(cfg.tokens, n, k, recipe=recipe,
+                                             chip=chip, cache=cache)
+                print("%s linear m=%d k=%d n=%d: %s" % (
+                    recipe, cfg.tokens, k, n, lp.path))
+    except (ValueError, fp8_mlir.Fp8MlirError) as e:
+        print("e2e.py: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 
