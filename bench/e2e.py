@@ -44,10 +44,10 @@ causal attention), peak torch.cuda.max_memory_allocated (reset per
 variant), the setup time (model, compile, warmup) and the ratio to bf16
 compile; then one more step under torch.profiler gives the CUDA time by
 kernel class (GEMM, attention, quantization, optimizer, other) and how
-busy the GPU was (--no-profile skips it). A variant that fails is recorded with its error and the run
-goes on. --out and --json are rewritten after every variant; --budget
-SECONDS starts no variant after that many seconds (the rest are listed
-as skipped).
+busy the GPU was (--no-profile skips it). A variant that fails is
+recorded with its error and the run goes on. --out and --json are
+rewritten after every variant; --budget SECONDS starts no variant after
+that many seconds (the rest are listed as skipped).
 
 fp8_mlir's programs are compiled per shape by fp8-opt, which the GPU
 machine does not have: where it is, run the --list-shapes commands (or
@@ -371,7 +371,7 @@ def classify_kernel(name):
         if "_gemm_" in n:
             return "gemm"
         return "other" if "_generic_" in n else "quantize"
-    if "multi_tensor_apply" in n or "adam" in n:
+    if "multi_tensor_apply" in n or "fusedadam" in n or "fused_adam" in n:
         return "optimizer"
     if any(t in n for t in ("sdpa", "flash", "fmha", "attention")):
         return "attention"
