@@ -6,6 +6,7 @@
 # bench/results/.
 #
 #   bench/gemm.sh [KERNEL_DIR [OUT_DIR]]
+#   GEMM_MLIR=bench/layer_gemms.mlir bench/gemm.sh DIR OUT   (bench/layer_gemms.sh)
 #
 # KERNEL_DIR (default build/gpu-gemm) holds manifest.json and the PTX that
 # `fp8-opt bench/gemm.mlir --fp8-emit=dir=KERNEL_DIR` writes (4096^3, 8192^3,
@@ -25,6 +26,7 @@ OUT_DIR=${2:-build/bench-gemm}
 ITERS=${ITERS:-100}
 WARMUP=${WARMUP:-10}
 CHECK=${CHECK:-0}
+GEMM_MLIR=${GEMM_MLIR:-bench/gemm.mlir}
 PYTHON=${PYTHON:-python3}
 FP8_RUN=build-run/bin/fp8-run
 
@@ -34,17 +36,17 @@ if [ ! -x "$FP8_RUN" ]; then
 fi
 mkdir -p "$OUT_DIR"
 if [ ! -f "$KERNEL_DIR/manifest.json" ]; then
-  if [ ! -x build/bin/fp8-opt ] || [ ! -f bench/gemm.mlir ]; then
+  if [ ! -x build/bin/fp8-opt ] || [ ! -f "$GEMM_MLIR" ]; then
     echo "gemm.sh: no $KERNEL_DIR/manifest.json, and no build/bin/fp8-opt" \
-         "and bench/gemm.mlir to emit it: where MLIR is, run" \
-         "build/bin/fp8-opt bench/gemm.mlir --fp8-emit=dir=$KERNEL_DIR" \
+         "and $GEMM_MLIR to emit it: where MLIR is, run" \
+         "build/bin/fp8-opt $GEMM_MLIR --fp8-emit=dir=$KERNEL_DIR" \
          "and copy $KERNEL_DIR here" >&2
     exit 1
   fi
   start=$(date +%s.%N)
-  build/bin/fp8-opt bench/gemm.mlir --fp8-emit="dir=$KERNEL_DIR" > /dev/null
+  build/bin/fp8-opt "$GEMM_MLIR" --fp8-emit="dir=$KERNEL_DIR" > /dev/null
   end=$(date +%s.%N)
-  echo "gemm.mlir $(awk "BEGIN { printf \"%.3f\", $end - $start }")" \
+  echo "$(basename "$GEMM_MLIR") $(awk "BEGIN { printf \"%.3f\", $end - $start }")" \
     > "$OUT_DIR/compile-times.txt"
 fi
 
