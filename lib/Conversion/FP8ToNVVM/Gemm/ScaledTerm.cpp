@@ -192,3 +192,49 @@ void gemm::promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
   for (int64_t i = 0; i < n; ++i)
     sums[i] = branch.getResult(i);
 }
+
+void gemm::promoteOuterProduct(
+    KernelBuilder &b, ArrayRef<Value> partials, ArrayRef<Value> rowScales,
+    function_ref<int64_t(int64_t)> rowOf, function_ref<int64_t(int64_t)> pairOf,
+    function_ref<int64_t(int64_t)> columnOf,
+    function_ref<SmallVector<Value>(int64_t)> columnPair,
+    MutableArrayRef<Value> sums) {
+  int64_t n = partials.size();
+  // promoteScaled's test for a scale per row and per column: the side with
+  // fewer values (the thread's rows) within [2^-94, 2^88].
+  Value safe;
+  for (Value s : rowScales) {
+    Value inRange = inPowerRange(b, s, kSafeScaleLog2Min, kSafeScaleLog2Max);
+    safe = safe ? b.andI(safe, inRange) : inRange;
+  }
+  // Each branch reads a column pair's scales just before its elements.
+  auto eachPair = [&](function_ref<Value(int64_t, Value, Value)> term) {
+    SmallVector<Value> results(n);
+    int64_t currentPair = -1;
+    SmallVector<Value> pair;
+    for (int64_t i = 0; i < n; ++i) {
+      if (pairOf(i) != currentPair) {
+        currentPair = pairOf(i);
+        pair = columnPair(currentPair);
+      }
+      results[i] = term(i, rowScales[rowOf(i)], pair[columnOf(i)]);
+    }
+    return results;
+  };
+  SmallVector<Type> types(n, b.getF32Type());
+  auto branch = scf::IfOp::create(b, types, safe, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, eachPair([&](int64_t i, Value sa, Value sb) {
+                         return LLVM::FMAOp::create(b, b.mulF(partials[i], sa),
+                                                    sb, sums[i])
+                             .getResult();
+                       }));
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(b, eachPair([&](int64_t i, Value sa, Value sb) {
+                         return addScaledTerm(b, partials[i],
+                                              splitScales(b, sa, sb), sums[i]);
+                       }));
+  for (int64_t i = 0; i < n; ++i)
+    sums[i] = branch.getResult(i);
+}
