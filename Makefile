@@ -20,7 +20,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
-        gpu-fusion run-gpu-fusion \
+        gpu-fusion run-gpu-fusion check-docs \
         install demo docs format hooks clean
 
 all: build
@@ -114,7 +114,12 @@ check-python: build
 	$(PYTHON) test/Integration/GPU/check_fusion.py --self-test
 	@echo "check-python: passed"
 
-check: check-format check-lit check-run check-python check-embed
+# Every relative link of the tracked Markdown files resolves, anchors
+# included (python3's standard library only; under a second).
+check-docs:
+	$(PYTHON) utils/check-doc-links.py
+
+check: check-docs check-format check-lit check-run check-python check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
