@@ -135,7 +135,7 @@ check-python: build
 	fi
 	@echo "check-python: passed"
 
-# Every relative link of the tracked Markdown files resolves, anchors
+# Every relative link of the repository's Markdown files resolves, anchors
 # included (python3's standard library only; under a second).
 check-docs:
 	$(PYTHON) utils/check-doc-links.py

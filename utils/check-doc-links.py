@@ -5,9 +5,9 @@ A link `[text](path)` or `[text](path#anchor)` must name a file or directory
 that exists, relative to the file that holds it, and an anchor into a Markdown
 file must be one of its headings as GitHub spells it. Links with a scheme
 (https:, mailto:) and links inside code are skipped. Standard library only;
-`make check-docs` runs it on the files git tracks.
+`make check-docs` runs it on the files git tracks or would add.
 
-  utils/check-doc-links.py [FILE.md ...]   # default: every tracked *.md
+  utils/check-doc-links.py [FILE.md ...]   # default: every *.md git tracks or would add
 """
 
 import os
@@ -81,7 +81,7 @@ def check(path):
 
 def main(argv):
     files = argv or subprocess.run(
-        ["git", "ls-files", "*.md"], check=True, capture_output=True, text=True
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"], check=True, capture_output=True, text=True
     ).stdout.split()
     errors = [error for path in files for error in check(path)]
     for error in errors:
