@@ -136,8 +136,9 @@ check-python: build
 	@echo "check-python: passed"
 
 # Every relative link of the repository's Markdown files resolves, anchors
-# included (python3's standard library only; under a second).
-check-docs:
+# included (python3's standard library only; under a second). After deps:
+# a fresh Debian 12 may not have python3 yet.
+check-docs: deps
 	$(PYTHON) utils/check-doc-links.py
 
 check: check-docs check-format check-lit check-run check-python check-embed

@@ -79,10 +79,24 @@ def check(path):
     return errors
 
 
+def markdown_files():
+    """The *.md files git tracks or would add; outside a git tree, every one
+    under the current directory but build and install trees."""
+    try:
+        return subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
+            check=True, capture_output=True, text=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        found = []
+        for root, dirs, names in os.walk("."):
+            dirs[:] = [d for d in dirs if not d.startswith((".", "build", "install"))]
+            found += [os.path.relpath(os.path.join(root, n)) for n in names if n.endswith(".md")]
+        return sorted(found)
+
+
 def main(argv):
-    files = argv or subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"], check=True, capture_output=True, text=True
-    ).stdout.split()
+    files = argv or markdown_files()
     errors = [error for path in files for error in check(path)]
     for error in errors:
         print(error)
