@@ -11,6 +11,9 @@ JOBS        ?= $(shell nproc)
 DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
                 clang-format-22 cmake ninja-build g++ python3 libgtest-dev
 
+# check-python installs python/ with pip, offline (python/pyproject.toml).
+DEB_PACKAGES += python3-pip python3-setuptools python3-wheel
+
 # The sanitizer build and the fuzzers (check-sanitize, fuzz, fuzz-ci) compile
 # with Debian's clang 22 and link its ASan/UBSan/libFuzzer runtimes.
 DEB_PACKAGES += clang-22 libclang-rt-22-dev
@@ -20,7 +23,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
-        gpu-fusion run-gpu-fusion \
+        gpu-fusion run-gpu-fusion check-docs \
         install demo docs format hooks clean
 
 all: build
@@ -107,14 +110,38 @@ check-run:
 
 # The Python package's CPU tests (python/tests): graphs, cache, compiling
 # with build/bin/fp8-opt, libfp8rt's signatures (where check-run built it).
+# Then `pip install` of a copy of python/ (so that no build files land in the
+# tree), offline and without build isolation, into a scratch directory that
+# the package is imported from; skipped where $(PYTHON) lacks pip,
+# setuptools or wheel (DEB_PACKAGES has them).
+PIP_CHECK_DIR ?= $(BUILD_DIR)/pip-install-check
+
 check-python: build
 	FP8_OPT=$(abspath $(FP8_OPT)) \
 	  $(if $(wildcard $(RUN_BUILD_DIR)/lib/libfp8rt.so),FP8RT_LIBRARY=$(abspath $(RUN_BUILD_DIR)/lib/libfp8rt.so)) \
 	  $(PYTHON) -m unittest discover -s python/tests
 	$(PYTHON) test/Integration/GPU/check_fusion.py --self-test
+	@if $(PYTHON) -c 'import importlib.util as u, setuptools.build_meta, wheel; \
+	    assert u.find_spec("pip")' 2>/dev/null; then \
+	  set -e; rm -rf $(PIP_CHECK_DIR); mkdir -p $(PIP_CHECK_DIR)/src; \
+	  cp -r python/pyproject.toml python/fp8_mlir $(PIP_CHECK_DIR)/src/; \
+	  $(PYTHON) -m pip install -q --no-build-isolation --no-index --no-deps \
+	    --root-user-action=ignore --target $(PIP_CHECK_DIR)/site $(PIP_CHECK_DIR)/src; \
+	  cd $(PIP_CHECK_DIR) && PYTHONPATH=site $(PYTHON) -c 'import os, fp8_mlir; \
+	    assert os.path.abspath(fp8_mlir.__file__).startswith(os.path.abspath("site")), fp8_mlir.__file__; \
+	    print("check-python: pip install ./python:", fp8_mlir.__file__)'; \
+	else \
+	  echo "check-python: pip install skipped ($(PYTHON) lacks pip, setuptools or wheel)"; \
+	fi
 	@echo "check-python: passed"
 
-check: check-format check-lit check-run check-python check-embed
+# Every relative link of the repository's Markdown files resolves, anchors
+# included (python3's standard library only; under a second). After deps:
+# a fresh Debian 12 may not have python3 yet.
+check-docs: deps
+	$(PYTHON) utils/check-doc-links.py
+
+check: check-docs check-format check-lit check-run check-python check-embed
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,

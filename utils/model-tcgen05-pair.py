@@ -9,9 +9,9 @@ that an MMA still reads, every epilogue reads the accumulator of its tile,
 no MMA overwrites an accumulator an epilogue still reads, and nothing is in
 flight when the CTAs pass the final cluster barrier.
 
-The hardware facts it assumes are the ones docs/GPU.md lists as not proven:
-a load with .cta_group::2 completes its bytes on the leader's barrier (for
-a multicast, once per destination CTA); a commit fires its arrivals after
+The hardware facts it assumes are the ones docs/gpu/sm100a.md lists as not
+proven: a load with .cta_group::2 completes its bytes on the leader's
+barrier (for a multicast, once per destination CTA); a commit fires its arrivals after
 every MMA issued before it has completed (MMAs and commits of one thread
 in issue order, the arrivals themselves delivered in any order); a
 multicast commit arrives on the barrier at the same offset in each masked

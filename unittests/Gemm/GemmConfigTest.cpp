@@ -1,6 +1,7 @@
 //===- GemmConfigTest.cpp - the GEMM's tile heuristic ---------------------===//
 //
-// What docs/GPU.md promises of chooseConfig ("Tile heuristic"): the tile
+// What docs/gpu/gemm-sm90a.md promises of chooseConfig ("Tile heuristic"):
+// the tile
 // shape, consumers, stages and split of the cases measured there, and that
 // every configuration fits the shared memory of a CTA.
 //

@@ -92,7 +92,7 @@ def FP8Emit : Pass<"fp8-emit", "::mlir::ModuleOp"> {
     Generates the kernels of the module's fp8 ops (`convert-fp8-to-nvvm`,
     where it has not run), lowers a copy of them to PTX and writes
     `dir/<kernel>.ptx` for each and `dir/manifest.json`, which says how to
-    launch each kernel without MLIR (tools/fp8-run; docs/GPU.md describes
+    launch each kernel without MLIR (tools/fp8-run; docs/Manifest.md describes
     the schema, include/fp8/Conversion/FP8ToNVVM/ManifestSchema.h names its
     keys). The module itself is left unchanged but for the kernels.
 

@@ -186,9 +186,9 @@ static GemmArguments getArguments(KernelBuilder &b, gpu::GPUFuncOp kernel,
   return args;
 }
 
-/// Programmatic dependent launch (docs/GPU.md): launched with the PDL
-/// attribute, this grid may start while the previous one in the stream is
-/// still running. Each role waits here, after the setup that touches no
+/// Programmatic dependent launch (docs/gpu/gemm-sm90a.md): launched with
+/// the PDL attribute, this grid may start while the previous one in the stream
+/// is still running. Each role waits here, after the setup that touches no
 /// global memory (barrier init, tensor-map prefetch, setmaxnreg) and before
 /// its first global access (TMA loads, scale and group_rows loads, C
 /// stores), until that grid has completed and its writes are visible.

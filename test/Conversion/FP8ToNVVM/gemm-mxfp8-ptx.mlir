@@ -3,7 +3,7 @@
 // shared memory (SubBlockScales: one 32-bit word per thread, four scales),
 // and its K-block is four 32-deep wgmmas into fresh accumulators, each
 // queued before the previous one is promoted (HopperMainLoop,
-// buildSubBlockPromoted; docs/GPU.md, "MXFP8").
+// buildSubBlockPromoted; docs/gpu/gemm-sm90a.md, "MXFP8").
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/mxfp8_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json

@@ -1,5 +1,5 @@
-// The tcgen05 instruction chain of the sm_100a MXFP8 GEMM (docs/GPU.md,
-// "sm_100a"), written in the NVVM dialect and lowered by
+// The tcgen05 instruction chain of the sm_100a MXFP8 GEMM
+// (docs/gpu/sm100a.md), written in the NVVM dialect and lowered by
 // MLIR 22 / LLVM 22 to PTX that ptxas 13 assembles for sm_100a: one warp
 // allocates tensor memory, tcgen05.cp copies a 512-byte scale chunk
 // (32x128b, multicast to the four lane quarters), four block32 MMAs of

@@ -6,7 +6,7 @@
 // MMA reading a stage before both CTAs' bytes landed, no load overwriting a
 // stage an MMA reads, no epilogue reading another tile's accumulator,
 // nothing in flight at the final cluster barrier. The model assumes the
-// hardware facts docs/GPU.md lists as unproven.
+// hardware facts docs/gpu/sm100a.md lists as unproven.
 // RUN: %python %S/../../../utils/model-tcgen05-pair.py --runs 150 | FileCheck %s
 // CHECK-COUNT-32: ok stages=
 // CHECK: all schedules ok

@@ -12,7 +12,7 @@ check_gemm.py.
 
 Why: seeded scales lie far inside [2^-63, 2^63] (below 2^19 in magnitude,
 almost never 0), where promotion takes its cheap form, and a kernel that
-checks a tile's scales once before the K loop (docs/GPU.md, "Small M")
+checks a tile's scales once before the K loop (docs/gpu/gemm-sm90a.md)
 then always runs its loop without the per-block test. These few outliers send the tiles that hold them down the
 tested path, and every other tile of the same kernel down the checked one,
 while every product stays a finite f32: both paths meet the reference in

@@ -1,8 +1,8 @@
 //===- GemmConfig.cpp - tile shape and pipeline of the GEMM ---------------===//
 //
 // The tile heuristic of the sm_90a GEMM, measured on the H200 and H100
-// (docs/GPU.md, "Tile heuristic", and the results files it cites), and the
-// description of an operand's scales that it reads.
+// (docs/gpu/gemm-sm90a.md, "Tile heuristic", and the results files it
+// cites), and the description of an operand's scales that it reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,9 +65,9 @@ static bool chooseSmallM(GemmConfig &config, int64_t numSMs, int64_t m,
   return true;
 }
 
-/// The documented heuristic (docs/GPU.md): 128 x 128 tiles; for at most 64
-/// rows, one narrow 64-row tile per SM (chooseSmallM); 128 x 64 where
-/// 128 x 128 tiles would leave most SMs idle or promotion comes inside a
+/// The documented heuristic (docs/gpu/gemm-sm90a.md): 128 x 128 tiles; for
+/// at most 64 rows, one narrow 64-row tile per SM (chooseSmallM); 128 x 64
+/// where 128 x 128 tiles would leave most SMs idle or promotion comes inside a
 /// K-block (MX); 192 x 128 for blockwise scales, 128 x 256 for fast
 /// and 128 x 192 for plain promotion on large problems; as many pipeline
 /// stages as shared memory holds, at most 8; a short last round of 192 x 128

@@ -2,9 +2,10 @@
 //
 // The configuration of the sm_90a GEMM kernel (tile shape, consumer
 // warpgroups, pipeline stages, which scales come with the stages, the split
-// of a short last round) and the heuristic that chooses it (docs/GPU.md,
-// "Tile heuristic"). Plain C++ that builds no IR, so that unit tests can
-// check the heuristic; the facts about the chip come from fp8::Target.
+// of a short last round) and the heuristic that chooses it
+// (docs/gpu/gemm-sm90a.md, "Tile heuristic"). Plain C++ that builds no IR,
+// so that unit tests can check the heuristic; the facts about the chip come
+// from fp8::Target.
 //
 // The shared-memory byte layout lives here too, because the number of stages
 // is whatever fits in it; ProducerPipeline turns these offsets into
@@ -323,7 +324,8 @@ struct GemmConfig {
 /// The configuration of an m x n GEMM (any K) on `target`: `fast` where it
 /// keeps one accumulator over all of K, `promotion` the op's promotion
 /// interval (dynamic where no scale varies along K), `a` and `b` the
-/// operands' scales (docs/GPU.md, "Tile heuristic"). A grouped GEMM
+/// operands' scales (docs/gpu/gemm-sm90a.md, "Tile heuristic"). A grouped
+/// GEMM
 /// (`grouped`: `m` rows in all, in groups sized at run time) takes 128 x
 /// 128 tiles or narrower, or 192 x 128 where TMA brings A's scales, stores
 /// by TMA only the rows inside their group (the Epilogue decides per
@@ -343,7 +345,7 @@ GemmConfig chooseConfig(const Target &target, int64_t m, int64_t n, bool fast,
 /// flight at once. Its cost
 /// is then the latency of one round of loads while the producer fills the
 /// first stages; with many tiles per CTA it would wait before each
-/// (docs/GPU.md, "Small M").
+/// (docs/gpu/gemm-sm90a.md, "Small M").
 void chooseTileScaleCheck(GemmConfig &config, int64_t m, int64_t n,
                           int64_t numKBlocks, int64_t promotion,
                           const OperandScaling &a, const OperandScaling &b);

@@ -9,7 +9,7 @@
 // that unit tests (unittests/Gemm/Tcgen05GemmConfigTest.cpp) pin the
 // arithmetic.
 //
-// The structure it describes (docs/GPU.md, "sm_100a"): persistent CTAs of
+// The structure it describes (docs/gpu/sm100a.md): persistent CTAs of
 // 128 x N tiles (cta_group::1, M = 128), or pairs of CTAs in a cluster of
 // two sharing 256 x N tiles (cta_group::2, M = 256: each CTA holds its 128
 // rows of A, half of B's N, and its 128 rows of the accumulator), a TMA

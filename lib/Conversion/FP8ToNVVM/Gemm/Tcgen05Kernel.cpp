@@ -30,7 +30,7 @@
 // peer's) and precede the deallocation (no CTA exits while its peer may
 // still reach its shared or tensor memory).
 //
-// It has never run: no Blackwell GPU exists here (docs/GPU.md, "sm_100a").
+// It has never run: no Blackwell GPU exists here (docs/gpu/sm100a.md).
 //
 //===----------------------------------------------------------------------===//
 

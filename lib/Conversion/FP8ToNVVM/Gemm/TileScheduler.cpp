@@ -3,7 +3,8 @@
 // Persistent CTAs, one per SM: CTA i takes whole tiles i, i + grid, ... in a
 // grouped raster order that keeps the B tiles of CTAs running together in
 // L2, then at most one sub-tile of a split tile. Dynamic scheduling through
-// a global counter was 2-6% slower on every shape (docs/GPU.md).
+// a global counter was 2-6% slower on every shape
+// (docs/gpu/gemm-sm90a.md).
 //
 //===----------------------------------------------------------------------===//
 
