@@ -406,6 +406,8 @@ TEST(GemmConfigTest, SharedBytesWithinLimit) {
       }
 }
 
+} // namespace
+
 // FP8, K-major (every sm_90a GEMM so far): k32 wgmmas, four per 128-element
 // K-block, the start address 32 bytes further along the swizzled row each.
 TEST(WgmmaOperandLayoutTest, Fp8KMajor) {
@@ -443,44 +445,3 @@ TEST(WgmmaOperandLayoutTest, SixteenBitMnMajor) {
   EXPECT_EQ(layout.strideByteOffset(), 1024);
   EXPECT_EQ(layout.boxInner(), 64);
 }
-
-/// Blockwise Wgrad: 1x128 on both operands (K the tokens), each in the
-/// col_major_tma layout unless `rowMajorB`.
-GemmConfig blockwiseWgrad(int64_t m, int64_t n, int64_t k,
-                          bool rowMajorB = false) {
-  OperandScaling a = scaling(1, 128, m, k, /*colMajorTma=*/true);
-  OperandScaling b = scaling(1, 128, n, k, /*colMajorTma=*/!rowMajorB);
-  return chooseConfig(hopper(), m, n, /*fast=*/false, promotionOf(a, b), a, b);
-}
-
-// The layer's Wgrad (14336 x 4096 over 8192 tokens): 192 x 128 tiles on
-// three consumers, TMA bringing both scale vectors with each stage and the
-// column scales read in the promotion, so that they fit 160 registers.
-TEST(GemmConfigTest, BlockwiseWgradTakesTallTiles) {
-  for (auto [m, n] : {std::pair<int64_t, int64_t>{14336, 4096},
-                      {4096, 14336},
-                      {4096, 4096}}) {
-    GemmConfig config = blockwiseWgrad(m, n, 8192);
-    EXPECT_EQ(config.tileM, 192) << m << "x" << n;
-    EXPECT_EQ(config.tileN, 128);
-    EXPECT_EQ(config.consumers, 3);
-    EXPECT_EQ(config.aScaleBytes, 192 * 4);
-    EXPECT_EQ(config.bScaleBytes, 128 * 4);
-    EXPECT_TRUE(config.bScaleMapped());
-    EXPECT_TRUE(config.columnScalesAfterMma);
-    EXPECT_EQ(config.stages, 4);
-    EXPECT_LE(config.sharedBytes(), hopper().getSharedMemoryPerBlock());
-  }
-}
-
-// Per-column B scales read from global memory (row-major) keep 128 x 128
-// tiles on two consumers, the scales read before the MMAs.
-TEST(GemmConfigTest, RowMajorColumnScalesKeepTwoConsumers) {
-  GemmConfig config = blockwiseWgrad(14336, 4096, 8192, /*rowMajorB=*/true);
-  EXPECT_EQ(config.tileM, 128);
-  EXPECT_EQ(config.tileN, 128);
-  EXPECT_EQ(config.consumers, 2);
-  EXPECT_FALSE(config.columnScalesAfterMma);
-}
-
-} // namespace

@@ -198,22 +198,12 @@ void ScaleReader::readFromStage(Value stage, Value kIndex,
     Value scaleK = b.divU(kIndex, problem.bScaling.kBlock);
     scales.b = readStage(stage, config.bScaleOffset(), config.bScaleStride(),
                          b.andI(scaleK, 3), 1);
-  } else if (config.bScaleBytes && !config.columnScalesAfterMma) {
-    readColumnScales(stage, fragment, scales);
+  } else if (config.bScaleBytes) {
+    // One scale per column this thread holds: 8j + colInTile + {0, 1}.
+    scales.b.clear();
+    for (int64_t j = 0; j < config.tileN / 8; ++j)
+      scales.b.append(readStage(stage, config.bScaleOffset(),
+                                config.bScaleStride(),
+                                b.add(fragment.colInTile, 8 * j), 2));
   }
-}
-
-void ScaleReader::readColumnScales(Value stage, const ThreadFragment &fragment,
-                                   FragmentScales &scales) {
-  // One scale per column this thread holds: 8j + colInTile + {0, 1}.
-  scales.b.clear();
-  for (int64_t j = 0; j < config.tileN / 8; ++j)
-    scales.b.append(readColumnPair(stage, fragment, j));
-}
-
-SmallVector<Value> ScaleReader::readColumnPair(Value stage,
-                                               const ThreadFragment &fragment,
-                                               int64_t pair) {
-  return readStage(stage, config.bScaleOffset(), config.bScaleStride(),
-                   b.add(fragment.colInTile, 8 * pair), 2);
 }

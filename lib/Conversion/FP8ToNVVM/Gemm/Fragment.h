@@ -103,15 +103,6 @@ public:
   /// column of a tile that straddles two of B's row blocks its block's.
   void readFromStage(Value stage, Value kIndex, const ThreadFragment &fragment,
                      TileCoord tile, FragmentScales &scales);
-  /// Where the configuration reads them after the MMAs
-  /// (columnScalesAfterMma): the per-column B scales of `stage`, which
-  /// readFromStage left out.
-  void readColumnScales(Value stage, const ThreadFragment &fragment,
-                        FragmentScales &scales);
-  /// The B scales of the thread's column pair `pair` (columns 8 * pair +
-  /// colInTile + {0, 1}) from `stage`.
-  SmallVector<Value> readColumnPair(Value stage, const ThreadFragment &fragment,
-                                    int64_t pair);
 
 private:
   /// Whether the tile straddles two of B's row blocks, whose scales

@@ -108,16 +108,10 @@ GemmConfig gemm::chooseConfig(const Target &target, int64_t m, int64_t n,
   // A; masked A's are row-major): 8 experts of 4096 x 7168 with 2048 or
   // 4096 rows each, 7-8% faster than 128 x 128 on the H100, and no slower
   // with 512 or 1024 (bench/results/2026-11-26-h100-grouped-gemm.md).
-  // Per-column B scales that TMA brings with the stage (1x128 on both
-  // sides: blockwise Wgrad) fit too, read in the promotion rather than
-  // across the MMAs (columnScalesAfterMma): the third consumer doubles the
-  // time each one has to promote while the others' MMAs run.
   else if ((!grouped || a.byTma()) && kVaryingScales && promotion >= kTileK &&
-           (b.rowBlock != 1 || (!grouped && b.byTma() && !b.spansK())) &&
-           tallTiles >= 2 * numSMs) {
+           b.rowBlock != 1 && tallTiles >= 2 * numSMs) {
     config.consumers = 3;
     config.tileM = 3 * kConsumerRows;
-    config.columnScalesAfterMma = b.rowBlock == 1 && !b.spansK();
   }
   // Without promotion the accumulator is the only large register set, so a
   // 128 x 256 tile fits (128 f32 per thread) and halves B's traffic.

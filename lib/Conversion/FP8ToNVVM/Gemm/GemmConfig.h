@@ -198,12 +198,6 @@ struct GemmConfig {
   bool bScalePerColumn = false;
   /// Whether B's scales come by TMA with a tensor map (per-row scales).
   bool bScaleMapped() const { return bScaleBytes && !bScalePerTile; }
-  /// Whether each consumer reads a K-block's per-column B scales from the
-  /// stage after its MMAs have completed, in the promotion, instead of
-  /// before issuing them: they are then not live across the MMAs, which
-  /// lets three consumers of 160 registers hold a scale per row and per
-  /// column (blockwise Wgrad's 1x128 x 1x128, 192 x 128 tiles).
-  bool columnScalesAfterMma = false;
 
   /// The tiles of a last, partial round that are split (0: none). Each is
   /// cut into one 64-row sub-tile per consumer, and each sub-tile goes to a

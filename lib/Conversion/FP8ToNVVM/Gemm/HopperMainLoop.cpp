@@ -186,26 +186,6 @@ void HopperMainLoop::promote(Value acc, const FragmentScales &scales,
       sums, scalesChecked);
 }
 
-void HopperMainLoop::promoteOuterProduct(Value acc,
-                                         const FragmentScales &scales,
-                                         Value stage,
-                                         const ThreadFragment &fragment,
-                                         MutableArrayRef<Value> sums) {
-  SmallVector<Value> partials;
-  for (int64_t i = 0, e = sums.size(); i < e; ++i)
-    partials.push_back(LLVM::ExtractValueOp::create(b, acc, i));
-  // The column scales are read here, a pair at a time, after the MMAs have
-  // completed: a shared load after the wait no longer waits for their
-  // operand reads, and no more than a pair is live beside the sums.
-  gemm::promoteOuterProduct(
-      b, partials, scales.a, ThreadFragment::rowHalf,
-      ThreadFragment::columnPair, [](int64_t i) { return i % 2; },
-      [&](int64_t pair) {
-        return this->scales.readColumnPair(stage, fragment, pair);
-      },
-      sums);
-}
-
 /// One accumulator over all of K: each K-block's MMAs are queued behind the
 /// previous block's, whose stage is released once they are done.
 MainLoopResult HopperMainLoop::buildFastLoop(Value counter,
@@ -383,10 +363,7 @@ MainLoopResult HopperMainLoop::buildPromoted(Value counter,
     }
     // The stage is released after the promotion.
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-    if (config.columnScalesAfterMma)
-      promoteOuterProduct(acc, blockScales, current.stage, fragment, state);
-    else
-      promote(acc, blockScales, state, scalesChecked);
+    promote(acc, blockScales, state, scalesChecked);
   }
   // A sub-tile's stage is this consumer's alone: it arrives for all.
   pipeline.release(current.stage, fragment.lane, split ? config.consumers : 1);

@@ -105,11 +105,6 @@ private:
                    int64_t firstStep, int64_t numSteps);
   /// Adds accumulator `acc`, times its scales, to `sums` (without testing
   /// the scales where `scalesChecked`: promoteScaled).
-  /// promote's outer product of a scale per row (in `scales`) and one per
-  /// column, which it reads from `stage` as it goes (columnScalesAfterMma).
-  void promoteOuterProduct(Value acc, const FragmentScales &scales, Value stage,
-                           const ThreadFragment &fragment,
-                           MutableArrayRef<Value> sums);
   void promote(Value acc, const FragmentScales &scales,
                MutableArrayRef<Value> sums, bool scalesChecked);
   /// Ends a promoted K loop's body: yields the stage counter, the sums and

@@ -51,21 +51,6 @@ void promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
                    function_ref<Value(int64_t)> bScale,
                    MutableArrayRef<Value> sums, bool scalesChecked = false);
 
-/// The outer product of a scale per row and one per column (blockwise
-/// Wgrad's 1x128 x 1x128): promoteScaled's per-row-and-column form, to the
-/// same bits, with the column scales read as it goes. Element i lies on row
-/// `rowOf(i)` (its scale `rowScales[rowOf(i)]`) and column `columnOf(i)` of
-/// column pair `pairOf(i)`; `columnPair(p)` emits the reads of pair p's two
-/// scales where it is called, once per pair and branch, so that no more
-/// than a pair's are live at a time.
-void promoteOuterProduct(KernelBuilder &b, ArrayRef<Value> partials,
-                         ArrayRef<Value> rowScales,
-                         function_ref<int64_t(int64_t)> rowOf,
-                         function_ref<int64_t(int64_t)> pairOf,
-                         function_ref<int64_t(int64_t)> columnOf,
-                         function_ref<SmallVector<Value>(int64_t)> columnPair,
-                         MutableArrayRef<Value> sums);
-
 } // namespace mlir::fp8::kernels::gemm
 
 #endif // FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
