@@ -20,6 +20,24 @@ func.func @wgrad_tensorwise_4096x4096x8192(%a: tensor<4096x8192xf8E5M2>, %sa: te
   return %r : tensor<4096x4096xbf16>
 }
 
+func.func @fprop_tensorwise_8192x1024x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<1024x4096xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<8192x1024xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [*, *], scale = f32>, b_scaling = #fp8.scaling<tile = [*, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
+      : (tensor<8192x4096xf8E4M3FN>, tensor<1x1xf32>, tensor<1024x4096xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x1024xbf16>
+  return %r : tensor<8192x1024xbf16>
+}
+
+func.func @dgrad_tensorwise_8192x4096x1024(%a: tensor<8192x1024xf8E5M2>, %sa: tensor<1x1xf32>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<8192x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [*, *], scale = f32>, b_scaling = #fp8.scaling<tile = [*, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "dgrad"}
+      : (tensor<8192x1024xf8E5M2>, tensor<1x1xf32>, tensor<4096x1024xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x4096xbf16>
+  return %r : tensor<8192x4096xbf16>
+}
+
+func.func @wgrad_tensorwise_1024x4096x8192(%a: tensor<1024x8192xf8E5M2>, %sa: tensor<1x1xf32>, %b: tensor<4096x8192xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<1024x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [*, *], scale = f32>, b_scaling = #fp8.scaling<tile = [*, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
+      : (tensor<1024x8192xf8E5M2>, tensor<1x1xf32>, tensor<4096x8192xf8E4M3FN>, tensor<1x1xf32>) -> tensor<1024x4096xbf16>
+  return %r : tensor<1024x4096xbf16>
+}
+
 func.func @fprop_tensorwise_8192x14336x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<1x1xf32>, %b: tensor<14336x4096xf8E4M3FN>, %sb: tensor<1x1xf32>) -> tensor<8192x14336xbf16> {
   %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [*, *], scale = f32>, b_scaling = #fp8.scaling<tile = [*, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
       : (tensor<8192x4096xf8E4M3FN>, tensor<1x1xf32>, tensor<14336x4096xf8E4M3FN>, tensor<1x1xf32>) -> tensor<8192x14336xbf16>
@@ -74,6 +92,24 @@ func.func @wgrad_rowwise_4096x4096x8192(%a: tensor<4096x8192xf8E4M3FN>, %sa: ten
   return %r : tensor<4096x4096xbf16>
 }
 
+func.func @fprop_rowwise_8192x1024x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<1024x4096xf8E4M3FN>, %sb: tensor<1024x1xf32>) -> tensor<8192x1024xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
+      : (tensor<8192x4096xf8E4M3FN>, tensor<8192x1xf32>, tensor<1024x4096xf8E4M3FN>, tensor<1024x1xf32>) -> tensor<8192x1024xbf16>
+  return %r : tensor<8192x1024xbf16>
+}
+
+func.func @dgrad_rowwise_8192x4096x1024(%a: tensor<8192x1024xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<4096x1xf32>) -> tensor<8192x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "dgrad"}
+      : (tensor<8192x1024xf8E4M3FN>, tensor<8192x1xf32>, tensor<4096x1024xf8E4M3FN>, tensor<4096x1xf32>) -> tensor<8192x4096xbf16>
+  return %r : tensor<8192x4096xbf16>
+}
+
+func.func @wgrad_rowwise_1024x4096x8192(%a: tensor<1024x8192xf8E4M3FN>, %sa: tensor<1024x1xf32>, %b: tensor<4096x8192xf8E4M3FN>, %sb: tensor<4096x1xf32>) -> tensor<1024x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
+      : (tensor<1024x8192xf8E4M3FN>, tensor<1024x1xf32>, tensor<4096x8192xf8E4M3FN>, tensor<4096x1xf32>) -> tensor<1024x4096xbf16>
+  return %r : tensor<1024x4096xbf16>
+}
+
 func.func @fprop_rowwise_8192x14336x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<14336x4096xf8E4M3FN>, %sb: tensor<14336x1xf32>) -> tensor<8192x14336xbf16> {
   %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
       : (tensor<8192x4096xf8E4M3FN>, tensor<8192x1xf32>, tensor<14336x4096xf8E4M3FN>, tensor<14336x1xf32>) -> tensor<8192x14336xbf16>
@@ -124,6 +160,20 @@ func.func @dgrad_rowwise_gw_hp_8192x4096x4096(%a: tensor<8192x4096xf8E4M3FN>, %s
 
 // rowwise_gw_hp, K = 4096, N = 4096: wgrad not FP8 (kept in high precision), not here.
 
+func.func @fprop_rowwise_gw_hp_8192x1024x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<1024x4096xf8E4M3FN>, %sb: tensor<1024x1xf32>) -> tensor<8192x1024xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
+      : (tensor<8192x4096xf8E4M3FN>, tensor<8192x1xf32>, tensor<1024x4096xf8E4M3FN>, tensor<1024x1xf32>) -> tensor<8192x1024xbf16>
+  return %r : tensor<8192x1024xbf16>
+}
+
+func.func @dgrad_rowwise_gw_hp_8192x4096x1024(%a: tensor<8192x1024xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<4096x1xf32>) -> tensor<8192x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "dgrad"}
+      : (tensor<8192x1024xf8E4M3FN>, tensor<8192x1xf32>, tensor<4096x1024xf8E4M3FN>, tensor<4096x1xf32>) -> tensor<8192x4096xbf16>
+  return %r : tensor<8192x4096xbf16>
+}
+
+// rowwise_gw_hp, K = 4096, N = 1024: wgrad not FP8 (kept in high precision), not here.
+
 func.func @fprop_rowwise_gw_hp_8192x14336x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x1xf32>, %b: tensor<14336x4096xf8E4M3FN>, %sb: tensor<14336x1xf32>) -> tensor<8192x14336xbf16> {
   %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, *], scale = f32>, b_scaling = #fp8.scaling<tile = [1, *], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
       : (tensor<8192x4096xf8E4M3FN>, tensor<8192x1xf32>, tensor<14336x4096xf8E4M3FN>, tensor<14336x1xf32>) -> tensor<8192x14336xbf16>
@@ -168,6 +218,24 @@ func.func @wgrad_blockwise_4096x4096x8192(%a: tensor<4096x8192xf8E4M3FN>, %sa: t
   %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scale_layout = #fp8.scale_layout<col_major_tma>, b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
       : (tensor<4096x8192xf8E4M3FN>, tensor<64x4096xf32>, tensor<4096x8192xf8E4M3FN>, tensor<64x4096xf32>) -> tensor<4096x4096xbf16>
   return %r : tensor<4096x4096xbf16>
+}
+
+func.func @fprop_blockwise_8192x1024x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<32x8192xf32>, %b: tensor<1024x4096xf8E4M3FN>, %sb: tensor<8x32xf32>) -> tensor<8192x1024xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
+      : (tensor<8192x4096xf8E4M3FN>, tensor<32x8192xf32>, tensor<1024x4096xf8E4M3FN>, tensor<8x32xf32>) -> tensor<8192x1024xbf16>
+  return %r : tensor<8192x1024xbf16>
+}
+
+func.func @dgrad_blockwise_8192x4096x1024(%a: tensor<8192x1024xf8E4M3FN>, %sa: tensor<8x8192xf32>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<32x8xf32>) -> tensor<8192x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scaling = #fp8.scaling<tile = [128, 128], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "dgrad"}
+      : (tensor<8192x1024xf8E4M3FN>, tensor<8x8192xf32>, tensor<4096x1024xf8E4M3FN>, tensor<32x8xf32>) -> tensor<8192x4096xbf16>
+  return %r : tensor<8192x4096xbf16>
+}
+
+func.func @wgrad_blockwise_1024x4096x8192(%a: tensor<1024x8192xf8E4M3FN>, %sa: tensor<64x1024xf32>, %b: tensor<4096x8192xf8E4M3FN>, %sb: tensor<64x4096xf32>) -> tensor<1024x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scale_layout = #fp8.scale_layout<col_major_tma>, a_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, b_scale_layout = #fp8.scale_layout<col_major_tma>, b_scaling = #fp8.scaling<tile = [1, 128], scale = f32>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
+      : (tensor<1024x8192xf8E4M3FN>, tensor<64x1024xf32>, tensor<4096x8192xf8E4M3FN>, tensor<64x4096xf32>) -> tensor<1024x4096xbf16>
+  return %r : tensor<1024x4096xbf16>
 }
 
 func.func @fprop_blockwise_8192x14336x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<32x8192xf32>, %b: tensor<14336x4096xf8E4M3FN>, %sb: tensor<112x32xf32>) -> tensor<8192x14336xbf16> {
@@ -222,6 +290,24 @@ func.func @wgrad_mxfp8_4096x4096x8192(%a: tensor<4096x8192xf8E4M3FN>, %sa: tenso
   %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
       : (tensor<4096x8192xf8E4M3FN>, tensor<4096x256xf8E8M0FNU>, tensor<4096x8192xf8E4M3FN>, tensor<4096x256xf8E8M0FNU>) -> tensor<4096x4096xbf16>
   return %r : tensor<4096x4096xbf16>
+}
+
+func.func @fprop_mxfp8_8192x1024x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x128xf8E8M0FNU>, %b: tensor<1024x4096xf8E4M3FN>, %sb: tensor<1024x128xf8E8M0FNU>) -> tensor<8192x1024xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "fprop"}
+      : (tensor<8192x4096xf8E4M3FN>, tensor<8192x128xf8E8M0FNU>, tensor<1024x4096xf8E4M3FN>, tensor<1024x128xf8E8M0FNU>) -> tensor<8192x1024xbf16>
+  return %r : tensor<8192x1024xbf16>
+}
+
+func.func @dgrad_mxfp8_8192x4096x1024(%a: tensor<8192x1024xf8E4M3FN>, %sa: tensor<8192x32xf8E8M0FNU>, %b: tensor<4096x1024xf8E4M3FN>, %sb: tensor<4096x32xf8E8M0FNU>) -> tensor<8192x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "dgrad"}
+      : (tensor<8192x1024xf8E4M3FN>, tensor<8192x32xf8E8M0FNU>, tensor<4096x1024xf8E4M3FN>, tensor<4096x32xf8E8M0FNU>) -> tensor<8192x4096xbf16>
+  return %r : tensor<8192x4096xbf16>
+}
+
+func.func @wgrad_mxfp8_1024x4096x8192(%a: tensor<1024x8192xf8E4M3FN>, %sa: tensor<1024x256xf8E8M0FNU>, %b: tensor<4096x8192xf8E4M3FN>, %sb: tensor<4096x256xf8E8M0FNU>) -> tensor<1024x4096xbf16> {
+  %r = fp8.scaled_matmul %a, %sa, %b, %sb {a_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, b_scaling = #fp8.scaling<tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>, contracting = array<i64: 1, 1>, fp8.matmul = "wgrad"}
+      : (tensor<1024x8192xf8E4M3FN>, tensor<1024x256xf8E8M0FNU>, tensor<4096x8192xf8E4M3FN>, tensor<4096x256xf8E8M0FNU>) -> tensor<1024x4096xbf16>
+  return %r : tensor<1024x4096xbf16>
 }
 
 func.func @fprop_mxfp8_8192x14336x4096(%a: tensor<8192x4096xf8E4M3FN>, %sa: tensor<8192x128xf8E8M0FNU>, %b: tensor<14336x4096xf8E4M3FN>, %sb: tensor<14336x128xf8E8M0FNU>) -> tensor<8192x14336xbf16> {

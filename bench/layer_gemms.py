@@ -4,8 +4,9 @@
     python3 bench/layer_gemms.py [--fp8-opt build/bin/fp8-opt]
                                  [--output bench/layer_gemms.mlir]
 
-For each linear shape of bench/layer.py (8192 tokens; (K, N) = (4096, 4096),
-(4096, 14336), (14336, 4096): the last two are also the MLP's w1/w3 and w2)
+For each linear shape of bench/layer.py and bench/e2e.py (8192 tokens;
+(K, N) = (4096, 4096), (4096, 1024), (4096, 14336), (14336, 4096): a Llama-3
+8B block's q/o, k/v (8 KV heads), w1/w3 and w2)
 and each recipe, the layer's graph (fp8_mlir.graphs.linear) goes through
 `fp8-opt --fp8-pipeline='recipe=R chip=sm_90a'`, and every
 `fp8.scaled_matmul` it leaves (Fprop, Dgrad, Wgrad, with the operand types,
@@ -30,7 +31,8 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 from fp8_mlir import graphs  # noqa: E402
 
 TOKENS = 8192
-LINEAR_SHAPES = [(4096, 4096), (4096, 14336), (14336, 4096)]  # (K, N)
+LINEAR_SHAPES = [(4096, 4096), (4096, 1024), (4096, 14336),
+                 (14336, 4096)]  # (K, N)
 RECIPES = ("tensorwise", "rowwise", "rowwise_gw_hp", "blockwise", "mxfp8")
 
 # `%r = fp8.scaled_matmul %a, %sa, %b, %sb {attrs} : (types) -> result`
