@@ -134,7 +134,7 @@ struct ConvertFP8ToNVVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<Target> parsed = Target::parse(chip, [&] {
+    FailureOr<Target> parsed = resolveTarget(module, chip, [&] {
       return emitError(getOptionLoc(module, needsKernel),
                        "convert-fp8-to-nvvm: ");
     });
@@ -343,8 +343,10 @@ void fp8::buildKernelToPTXPipeline(OpPassManager &pm, bool lineInfo) {
 namespace {
 struct FP8ToPTXOptions : PassPipelineOptions<FP8ToPTXOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("target GPU (sm_90a or sm_100a)"),
-                           llvm::cl::init("sm_90a")};
+                           llvm::cl::desc("target GPU (sm_90a or sm_100a); "
+                                          "default: the module's fp8.target, "
+                                          "else sm_90a"),
+                           llvm::cl::init("")};
   Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("emit .file/.loc line info pointing at the MLIR ops"),

@@ -9,6 +9,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -134,6 +135,16 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
       return op->emitError()
              << "'" << getRecipeAttrName() << "' must be a #fp8.recipe, got "
              << attr.getValue();
+    return success();
+  }
+  // The chip is checked where it is read (fp8::Target, which knows why a
+  // chip is refused); here only where it may stand.
+  if (name == getTargetAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getTargetAttrName()
+             << "' must be a chip name (a string) on a builtin.module, got "
+             << attr.getValue() << " on '" << op->getName() << "'";
     return success();
   }
   // Set by convert-fp8-to-nvvm: the kernel of an op and the parameters its

@@ -145,6 +145,11 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     the same for its A's 1x128 f32 scales (`a_scale_layout`); its B's and
     the masked layout's stay `row_major`.
 
+    The chip is recorded on the module as `fp8.target = "<chip>"`, which
+    kernel generation and `fp8-emit` read, so that it is said once. A
+    module already legalized for another chip is refused: its layouts are
+    that chip's.
+
     `sm_100a` (Blackwell): `tcgen05` reads FP8 either major (the
     instruction descriptor's transpose bits), so no operand is transposed.
     It applies E8M0 scales of 1x32 blocks along K itself, from tensor
