@@ -11,6 +11,17 @@
 // CHIP: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: chip 'sm_89' is not supported
 // UNKNOWN: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: unknown chip 'sm_91': expected one of sm_90a, sm_100a
 // OPTION: no such option arch
+
+// The pipeline runs module passes: nested in a func.func it is an error,
+// not an abort of the process (upstream's pass manager aborts there), and
+// so are the other pipelines.
+// RUN: not fp8-opt %s '--pass-pipeline=builtin.module(func.func(fp8-pipeline{recipe=blockwise}))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not fp8-opt %s '--pass-pipeline=builtin.module(func.func(fp8-to-ptx))' 2>&1 | FileCheck %s --check-prefix=NESTED-PTX
+// RUN: not fp8-opt %s '--pass-pipeline=builtin.module(func.func(fp8-reference-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED-REF
+// NESTED: error: fp8-pipeline runs module passes and cannot be nested in 'func.func': put it directly in builtin.module(...), e.g. --pass-pipeline='builtin.module(fp8-pipeline{recipe=blockwise})'
+// NESTED-NOT: LLVM ERROR
+// NESTED-PTX: error: fp8-to-ptx runs module passes and cannot be nested in 'func.func': put it directly in builtin.module(...), e.g. --pass-pipeline='builtin.module(fp8-to-ptx)'
+// NESTED-REF: error: fp8-reference-pipeline runs module passes and cannot be nested in 'func.func'
 module {
   func.func @fprop(%x: tensor<64x256xbf16> {fp8.role = "activation"},
                    %w: tensor<32x256xbf16> {fp8.role = "weight"},

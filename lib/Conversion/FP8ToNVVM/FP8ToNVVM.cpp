@@ -355,14 +355,25 @@ struct FP8ToPTXOptions : PassPipelineOptions<FP8ToPTXOptions> {
 } // namespace
 
 void fp8::registerFP8ToPTXPipeline() {
-  PassPipelineRegistration<FP8ToPTXOptions>(
+  // PassPipelineRegistration<FP8ToPTXOptions>, with a diagnostic where
+  // upstream aborts (the pipeline nested in a func.func).
+  registerPassPipeline(
       "fp8-to-ptx",
       "Generate GPU kernels for fp8 ops and serialize them to PTX "
       "(gpu.binary)",
-      [](OpPassManager &pm, const FP8ToPTXOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        FP8ToPTXOptions options;
+        if (failed(checkPipelineAnchor("fp8-to-ptx", pm, text, errorHandler)) ||
+            failed(options.parseFromString(text)))
+          return failure();
         ConvertFP8ToNVVMOptions convert;
         convert.chip = options.chip;
         pm.addPass(createConvertFP8ToNVVM(convert));
         buildKernelToPTXPipeline(pm, options.lineInfo);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(FP8ToPTXOptions());
       });
 }

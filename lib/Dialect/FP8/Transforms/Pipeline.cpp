@@ -64,7 +64,11 @@ void fp8::registerFP8Pipeline() {
       "fp8-fuse-quantization",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        if (failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
+        // Upstream aborts on a module pass added inside a func.func
+        // pipeline.
+        if (failed(
+                checkPipelineAnchor("fp8-pipeline", pm, text, errorHandler)) ||
+            failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
                                       errorHandler)))
           return failure();
         PipelineOptions options;

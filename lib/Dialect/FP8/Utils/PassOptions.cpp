@@ -8,6 +8,7 @@
 #include "fp8/Dialect/FP8/Utils/PassOptions.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -80,4 +81,19 @@ LogicalResult fp8::checkRecipeQuoting(
                         pass + "=" + key + "=\"" + value + "\"')");
   }
   return success();
+}
+
+LogicalResult fp8::checkPipelineAnchor(
+    StringRef pipeline, const OpPassManager &pm, StringRef options,
+    llvm::function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::optional<StringRef> anchor = pm.getOpName();
+  if (!anchor || *anchor == ModuleOp::getOperationName())
+    return success();
+  std::string written = pipeline.str();
+  if (!options.empty())
+    written += "{" + options.str() + "}";
+  return errorHandler(Twine(pipeline) +
+                      " runs module passes and cannot be nested in '" +
+                      *anchor + "': put it directly in builtin.module(...), " +
+                      "e.g. --pass-pipeline='builtin.module(" + written + ")'");
 }

@@ -46,7 +46,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 };
 
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
-/// module) fp8-quantize-matmuls,
+/// module; fp8-pipeline refuses any other anchor) fp8-quantize-matmuls,
 /// fp8-insert-hadamard where the recipe has a Hadamard size,
 /// fp8-derive-scaling, fp8-legalize, canonicalize, cse,
 /// fp8-monitor-quantization where `monitor` is set, and

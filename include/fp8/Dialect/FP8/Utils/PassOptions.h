@@ -16,7 +16,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 
-namespace mlir::fp8 {
+namespace mlir {
+class OpPassManager;
+namespace fp8 {
 
 /// The location for an error about a pass option: that of the first op in
 /// `module` for which `appliesTo` holds, else that of the first op with a
@@ -36,6 +38,16 @@ LogicalResult checkRecipeQuoting(
     StringRef pass, StringRef key, StringRef options,
     llvm::function_ref<LogicalResult(const Twine &)> errorHandler);
 
-} // namespace mlir::fp8
+/// Fails, through `errorHandler`, when the pass manager that pipeline
+/// `pipeline` (given `options`) is being added to is anchored on an op
+/// other than builtin.module: its module passes could not be added there,
+/// and upstream's pass manager aborts the process on them. The error shows
+/// where the pipeline goes.
+LogicalResult checkPipelineAnchor(
+    StringRef pipeline, const OpPassManager &pm, StringRef options,
+    llvm::function_ref<LogicalResult(const Twine &)> errorHandler);
+
+} // namespace fp8
+} // namespace mlir
 
 #endif // FP8_DIALECT_FP8_UTILS_PASSOPTIONS_H
