@@ -287,6 +287,23 @@ namespace {
 struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
   using Base::Base;
 
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    // The old positional form, --fp8-emit=DIR.
+    StringRef word = options.trim();
+    if (!word.empty() && !word.contains('=') && !word.contains(' ') &&
+        failed(checkOptionNames(*this, word,
+                                [](const Twine &) { return failure(); })))
+      return errorHandler("fp8-emit: '" + word +
+                          "' is not an option: the directory is given as "
+                          "dir=, --fp8-emit=dir=" +
+                          word);
+    if (failed(checkOptionNames(*this, options, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Option errors point at the first op that needs a kernel.

@@ -25,6 +25,23 @@ void FP8Dialect::initialize() {
   registerAttributes();
 }
 
+std::optional<StringRef> fp8::findClosestName(StringRef name,
+                                              ArrayRef<StringRef> candidates) {
+  unsigned limit = std::max<unsigned>(2, name.size() / 3);
+  std::optional<StringRef> best;
+  unsigned bestDistance = limit + 1;
+  for (StringRef candidate : candidates) {
+    unsigned distance =
+        name.edit_distance(candidate, /*AllowReplacements=*/true,
+                           /*MaxEditDistance=*/limit);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 /// Checks that `attr`, found on `op`, is a valid `fp8.role`.
 static LogicalResult verifyRoleValue(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<StringAttr>(attr.getValue());

@@ -398,6 +398,14 @@ namespace {
 struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
   using Base::Base;
 
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(checkOptionNames(*this, options, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // An option error points at the first fp8 op, which it is for.

@@ -65,13 +65,17 @@ void fp8::registerFP8Pipeline() {
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         // Upstream aborts on a module pass added inside a func.func
-        // pipeline.
+        // pipeline; the option parser names no option it does not know.
+        PipelineOptions options;
+        std::string known;
+        llvm::raw_string_ostream os(known);
+        options.print(os);
         if (failed(
                 checkPipelineAnchor("fp8-pipeline", pm, text, errorHandler)) ||
             failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
-                                      errorHandler)))
+                                      errorHandler)) ||
+            failed(checkOptionNames("fp8-pipeline", text, known, errorHandler)))
           return failure();
-        PipelineOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
         buildPipeline(pm, options);

@@ -22,7 +22,9 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     result is an activation and a Dgrad result a gradient. The pair of roles
     names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
     gradient x activation Wgrad. An operand without a role next to one with
-    a role, or a pair the recipe does not cover, is an error; a matmul whose
+    a role, or a pair the recipe does not cover, is an error (where the
+    roles of an op's operands disagree, e.g. a norm's gain marked as a
+    weight times the activations, the error names that op); a matmul whose
     operands both have no role stays as it is, with a warning that says
     where the roles would go. Matmuls the recipe keeps in high precision are
     left alone. A module in which nothing is quantized gets a warning.
@@ -42,10 +44,15 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     argument marked `fp8.seed`. Delayed-amax recipes thread one amax history
     per quantized value through the function as an extra argument and an
     extra result (TransformerEngine semantics; see docs/Passes.md).
+
+    Without `recipe`, the pass quantizes with `tensorwise` and warns that it
+    did; an unknown recipe name is an error that suggests the closest
+    preset.
   }];
   let options = [
-    Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
-           "recipe preset, or a full #fp8.recipe<...> attribute">,
+    Option<"recipe", "recipe", "std::string", /*default=*/"\"\"",
+           "recipe preset, or a full #fp8.recipe<...> attribute; none: "
+           "tensorwise, with a warning">,
   ];
   let dependentDialects = [
     "::mlir::fp8::FP8Dialect",

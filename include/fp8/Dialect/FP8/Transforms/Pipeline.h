@@ -25,8 +25,9 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<std::string> recipe{
       *this, "recipe",
       llvm::cl::desc("recipe preset, or a full #fp8.recipe<...> attribute "
-                     "(as fp8-quantize-matmuls takes it)"),
-      llvm::cl::init("tensorwise")};
+                     "(as fp8-quantize-matmuls takes it); none: tensorwise, "
+                     "with a warning"),
+      llvm::cl::init("")};
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("target GPU architecture: sm_90a or sm_100a"),
