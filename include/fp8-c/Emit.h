@@ -21,7 +21,9 @@ extern "C" {
 typedef void (*Fp8EmitCallback)(MlirStringRef file, MlirStringRef contents,
                                 void *userData);
 
-/// Builds the GPU kernels of `module` for `chip` (sm_90a or sm_100a) where
+/// Builds the GPU kernels of `module` for `chip` (sm_90a or sm_100a; empty
+/// for the chip fp8BuildPipeline legalized the module for, the module's
+/// `fp8.target`, else sm_90a; a chip other than that one fails) where
 /// convert-fp8-to-nvvm has not run yet (the module gains its gpu.modules
 /// and the ops their `fp8.kernel` tags), lowers them to PTX, and passes the
 /// manifest and the PTX files to `callback`. Fails, after diagnostics on the

@@ -21,13 +21,14 @@ MlirLogicalResult fp8EmitProgram(MlirModule module, MlirStringRef chip,
                                  bool lineInfo, Fp8EmitCallback callback,
                                  void *userData) {
   ModuleOp op = unwrap(module);
-  FailureOr<fp8::Target> target = fp8::Target::parse(
-      unwrap(chip), [&] { return emitError(op.getLoc(), "fp8-emit: "); });
+  FailureOr<fp8::Target> target = fp8::resolveTarget(
+      op, unwrap(chip), [&] { return emitError(op.getLoc(), "fp8-emit: "); });
   if (failed(target))
     return mlirLogicalResultFailure();
+  fp8::remarkIfNeverRun(op.getLoc(), *target);
   PassManager pm(op.getContext());
   fp8::ConvertFP8ToNVVMOptions options;
-  options.chip = unwrap(chip).str();
+  options.chip = target->getName().str();
   pm.addPass(fp8::createConvertFP8ToNVVM(options));
   if (failed(pm.run(op)))
     return mlirLogicalResultFailure();

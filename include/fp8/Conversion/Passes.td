@@ -64,11 +64,15 @@ def ConvertFP8ToNVVM : Pass<"convert-fp8-to-nvvm", "::mlir::ModuleOp"> {
     A form without a kernel gets a diagnostic on its op.
 
     `chip` is parsed by `fp8::Target` (sm_90a, sm_100a); any other chip is
-    refused with the reason.
+    refused with the reason. Without `chip`, the kernels are built for the
+    chip the module was legalized for (its `fp8.target`, which
+    `fp8-legalize` and `fp8-pipeline` set), else for sm_90a; a `chip` that
+    differs from the module's `fp8.target` is an error.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU architecture (sm_90a or sm_100a)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target GPU architecture (sm_90a or sm_100a); default: the "
+           "module's fp8.target, else sm_90a">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -103,15 +107,23 @@ def FP8Emit : Pass<"fp8-emit", "::mlir::ModuleOp"> {
     every instruction at the MLIR op that produced it, so profilers and
     `cuobjdump` show fp8 source lines; `line-info=false` strips it.
 
+    The chip is the one the module was legalized for (its `fp8.target`,
+    which `fp8-pipeline{chip=...}` and `fp8-legalize` set), else sm_90a;
+    `chip` may name it again, and a different chip is an error. Emitting
+    for sm_100a says, in a remark, that those kernels are checked with
+    ptxas only.
+
     ```
-    fp8-opt in.mlir --fp8-emit="dir=kernels chip=sm_90a"
+    fp8-opt in.mlir --fp8-pipeline="recipe=blockwise chip=sm_90a" --fp8-emit=dir=kernels
+    fp8-opt quantized.mlir --fp8-emit="dir=kernels chip=sm_90a"
     ```
   }];
   let options = [
     Option<"dir", "dir", "std::string", /*default=*/"",
            "directory to write the PTX files and manifest.json into">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU architecture (sm_90a or sm_100a)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target GPU architecture (sm_90a or sm_100a); default: the "
+           "module's fp8.target, else sm_90a">,
     Option<"lineInfo", "line-info", "bool", /*default=*/"true",
            "emit .file/.loc line info pointing at the MLIR ops">,
   ];

@@ -194,6 +194,15 @@ fp8::emitProgram(ModuleOp module, const Target &target, bool lineInfo) {
   return program;
 }
 
+void fp8::remarkIfNeverRun(Location loc, const Target &target) {
+  // No Blackwell GPU has been available: the sm_100a kernels are checked
+  // by ptxas and by reading their SASS, never by running them.
+  if (target.isBlackwell())
+    emitRemark(loc) << "fp8-emit: " << target.getName()
+                    << " kernels are checked with ptxas only: this project "
+                       "has not run them on a Blackwell GPU";
+}
+
 /// Writes `program` into `dir` (its PTX files and manifest.json) so that a
 /// failure leaves the directory as it was: every file is written to a
 /// temporary beside its place, and only when all are written are they
@@ -278,6 +287,23 @@ namespace {
 struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
   using Base::Base;
 
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    // The old positional form, --fp8-emit=DIR.
+    StringRef word = options.trim();
+    if (!word.empty() && !word.contains('=') && !word.contains(' ') &&
+        failed(checkOptionNames(*this, word,
+                                [](const Twine &) { return failure(); })))
+      return errorHandler("fp8-emit: '" + word +
+                          "' is not an option: the directory is given as "
+                          "dir=, --fp8-emit=dir=" +
+                          word);
+    if (failed(checkOptionNames(*this, options, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Option errors point at the first op that needs a kernel.
@@ -287,14 +313,15 @@ struct FP8EmitPass : fp8::impl::FP8EmitBase<FP8EmitPass> {
                            "--fp8-emit=\"dir=DIR chip=CHIP\"");
       return signalPassFailure();
     }
-    FailureOr<Target> target =
-        Target::parse(chip, [&] { return emitError(optionLoc, "fp8-emit: "); });
+    FailureOr<Target> target = resolveTarget(
+        module, chip, [&] { return emitError(optionLoc, "fp8-emit: "); });
     if (failed(target))
       return signalPassFailure();
+    remarkIfNeverRun(optionLoc, *target);
     // Kernels for the ops that have none yet.
     OpPassManager convert(ModuleOp::getOperationName());
     ConvertFP8ToNVVMOptions options;
-    options.chip = chip;
+    options.chip = target->getName().str();
     convert.addPass(createConvertFP8ToNVVM(options));
     if (failed(runPipeline(convert, module)))
       return signalPassFailure();

@@ -134,7 +134,7 @@ struct ConvertFP8ToNVVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<Target> parsed = Target::parse(chip, [&] {
+    FailureOr<Target> parsed = resolveTarget(module, chip, [&] {
       return emitError(getOptionLoc(module, needsKernel),
                        "convert-fp8-to-nvvm: ");
     });
@@ -343,8 +343,10 @@ void fp8::buildKernelToPTXPipeline(OpPassManager &pm, bool lineInfo) {
 namespace {
 struct FP8ToPTXOptions : PassPipelineOptions<FP8ToPTXOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("target GPU (sm_90a or sm_100a)"),
-                           llvm::cl::init("sm_90a")};
+                           llvm::cl::desc("target GPU (sm_90a or sm_100a); "
+                                          "default: the module's fp8.target, "
+                                          "else sm_90a"),
+                           llvm::cl::init("")};
   Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("emit .file/.loc line info pointing at the MLIR ops"),
@@ -353,14 +355,25 @@ struct FP8ToPTXOptions : PassPipelineOptions<FP8ToPTXOptions> {
 } // namespace
 
 void fp8::registerFP8ToPTXPipeline() {
-  PassPipelineRegistration<FP8ToPTXOptions>(
+  // PassPipelineRegistration<FP8ToPTXOptions>, with a diagnostic where
+  // upstream aborts (the pipeline nested in a func.func).
+  registerPassPipeline(
       "fp8-to-ptx",
       "Generate GPU kernels for fp8 ops and serialize them to PTX "
       "(gpu.binary)",
-      [](OpPassManager &pm, const FP8ToPTXOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        FP8ToPTXOptions options;
+        if (failed(checkPipelineAnchor("fp8-to-ptx", pm, text, errorHandler)) ||
+            failed(options.parseFromString(text)))
+          return failure();
         ConvertFP8ToNVVMOptions convert;
         convert.chip = options.chip;
         pm.addPass(createConvertFP8ToNVVM(convert));
         buildKernelToPTXPipeline(pm, options.lineInfo);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(FP8ToPTXOptions());
       });
 }

@@ -10,6 +10,7 @@
 #include "fp8/Conversion/FP8ToReference/FP8ToReference.h"
 
 #include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -53,6 +54,9 @@ void fp8::registerFP8ReferencePipeline() {
       "Lower tensor-level fp8 IR to the LLVM dialect for mlir-runner",
       [](OpPassManager &pm, StringRef options,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (failed(fp8::checkPipelineAnchor("fp8-reference-pipeline", pm,
+                                            options, errorHandler)))
+          return failure();
         if (!options.empty())
           return errorHandler("fp8-reference-pipeline takes no options, got '" +
                               options +
@@ -60,5 +64,5 @@ void fp8::registerFP8ReferencePipeline() {
         buildReferencePipeline(pm);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)>) {});
+      [](function_ref<void(const mlir::detail::PassOptions &)>) {});
 }

@@ -15,8 +15,12 @@
 // LIST: error: convert-fp8-to-nvvm: unknown chip 'sm_90a,sm_100a'
 // RUN: not fp8-opt %s --fp8-to-ptx=chip=sm_120a 2>&1 | FileCheck %s --check-prefix=CONSUMER
 // CONSUMER: error: convert-fp8-to-nvvm: chip 'sm_120a' is not supported (consumer Blackwell has no tcgen05
-// RUN: not fp8-opt %s --convert-fp8-to-nvvm=chip= 2>&1 | FileCheck %s --check-prefix=EMPTY
-// EMPTY: error: convert-fp8-to-nvvm: no chip given: expected one of sm_90a, sm_100a
+// An empty chip is no chip: fp8-legalize needs one, while kernel generation
+// then builds for the module's fp8.target, else sm_90a (emit-target.mlir).
+// RUN: not fp8-opt %s --fp8-legalize=chip= 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: fp8-opt %s --convert-fp8-to-nvvm=chip= | FileCheck %s --check-prefix=EMPTYNVVM
+// EMPTY: error: fp8-legalize: no chip given: expected one of sm_90a, sm_100a
+// EMPTYNVVM: #nvvm.target<{{.*}}chip = "sm_90a"
 // RUN: not fp8-opt %s --convert-fp8-to-nvvm=chip=sm_90 2>&1 | FileCheck %s --check-prefix=NOA
 // NOA: error: convert-fp8-to-nvvm: chip 'sm_90' is not supported (wgmma and setmaxnreg are arch-specific features of sm_90a; use chip=sm_90a)
 // RUN: not fp8-opt %s --convert-fp8-to-nvvm=chip=sm_100 2>&1 | FileCheck %s --check-prefix=NOA100

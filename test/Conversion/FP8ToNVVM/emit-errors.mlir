@@ -31,7 +31,7 @@
 
 // The old positional form says what to write instead.
 // RUN: not fp8-opt %S/amax-ptx.mlir --fp8-emit=%t.old 2>&1 | FileCheck %s --check-prefix=OLD
-// OLD: no such option
+// OLD: error: fp8-emit: '{{.*}}.old' is not an option: the directory is given as dir=, --fp8-emit=dir={{.*}}.old
 
 // The manifest has a version and each kernel the location of its op; the
 // PTX opens with a header that names the op and every parameter in order.

@@ -223,3 +223,15 @@ func.func @f() attributes {fp8.unknown = 1} { return }
 
 // expected-error @+1 {{'fp8.amax_history' is a unit attribute of a ranked f32 tensor argument, argument #0 is 'tensor<16xbf16>'}}
 func.func @f(%h: tensor<16xbf16> {fp8.amax_history}) { return }
+
+// -----
+
+// fp8.target records a module's chip: it belongs on the module.
+// expected-error @+1 {{'fp8.target' must be a chip name (a string) on a builtin.module, got "sm_90a" on 'func.func'}}
+func.func @f() attributes {fp8.target = "sm_90a"} { return }
+
+// -----
+
+// The chip is a name, not a number.
+// expected-error @+1 {{'fp8.target' must be a chip name (a string) on a builtin.module, got 90 : i64 on 'builtin.module'}}
+module attributes {fp8.target = 90} {}

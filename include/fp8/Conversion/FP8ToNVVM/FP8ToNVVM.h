@@ -7,6 +7,7 @@
 #ifndef FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
 #define FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
 
+#include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -167,6 +168,12 @@ struct EmittedProgram {
 /// as it is. For compilers that embed the passes and want no files.
 FailureOr<EmittedProgram> emitProgram(ModuleOp module, const Target &target,
                                       bool lineInfo = true);
+
+/// Says, in a remark at `loc`, that `target`'s kernels have not run on
+/// hardware in this project (sm_100a: checked with ptxas only), so that a
+/// user learns it before the GPU does. fp8-emit and fp8EmitProgram say it
+/// once per program; nothing for sm_90a.
+void remarkIfNeverRun(Location loc, const Target &target);
 
 /// Adds the passes that lower generated gpu.modules to NVVM and serialize
 /// them to PTX (`gpu.binary` ops), with .file/.loc line info pointing at

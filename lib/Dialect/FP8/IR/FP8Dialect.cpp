@@ -9,6 +9,7 @@
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -22,6 +23,23 @@ void FP8Dialect::initialize() {
 #include "fp8/Dialect/FP8/IR/FP8Ops.cpp.inc"
       >();
   registerAttributes();
+}
+
+std::optional<StringRef> fp8::findClosestName(StringRef name,
+                                              ArrayRef<StringRef> candidates) {
+  unsigned limit = std::max<unsigned>(2, name.size() / 3);
+  std::optional<StringRef> best;
+  unsigned bestDistance = limit + 1;
+  for (StringRef candidate : candidates) {
+    unsigned distance =
+        name.edit_distance(candidate, /*AllowReplacements=*/true,
+                           /*MaxEditDistance=*/limit);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
 
 /// Checks that `attr`, found on `op`, is a valid `fp8.role`.
@@ -134,6 +152,16 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
       return op->emitError()
              << "'" << getRecipeAttrName() << "' must be a #fp8.recipe, got "
              << attr.getValue();
+    return success();
+  }
+  // The chip is checked where it is read (fp8::Target, which knows why a
+  // chip is refused); here only where it may stand.
+  if (name == getTargetAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getTargetAttrName()
+             << "' must be a chip name (a string) on a builtin.module, got "
+             << attr.getValue() << " on '" << op->getName() << "'";
     return success();
   }
   // Set by convert-fp8-to-nvvm: the kernel of an op and the parameters its

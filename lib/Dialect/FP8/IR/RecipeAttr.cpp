@@ -248,10 +248,16 @@ static ParseResult parseRecipeField(AsmParser &parser, StringRef key, SMLoc loc,
           return success();
         });
   }
-  return parser.emitError(loc)
-         << "unknown #fp8.recipe parameter '" << key
-         << "', expected activation, weight, gradient, amax, margin, "
-            "accumulate, hadamard, stochastic_gradients or high_precision";
+  static const StringRef keys[] = {
+      "activation",    "weight",     "gradient", "amax",
+      "margin",        "accumulate", "hadamard", "stochastic_gradients",
+      "high_precision"};
+  InFlightDiagnostic diag = parser.emitError(loc)
+                            << "unknown #fp8.recipe parameter '" << key << "'";
+  if (std::optional<StringRef> near = findClosestName(key, keys))
+    diag << " (did you mean '" << *near << "'?)";
+  return diag << ", expected activation, weight, gradient, amax, margin, "
+                 "accumulate, hadamard, stochastic_gradients or high_precision";
 }
 
 Attribute RecipeAttr::parse(AsmParser &parser, Type) {
@@ -275,9 +281,12 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
   } else {
     std::optional<RecipeFields> preset = getPresetFields(context, first);
     if (!preset) {
-      parser.emitError(nameLoc)
-          << "unknown recipe '" << first << "', expected one of "
-          << llvm::join(getPresetNames(), ", ");
+      InFlightDiagnostic diag = parser.emitError(nameLoc)
+                                << "unknown recipe '" << first << "'";
+      if (std::optional<StringRef> near =
+              findClosestName(first, getPresetNames()))
+        diag << " (did you mean '" << *near << "'?)";
+      diag << ", expected one of " << llvm::join(getPresetNames(), ", ");
       return {};
     }
     fields = *preset;

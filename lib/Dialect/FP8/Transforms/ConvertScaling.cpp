@@ -94,15 +94,9 @@ struct FP8ConvertScalingPass
     MLIRContext *ctx = &getContext();
     // Option errors point at the first fp8 op, which they are for.
     Location loc = getOptionLoc(getOperation(), isFP8Op);
-    RecipeAttr target = RecipeAttr::getPreset(ctx, to);
-    if (!target && StringRef(to).starts_with("#fp8.recipe"))
-      target = dyn_cast_or_null<RecipeAttr>(parseAttribute(to, ctx));
-    if (!target) {
-      emitError(loc) << "unknown target recipe '" << to << "', expected one of "
-                     << llvm::join(RecipeAttr::getPresetNames(), ", ")
-                     << " or a #fp8.recipe<...> attribute";
+    RecipeAttr target = parseRecipeOption(ctx, to, "target recipe", loc);
+    if (!target)
       return signalPassFailure();
-    }
     std::optional<Rounding> parsedRounding = symbolizeRounding(rounding);
     if (!parsedRounding) {
       emitError(loc) << "unknown rounding '" << rounding

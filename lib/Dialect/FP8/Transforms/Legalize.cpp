@@ -398,6 +398,14 @@ namespace {
 struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
   using Base::Base;
 
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(checkOptionNames(*this, options, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // An option error points at the first fp8 op, which it is for.
@@ -406,6 +414,23 @@ struct FP8LegalizePass : fp8::impl::FP8LegalizeBase<FP8LegalizePass> {
     });
     if (failed(target))
       return signalPassFailure();
+    // The chip goes into the module, so that kernel generation builds for
+    // the layouts chosen here without being told again. A module legalized
+    // for one chip has that chip's layouts: it is not legalized for another.
+    StringAttr chipName = StringAttr::get(&getContext(), target->getName());
+    auto recorded =
+        module->getAttrOfType<StringAttr>(FP8Dialect::getTargetAttrName());
+    if (recorded && recorded != chipName) {
+      emitError(getOptionLoc(module, isFP8Op))
+          << "fp8-legalize: chip=" << chipName.getValue()
+          << " but the module is already legalized for " << recorded.getValue()
+          << " (" << FP8Dialect::getTargetAttrName() << " = " << recorded
+          << "): a module holds one chip's layouts; legalize the original "
+             "graph for "
+          << chipName.getValue() << " instead";
+      return signalPassFailure();
+    }
+    module->setAttr(FP8Dialect::getTargetAttrName(), chipName);
     // tcgen05 reads either major and takes E8M0 block-32 scales natively,
     // from tensor memory in its own layout.
     if (!target->needsKMajorOperands())

@@ -64,10 +64,18 @@ void fp8::registerFP8Pipeline() {
       "fp8-fuse-quantization",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        if (failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
-                                      errorHandler)))
-          return failure();
+        // Upstream aborts on a module pass added inside a func.func
+        // pipeline; the option parser names no option it does not know.
         PipelineOptions options;
+        std::string known;
+        llvm::raw_string_ostream os(known);
+        options.print(os);
+        if (failed(
+                checkPipelineAnchor("fp8-pipeline", pm, text, errorHandler)) ||
+            failed(checkRecipeQuoting("fp8-pipeline", "recipe", text,
+                                      errorHandler)) ||
+            failed(checkOptionNames("fp8-pipeline", text, known, errorHandler)))
+          return failure();
         if (failed(options.parseFromString(text)))
           return failure();
         buildPipeline(pm, options);

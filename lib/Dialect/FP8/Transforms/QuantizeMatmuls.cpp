@@ -25,25 +25,6 @@ namespace mlir::fp8 {
 using namespace mlir;
 using namespace mlir::fp8;
 
-/// The recipe named or written in the pass option, or null after a
-/// diagnostic at `loc`.
-static RecipeAttr parseRecipeOption(MLIRContext *context, StringRef text,
-                                    Location loc) {
-  if (RecipeAttr preset = RecipeAttr::getPreset(context, text))
-    return preset;
-  if (text.starts_with("#fp8.recipe")) {
-    if (auto recipe =
-            dyn_cast_or_null<RecipeAttr>(parseAttribute(text, context)))
-      return recipe;
-    emitError(loc) << "cannot parse recipe '" << text << "'";
-    return {};
-  }
-  emitError(loc) << "unknown recipe '" << text << "', expected one of "
-                 << llvm::join(RecipeAttr::getPresetNames(), ", ")
-                 << " or a #fp8.recipe<...> attribute";
-  return {};
-}
-
 /// Whether the matmul's init holds zeros (or nothing defined), so that the
 /// product needs no accumulation into it.
 static bool isZeroInit(Value init) {
@@ -254,10 +235,29 @@ collectMatmul(linalg::LinalgOp op, const RoleAnalysis &roles, RecipeAttr recipe,
         std::make_tuple("b", view->b, roleB, roleA)}) {
     if (role)
       continue;
-    op->emitError() << "cannot quantize this matmul: operand " << name << " ("
-                    << value.getType() << ") has no fp8 role; add "
-                    << suggestRoles(*other) << " to "
-                    << describeRoleOrigin(value);
+    InFlightDiagnostic diag = op->emitError()
+                              << "cannot quantize this matmul: operand " << name
+                              << " (" << value.getType() << ") has no fp8 role";
+    // Roles that meet in one op cancel out; the value they came from
+    // through that op has a role already, so the op is the cause.
+    if (std::optional<RoleConflict> conflict = roles.findConflict(value)) {
+      auto withArticle = [](Role role) {
+        return (role == Role::activation ? "an " : "a ") +
+               stringifyRole(role).str();
+      };
+      diag << ": '" << conflict->op->getName() << "' at "
+           << conflict->op->getLoc() << " mixes "
+           << withArticle(conflict->firstRole) << " ("
+           << describeRoleOrigin(conflict->first) << ") with "
+           << withArticle(conflict->secondRole) << " ("
+           << describeRoleOrigin(conflict->second)
+           << "), which leaves its result without a role; mark only matmul "
+              "operands (a norm's gain is not a matmul weight), or add "
+           << suggestRoles(*other) << " to that op";
+      return WalkResult::interrupt();
+    }
+    diag << "; add " << suggestRoles(*other) << " to "
+         << describeRoleOrigin(value);
     return WalkResult::interrupt();
   }
   std::optional<MatmulKind> kind = RoleAnalysis::classify(*roleA, *roleB);
@@ -288,18 +288,25 @@ struct FP8QuantizeMatmulsPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(
-            checkRecipeQuoting(getArgument(), "recipe", options, errorHandler)))
+    if (failed(checkRecipeQuoting(getArgument(), "recipe", options,
+                                  errorHandler)) ||
+        failed(checkOptionNames(*this, options, errorHandler)))
       return failure();
     return Base::initializeOptions(options, errorHandler);
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // An option error points at the first linalg op, which it is for.
+    // An option error points at the first matmul, which it is for.
+    Location optionLoc = getOptionLoc(module, [](Operation *op) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      return linalgOp && getMatmulView(linalgOp);
+    });
+    // No recipe is tensorwise, but said: the choice changes every number.
+    bool defaulted = recipe.empty();
     RecipeAttr parsed = parseRecipeOption(
-        &getContext(), recipe,
-        getOptionLoc(module, llvm::IsaPred<linalg::LinalgOp>));
+        &getContext(), defaulted ? StringRef("tensorwise") : StringRef(recipe),
+        "recipe", optionLoc);
     if (!parsed)
       return signalPassFailure();
     MatmulCounts counts;
@@ -309,6 +316,12 @@ struct FP8QuantizeMatmulsPass
       if (failed(quantizeFunction(func, parsed, counts)))
         return signalPassFailure();
     }
+    if (defaulted && counts.quantized != 0)
+      emitWarning(optionLoc)
+          << "no recipe given: quantizing with tensorwise; choose one with "
+             "recipe=NAME (fp8-pipeline or fp8-quantize-matmuls), one of "
+          << llvm::join(RecipeAttr::getPresetNames(), ", ")
+          << " or a #fp8.recipe<...> attribute";
     // A graph without roles runs in high precision without a word
     // otherwise.
     if (counts.quantized == 0) {

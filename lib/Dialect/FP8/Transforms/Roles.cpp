@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -128,6 +129,38 @@ std::string fp8::describeRoleOrigin(Value value) {
        << value.getDefiningOp()->getLoc();
   }
   return text;
+}
+
+/// The data operands of `op`: all but a destination-style op's inits.
+static SmallVector<Value> getDataOperands(Operation *op) {
+  SmallVector<Value> operands;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands())
+    if (!(dps && dps.isDpsInit(&operand)))
+      operands.push_back(operand.get());
+  return operands;
+}
+
+std::optional<RoleConflict> RoleAnalysis::findConflict(Value value) const {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !preservesRole(def) || !visited.insert(def).second)
+      continue;
+    std::optional<std::pair<Value, Role>> seen;
+    for (Value operand : getDataOperands(def)) {
+      std::optional<Role> role = getRole(operand);
+      if (!role) {
+        worklist.push_back(operand);
+        continue;
+      }
+      if (seen && seen->second != *role)
+        return RoleConflict{def, seen->first, operand, seen->second, *role};
+      seen = {operand, *role};
+    }
+  }
+  return std::nullopt;
 }
 
 void RoleAnalysis::visit(Operation *op) {

@@ -8,6 +8,7 @@
 #include "fp8/Dialect/FP8/Utils/Target.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -102,4 +103,27 @@ bool Target::hasTmaLoadableScales(ScalingAttr scaling) const {
   int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
   return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
          kBlock % kHopperGemmTileK == 0 && scaling.getScale().isF32();
+}
+
+FailureOr<Target>
+fp8::resolveTarget(ModuleOp module, StringRef chip,
+                   function_ref<InFlightDiagnostic()> emitError) {
+  auto recorded =
+      module->getAttrOfType<StringAttr>(FP8Dialect::getTargetAttrName());
+  if (chip.empty())
+    return Target::parse(recorded ? recorded.getValue() : "sm_90a", emitError);
+  FailureOr<Target> target = Target::parse(chip, emitError);
+  if (failed(target) || !recorded || recorded.getValue() == chip)
+    return target;
+  // The module's ops were legalized for the recorded chip (sm_90a's K-major
+  // transposes and TMA scale layouts, sm_100a's tcgen05 scales): kernels for
+  // another chip either fail on them or run the wrong layouts.
+  emitError() << "chip=" << chip << " but the module was legalized for "
+              << recorded.getValue() << " (" << FP8Dialect::getTargetAttrName()
+              << " = " << recorded
+              << ", set by fp8-pipeline or fp8-legalize): drop chip= to build "
+                 "for "
+              << recorded.getValue()
+              << ", or run fp8-pipeline with chip=" << chip;
+  return failure();
 }

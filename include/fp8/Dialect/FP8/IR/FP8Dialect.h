@@ -26,6 +26,12 @@ inline constexpr StringLiteral kKernelAttrName = "fp8.kernel";
 inline constexpr StringLiteral kKernelArgsAttrName = "fp8.kernel_args";
 inline constexpr StringLiteral kManifestAttrName = "fp8.manifest";
 
+/// The name in `candidates` that `name` is most likely a typo of (the
+/// closest by edit distance, if within a third of its length, at least 2),
+/// for the "did you mean" of a diagnostic.
+std::optional<StringRef> findClosestName(StringRef name,
+                                         ArrayRef<StringRef> candidates);
+
 /// Parses `[e0, e1, ...]` where each extent is a positive integer or `*`
 /// (stored as ShapedType::kDynamic).
 FailureOr<SmallVector<int64_t>> parseTileExtents(AsmParser &parser);

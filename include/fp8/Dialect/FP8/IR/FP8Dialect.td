@@ -86,6 +86,12 @@ def FP8_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getMonitorAttrName() {
       return ::llvm::StringLiteral("fp8.monitor");
     }
+    /// `fp8.target = "sm_90a" | "sm_100a"` on a builtin.module: the chip
+    /// that `fp8-legalize` (and so `fp8-pipeline`) legalized the module for,
+    /// which kernel generation and `fp8-emit` then build for.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("fp8.target");
+    }
   }];
 }
 

@@ -22,7 +22,9 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     result is an activation and a Dgrad result a gradient. The pair of roles
     names the matmul: activation x weight is Fprop, gradient x weight Dgrad,
     gradient x activation Wgrad. An operand without a role next to one with
-    a role, or a pair the recipe does not cover, is an error; a matmul whose
+    a role, or a pair the recipe does not cover, is an error (where the
+    roles of an op's operands disagree, e.g. a norm's gain marked as a
+    weight times the activations, the error names that op); a matmul whose
     operands both have no role stays as it is, with a warning that says
     where the roles would go. Matmuls the recipe keeps in high precision are
     left alone. A module in which nothing is quantized gets a warning.
@@ -42,10 +44,15 @@ def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
     argument marked `fp8.seed`. Delayed-amax recipes thread one amax history
     per quantized value through the function as an extra argument and an
     extra result (TransformerEngine semantics; see docs/Passes.md).
+
+    Without `recipe`, the pass quantizes with `tensorwise` and warns that it
+    did; an unknown recipe name is an error that suggests the closest
+    preset.
   }];
   let options = [
-    Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
-           "recipe preset, or a full #fp8.recipe<...> attribute">,
+    Option<"recipe", "recipe", "std::string", /*default=*/"\"\"",
+           "recipe preset, or a full #fp8.recipe<...> attribute; none: "
+           "tensorwise, with a warning">,
   ];
   let dependentDialects = [
     "::mlir::fp8::FP8Dialect",
@@ -144,6 +151,11 @@ def FP8Legalize : Pass<"fp8-legalize", "::mlir::ModuleOp"> {
     A grouped matmul (`fp8.grouped_scaled_matmul`, contiguous layout) gets
     the same for its A's 1x128 f32 scales (`a_scale_layout`); its B's and
     the masked layout's stay `row_major`.
+
+    The chip is recorded on the module as `fp8.target = "<chip>"`, which
+    kernel generation and `fp8-emit` read, so that it is said once. A
+    module already legalized for another chip is refused: its layouts are
+    that chip's.
 
     `sm_100a` (Blackwell): `tcgen05` reads FP8 either major (the
     instruction descriptor's transpose bits), so no operand is transposed.

@@ -25,8 +25,9 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<std::string> recipe{
       *this, "recipe",
       llvm::cl::desc("recipe preset, or a full #fp8.recipe<...> attribute "
-                     "(as fp8-quantize-matmuls takes it)"),
-      llvm::cl::init("tensorwise")};
+                     "(as fp8-quantize-matmuls takes it); none: tensorwise, "
+                     "with a warning"),
+      llvm::cl::init("")};
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("target GPU architecture: sm_90a or sm_100a"),
@@ -46,7 +47,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 };
 
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
-/// module) fp8-quantize-matmuls,
+/// module; fp8-pipeline refuses any other anchor) fp8-quantize-matmuls,
 /// fp8-insert-hadamard where the recipe has a Hadamard size,
 /// fp8-derive-scaling, fp8-legalize, canonicalize, cse,
 /// fp8-monitor-quantization where `monitor` is set, and

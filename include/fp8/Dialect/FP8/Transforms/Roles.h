@@ -41,6 +41,15 @@ std::optional<MatmulView> getMatmulView(linalg::LinalgOp op);
 /// 'arith.constant' at <loc>").
 std::string describeRoleOrigin(Value value);
 
+/// An op whose data operands have different roles, so that its result has
+/// none (a norm's gain marked "weight" times the activations it scales):
+/// `op` mixes `first` (role `firstRole`) with `second` (`secondRole`).
+struct RoleConflict {
+  Operation *op;
+  Value first, second;
+  Role firstRole, secondRole;
+};
+
 /// Roles of the values of one function, propagated forward from `fp8.role`
 /// arguments through role-preserving ops (transposes, reshapes, casts,
 /// elementwise ops) and matmuls (an Fprop result is an activation, a Dgrad
@@ -51,6 +60,12 @@ public:
 
   /// The role of `value`, if known.
   std::optional<Role> getRole(Value value) const;
+
+  /// Why `value` has no role where the cause is a conflict: the first op,
+  /// going back from `value` through role-preserving ops without a role,
+  /// whose data operands have different roles. Nothing where no role
+  /// reaches `value` at all.
+  std::optional<RoleConflict> findConflict(Value value) const;
 
   /// The matmul kind of two operand roles, if the pair is one of a linear
   /// layer's three matmuls.

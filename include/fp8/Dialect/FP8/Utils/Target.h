@@ -13,7 +13,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
 
-namespace mlir::fp8 {
+namespace mlir {
+class ModuleOp;
+namespace fp8 {
 class ScalingAttr;
 
 /// The architectures with FP8 code generation.
@@ -110,6 +112,16 @@ private:
   Chip chip;
 };
 
-} // namespace mlir::fp8
+/// The chip that kernel generation and emission (convert-fp8-to-nvvm,
+/// fp8-emit, fp8EmitProgram) build `module` for: `chip` where one is given
+/// (non-empty), which must agree with the chip the module was legalized
+/// for (its `fp8.target`, set by fp8-legalize) where it has one; otherwise
+/// the module's `fp8.target`; otherwise sm_90a. Errors go through
+/// `emitError`, which starts the message (e.g. with "fp8-emit: ").
+FailureOr<Target> resolveTarget(ModuleOp module, StringRef chip,
+                                function_ref<InFlightDiagnostic()> emitError);
+
+} // namespace fp8
+} // namespace mlir
 
 #endif // FP8_DIALECT_FP8_UTILS_TARGET_H
