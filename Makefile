@@ -109,7 +109,8 @@ check-run:
 	fi
 
 # The Python package's CPU tests (python/tests): graphs, cache, compiling
-# with build/bin/fp8-opt, libfp8rt's signatures (where check-run built it).
+# with build/bin/fp8-opt, libfp8rt's signatures and its failures on the fake
+# driver (where check-run built them; run.py lists each skip and its reason).
 # Then `pip install` of a copy of python/ (so that no build files land in the
 # tree), offline and without build isolation, into a scratch directory that
 # the package is imported from; skipped where $(PYTHON) lacks pip,
@@ -119,7 +120,8 @@ PIP_CHECK_DIR ?= $(BUILD_DIR)/pip-install-check
 check-python: build
 	FP8_OPT=$(abspath $(FP8_OPT)) \
 	  $(if $(wildcard $(RUN_BUILD_DIR)/lib/libfp8rt.so),FP8RT_LIBRARY=$(abspath $(RUN_BUILD_DIR)/lib/libfp8rt.so)) \
-	  $(PYTHON) -m unittest discover -s python/tests
+	  $(if $(wildcard $(RUN_BUILD_DIR)/runtime/fake-cuda/libcuda.so.1),FP8RT_FAKE_CUDA=$(abspath $(RUN_BUILD_DIR)/runtime/fake-cuda)) \
+	  $(PYTHON) python/tests/run.py
 	$(PYTHON) test/Integration/GPU/check_fusion.py --self-test
 	@if $(PYTHON) -c 'import importlib.util as u, setuptools.build_meta, wheel; \
 	    assert u.find_spec("pip")' 2>/dev/null; then \

@@ -388,7 +388,7 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attr, int value) {
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
   if (!contextCurrent())
     return CUDA_ERROR_INVALID_CONTEXT;
-  if (bytes > memoryLimit - memoryUsed)
+  if (bytes > memoryLimit || memoryUsed > memoryLimit - bytes)
     return CUDA_ERROR_OUT_OF_MEMORY;
   // 256-byte aligned like the driver's.
   void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
