@@ -163,6 +163,8 @@ CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
 CHECK_GEMM     := $(PYTHON) test/Integration/GPU/check_gemm.py
 SCALE_OUTLIERS := $(PYTHON) test/Integration/GPU/scale_outliers.py
 GEMM_MLIR      := test/Integration/GPU/gemm.mlir
+# The quantization kernels' vectorized paths that quantize.mlir leaves out.
+FAST_PATHS_MLIR := test/Integration/GPU/quantize-fast-paths.mlir
 CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # Whole programs, NAME:RECIPE: test/Integration/GPU/programs/NAME.mlir (whose
 # function is NAME) compiled with the recipe preset into
@@ -221,6 +223,18 @@ check-gpu:
 	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
 	  exit 1; \
 	fi
+	@# The quantization kernels' vectorized paths, emitted here too.
+	@if [ -x $(FP8_OPT) ]; then \
+	  echo "$(FP8_OPT) $(FAST_PATHS_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/fast-paths"; \
+	  $(FP8_OPT) $(FAST_PATHS_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/fast-paths \
+	    > /dev/null || exit 1; \
+	elif [ -f $(GPU_KERNEL_DIR)/fast-paths/manifest.json ]; then \
+	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)/fast-paths"; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT) and no $(GPU_KERNEL_DIR)/fast-paths/manifest.json:" \
+	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
+	  exit 1; \
+	fi
 	@# The programs' launch plans, emitted here too.
 	@$(MAKE) --no-print-directory gpu-programs gpu-fusion
 	rm -rf $(GPU_DUMP_DIR)
@@ -236,9 +250,16 @@ check-gpu:
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 0 \
 	  --dump $(GPU_DUMP_DIR)/seed0
 	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/seed0
+	$(CHECK_QUANTIZE) --self-test $(GPU_DUMP_DIR)/seed0
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 1 --specials \
 	  --dump $(GPU_DUMP_DIR)/specials
 	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/specials
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/fast-paths/manifest.json --iters 0 --seed 0 \
+	  --dump $(GPU_DUMP_DIR)/fast-paths
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/fast-paths
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/fast-paths/manifest.json --iters 0 --seed 1 \
+	  --specials --dump $(GPU_DUMP_DIR)/fast-paths-specials
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/fast-paths-specials
 	@if [ -f $(GEMM_MLIR) ]; then \
 	  set -x; \
 	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 0 \
