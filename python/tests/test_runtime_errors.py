@@ -17,6 +17,7 @@ import gc
 import os
 import subprocess
 import sys
+import threading
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,10 +78,10 @@ def child():
             y.floats()[i] = i % 5 - 2
         return x, y, Buffer(4096, 0xCD), Buffer(4096, 0xCD)
 
-    def run_chain(program, seed):
+    def run_chain(program, seed, stream=None):
         x, y, r0, r1 = chain_args(seed)
         program.chain.launch([x.ptr, y.ptr], [r0.ptr, r1.ptr], None, 0,
-                             None)
+                             stream)
         xs, ys = x.floats(), y.floats()
         assert all(r0.floats()[i] == 2 * xs[i] + ys[i] + 1 and
                    r1.floats()[i] == 4 * xs[i] + 2 * ys[i]
@@ -150,6 +151,27 @@ def child():
     driver.fakeCudaFailLaunches(None)
     run_chain(program, 3)
     run_tma(program, 4)
+
+    # Two threads on two streams at once (ctypes lets go of the GIL in the
+    # library): the serial runs' results.
+    failed = []
+
+    def runs(stream, seed):
+        assert driver.cuCtxSetCurrent(ctx) == 0  # per thread
+        try:
+            for n in range(50):
+                run_chain(program, seed + 2 * n, stream)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            failed.append(repr(e))
+
+    threads = [threading.Thread(target=runs, args=(16 * (n + 1), n))
+               for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failed, failed
+    print("ok: two threads, 50 runs each on their own streams")
 
     # The caller lets go of its context first, as at a framework's
     # teardown; the program still unloads its modules in it.

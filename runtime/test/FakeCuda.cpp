@@ -49,6 +49,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -89,9 +90,11 @@ CUcontext primaryHandle() {
 // References to the primary context; it exists while there are any. Each
 // time it is created anew its generation grows, so what an earlier one owned
 // can be told apart.
-int primaryRefs = 0;
+// Retained and released from any thread; the current context is per
+// thread, as the driver's.
+std::atomic<int> primaryRefs{0};
 int generation = 0;
-CUcontext currentContext = nullptr;
+thread_local CUcontext currentContext = nullptr;
 std::map<std::string, Function *> functions;
 std::map<CUdeviceptr, int> allocations; // cuMemAlloc's, by generation.
 size_t memoryLimit = SIZE_MAX, memoryUsed = 0;

@@ -11,6 +11,8 @@
  *   fp8rt-test teardown DIR  releases the CUDA context before destroying
  *                          the program that ran in it, as fp8-run and
  *                          Python's shutdown may
+ *   fp8rt-test threads DIR two threads run one program on two streams at
+ *                          once and get the serial runs' bits
  *
  * Run with FakeCuda.cpp's libcuda.so.1 first on LD_LIBRARY_PATH: its device
  * memory is host memory, so this program passes host buffers as device
@@ -25,6 +27,8 @@
 #include "fp8rt/fp8rt.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +444,92 @@ static int teardown(const char *dir) {
   return failures ? 1 : 0;
 }
 
+/* One thread's runs: chain with seeds seed, seed + 2, ... on its own
+ * stream, each result compared with 2x + y + 1 and 4x + 2y. */
+struct ThreadRuns {
+  fp8rt_program *program;
+  void *stream;
+  int seed;
+  int bad;
+};
+
+enum { kThreadRuns = 200 };
+
+static void *threadRuns(void *arg) {
+  struct ThreadRuns *t = arg;
+  float *x = deviceAlloc(4096, 0), *y = deviceAlloc(4096, 0);
+  float *r0 = deviceAlloc(4096, 0), *r1 = deviceAlloc(4096, 0);
+  fp8rt_tensor in[2], out[2];
+  int n, i;
+  /* The current context is per thread, as the driver's. */
+  if (!contextUp()) {
+    t->bad = -1;
+    return NULL;
+  }
+  in[0] = tensor(x, FP8RT_F32, 2, vec);
+  in[1] = tensor(y, FP8RT_F32, 2, vec);
+  out[0] = tensor(r0, FP8RT_F32, 2, vec);
+  out[1] = tensor(r1, FP8RT_F32, 2, vec);
+  for (n = 0; n < kThreadRuns; ++n) {
+    int seed = t->seed + 2 * n;
+    for (i = 0; i < 1024; ++i) {
+      x[i] = (float)((i + seed) % 7);
+      y[i] = (float)((i * seed) % 5 - 2);
+    }
+    if (fp8rt_run(t->program, "chain", in, 2, out, 2, NULL, 0, t->stream) !=
+        FP8RT_SUCCESS) {
+      ++t->bad;
+      continue;
+    }
+    for (i = 0; i < 1024; ++i)
+      if (r0[i] != 2 * x[i] + y[i] + 1 || r1[i] != 4 * x[i] + 2 * y[i]) {
+        ++t->bad;
+        break;
+      }
+  }
+  driver.release(0);
+  free(x);
+  free(y);
+  free(r0);
+  free(r1);
+  return NULL;
+}
+
+static int threads(const char *dir) {
+  fp8rt_program *p = NULL;
+  struct ThreadRuns runs[2];
+  pthread_t ids[2];
+  int n;
+  if (!openDriver() || !contextUp())
+    return 1;
+  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
+    return 1;
+  }
+  for (n = 0; n < 2; ++n) {
+    runs[n].program = p;
+    runs[n].stream = (void *)(uintptr_t)(16 * (n + 1));
+    runs[n].seed = n;
+    runs[n].bad = 0;
+    if (pthread_create(&ids[n], NULL, threadRuns, &runs[n]) != 0) {
+      printf("FAIL: pthread_create\n");
+      return 1;
+    }
+  }
+  for (n = 0; n < 2; ++n)
+    pthread_join(ids[n], NULL);
+  for (n = 0; n < 2; ++n) {
+    char what[96];
+    snprintf(what, sizeof what, "thread %d: %d runs of chain on stream %d", n,
+             kThreadRuns, 16 * (n + 1));
+    check(runs[n].bad == 0, what);
+  }
+  fp8rt_destroy(p);
+  driver.release(0);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "load") == 0)
     return load(argv[2]);
@@ -449,8 +539,10 @@ int main(int argc, char **argv) {
     return errors(argv[2]);
   if (argc == 3 && strcmp(argv[1], "teardown") == 0)
     return teardown(argv[2]);
-  fprintf(
-      stderr,
-      "usage: fp8rt-test load PATH | run DIR | errors DIR | teardown DIR\n");
+  if (argc == 3 && strcmp(argv[1], "threads") == 0)
+    return threads(argv[2]);
+  fprintf(stderr,
+          "usage: fp8rt-test load PATH | run DIR | errors DIR | teardown DIR | "
+          "threads DIR\n");
   return 2;
 }
