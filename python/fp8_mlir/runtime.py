@@ -201,15 +201,17 @@ class Function:
 
     def check_arguments(self, args, role="input"):
         """Checks (dtype name, shape, device kind, contiguous) tuples against
-        the signature; raises ValueError naming the first mismatch."""
+        the signature; raises ValueError naming the program, the function
+        and the first mismatching tensor."""
         specs = self.inputs if role == "input" else self.outputs
+        name = "%s of %s" % (self.name, self.program.path)
         if len(args) != len(specs):
             raise ValueError("%s takes %d %ss (%s), got %d" % (
-                self.name, len(specs), role,
+                name, len(specs), role,
                 ", ".join(map(repr, specs)), len(args)))
         for i, (spec, (dtype, shape, device, contiguous)) in enumerate(
                 zip(specs, args)):
-            what = "%s: %s %d (%r)" % (self.name, role, i, spec)
+            what = "%s: %s %d (%r)" % (name, role, i, spec)
             if device != "cuda":
                 raise ValueError("%s is on %s, expected a CUDA tensor" %
                                  (what, device))

@@ -130,7 +130,8 @@ def child():
 
     program = runtime.Program(os.path.join(TEST_DIR, "plan"))
     # A wrong shape: refused before the library, naming the input.
-    expect(ValueError, ["chain: input 1 (y: f32[4, 256])", "[256, 4]"],
+    expect(ValueError, ["chain of " + program.path,
+                        "input 1 (y: f32[4, 256])", "[256, 4]"],
            lambda: program.chain.check_arguments(
                [("f32", (4, 256), "cuda", True),
                 ("f32", (256, 4), "cuda", True)]))
