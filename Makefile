@@ -109,7 +109,8 @@ check-run:
 	fi
 
 # The Python package's CPU tests (python/tests): graphs, cache, compiling
-# with build/bin/fp8-opt, libfp8rt's signatures (where check-run built it).
+# with build/bin/fp8-opt, libfp8rt's signatures and its failures on the fake
+# driver (where check-run built them; run.py lists each skip and its reason).
 # Then `pip install` of a copy of python/ (so that no build files land in the
 # tree), offline and without build isolation, into a scratch directory that
 # the package is imported from; skipped where $(PYTHON) lacks pip,
@@ -119,8 +120,10 @@ PIP_CHECK_DIR ?= $(BUILD_DIR)/pip-install-check
 check-python: build
 	FP8_OPT=$(abspath $(FP8_OPT)) \
 	  $(if $(wildcard $(RUN_BUILD_DIR)/lib/libfp8rt.so),FP8RT_LIBRARY=$(abspath $(RUN_BUILD_DIR)/lib/libfp8rt.so)) \
-	  $(PYTHON) -m unittest discover -s python/tests
+	  $(if $(wildcard $(RUN_BUILD_DIR)/runtime/fake-cuda/libcuda.so.1),FP8RT_FAKE_CUDA=$(abspath $(RUN_BUILD_DIR)/runtime/fake-cuda)) \
+	  $(PYTHON) python/tests/run.py
 	$(PYTHON) test/Integration/GPU/check_fusion.py --self-test
+	$(PYTHON) -m unittest discover -s test/Integration/GPU -p 'test_*.py'
 	@if $(PYTHON) -c 'import importlib.util as u, setuptools.build_meta, wheel; \
 	    assert u.find_spec("pip")' 2>/dev/null; then \
 	  set -e; rm -rf $(PIP_CHECK_DIR); mkdir -p $(PIP_CHECK_DIR)/src; \
@@ -160,15 +163,17 @@ CHECK_QUANTIZE := $(PYTHON) test/Integration/GPU/check_quantize.py
 CHECK_GEMM     := $(PYTHON) test/Integration/GPU/check_gemm.py
 SCALE_OUTLIERS := $(PYTHON) test/Integration/GPU/scale_outliers.py
 GEMM_MLIR      := test/Integration/GPU/gemm.mlir
+# The quantization kernels' vectorized paths that quantize.mlir leaves out.
+FAST_PATHS_MLIR := test/Integration/GPU/quantize-fast-paths.mlir
 CHECK_PROGRAM  := $(PYTHON) test/Integration/GPU/check_program.py
 # Whole programs, NAME:RECIPE: test/Integration/GPU/programs/NAME.mlir (whose
 # function is NAME) compiled with the recipe preset into
 # GPU_KERNEL_DIR/programs/NAME-RECIPE, run as one launch plan (fp8-run
 # --function) and checked by check_program.py.
 # RECIPE "none": a program written at the fp8 level, compiled without
-# --fp8-quantize-matmuls and checked without the end-to-end graph;
-# rowwise_gw_hp is checked launch by launch only (the graph model has no
-# high-precision Wgrad yet).
+# --fp8-quantize-matmuls and checked without the end-to-end graph (so the
+# replay must compare every result: check_program.py fails on a result that
+# no rule compared); rowwise_gw_hp's graph keeps Wgrad in high precision.
 # RECIPE PRESET+hN: the preset with a Hadamard rotation of size N
 # (recipe="#fp8.recipe<PRESET, hadamard = N>"; a `#` cannot be written in
 # this variable); check_program.py's --recipe takes the same spelling.
@@ -218,6 +223,18 @@ check-gpu:
 	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
 	  exit 1; \
 	fi
+	@# The quantization kernels' vectorized paths, emitted here too.
+	@if [ -x $(FP8_OPT) ]; then \
+	  echo "$(FP8_OPT) $(FAST_PATHS_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/fast-paths"; \
+	  $(FP8_OPT) $(FAST_PATHS_MLIR) --fp8-emit=dir=$(GPU_KERNEL_DIR)/fast-paths \
+	    > /dev/null || exit 1; \
+	elif [ -f $(GPU_KERNEL_DIR)/fast-paths/manifest.json ]; then \
+	  echo "check-gpu: no $(FP8_OPT); using the kernels in $(GPU_KERNEL_DIR)/fast-paths"; \
+	else \
+	  echo "check-gpu: no $(FP8_OPT) and no $(GPU_KERNEL_DIR)/fast-paths/manifest.json:" \
+	    "emit the kernels where MLIR is and copy $(GPU_KERNEL_DIR) here" >&2; \
+	  exit 1; \
+	fi
 	@# The programs' launch plans, emitted here too.
 	@$(MAKE) --no-print-directory gpu-programs gpu-fusion
 	rm -rf $(GPU_DUMP_DIR)
@@ -233,9 +250,16 @@ check-gpu:
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 0 \
 	  --dump $(GPU_DUMP_DIR)/seed0
 	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/seed0
+	$(CHECK_QUANTIZE) --self-test $(GPU_DUMP_DIR)/seed0
 	$(FP8_RUN) $(GPU_KERNEL_DIR)/manifest.json --iters 0 --seed 1 --specials \
 	  --dump $(GPU_DUMP_DIR)/specials
 	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/specials
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/fast-paths/manifest.json --iters 0 --seed 0 \
+	  --dump $(GPU_DUMP_DIR)/fast-paths
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/fast-paths
+	$(FP8_RUN) $(GPU_KERNEL_DIR)/fast-paths/manifest.json --iters 0 --seed 1 \
+	  --specials --dump $(GPU_DUMP_DIR)/fast-paths-specials
+	$(CHECK_QUANTIZE) $(GPU_DUMP_DIR)/fast-paths-specials
 	@if [ -f $(GEMM_MLIR) ]; then \
 	  set -x; \
 	  $(FP8_RUN) $(GPU_KERNEL_DIR)/gemm/manifest.json --iters 0 --seed 0 \
@@ -285,7 +309,6 @@ run-gpu-programs:
 	@failed=; for p in $(GPU_PROGRAMS); do \
 	  name=$${p%%:*}; recipe=$${p#*:}; dir=$(GPU_KERNEL_DIR)/programs/$$name-$$recipe; \
 	  rflag="--recipe $$recipe"; [ $$recipe != none ] || rflag=; \
-	  [ $$recipe != rowwise_gw_hp ] || rflag=; \
 	  for run in "seed0:--seed 0" "specials:--seed 1 --specials"; do \
 	    case " $(GPU_PROGRAMS_KNOWN_SPECIALS) " in *" $$p "*) \
 	      if [ $${run%%:*} = specials ]; then \

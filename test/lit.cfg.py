@@ -2,7 +2,9 @@
 # lit configuration of the fp8-mlir regression and integration tests.
 
 import os
+import re
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -40,7 +42,67 @@ config.substitutions.append(
     )
 )
 
-# ptxas assembles emitted PTX in CI, where no GPU exists.
-if config.cuda_ptxas and os.path.exists(config.cuda_ptxas):
+# ptxas assembles emitted PTX in CI, where no GPU exists. A chip's PTX needs
+# a ptxas that knows it, so the features are per chip: ptxas-sm90a (CUDA
+# 12.0 or later) and ptxas-sm100a (12.8 or later); RUN lines use them
+# (`%if ptxas-sm90a %{ ... %}`, `REQUIRES: ptxas-sm100a`), not the bare
+# `ptxas` (any version). What does not run for want of one is noted.
+PTXAS_CHIPS = {"ptxas-sm90a": (12, 0), "ptxas-sm100a": (12, 8)}
+
+
+def ptxas_version(path):
+    """(major, minor) from `ptxas --version` ("release 12.8, V12.8.93")."""
+    try:
+        out = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"release (\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def ptxas_uses(root):
+    """{feature: (RUN lines under %if FEATURE, files REQUIRES-ing it)} and
+    the count of RUN lines under the unversioned `%if ptxas`."""
+    uses = {f: [0, 0] for f in PTXAS_CHIPS}
+    bare = 0
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            if not name.endswith(".mlir"):
+                continue
+            with open(os.path.join(dirpath, name), errors="replace") as f:
+                text = f.read()
+            if "ptxas" not in text:
+                continue
+            bare += text.count("%if ptxas %{")
+            for feature, counts in uses.items():
+                counts[0] += text.count("%%if %s %%{" % feature)
+                if re.search(r"REQUIRES:.*\b%s\b" % feature, text):
+                    counts[1] += 1
+    return uses, bare
+
+
+ptxas = config.cuda_ptxas if config.cuda_ptxas and os.path.exists(
+    config.cuda_ptxas) else None
+version = ptxas_version(ptxas) if ptxas else None
+if ptxas:
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", config.cuda_ptxas))
+    config.substitutions.append(("%ptxas", ptxas))
+uses, bare = ptxas_uses(config.test_source_root)
+for feature, need in sorted(PTXAS_CHIPS.items()):
+    if version and version >= need:
+        config.available_features.add(feature)
+        continue
+    lines, files = uses[feature]
+    have = ("no ptxas found" if not ptxas else
+            "%s is CUDA %s" % (ptxas, "%d.%d" % version if version
+                               else "of an unknown version"))
+    lit_config.note(
+        "%s not available (%s; needs CUDA %d.%d or later): %d RUN lines "
+        "under '%%if %s' and %d tests that require it do not run" % (
+            feature, have, need[0], need[1], lines, feature, files))
+if bare:
+    lit_config.warning(
+        "%d RUN lines use '%%if ptxas' (any version); use ptxas-sm90a or "
+        "ptxas-sm100a" % bare)

@@ -12,7 +12,16 @@ class RuntimeNotFound(Fp8MlirError):
 
 
 class RuntimeFailure(Fp8MlirError):
-    """libfp8rt refused a program or a run; the message is its own."""
+    """libfp8rt refused a program or a run; the message is its own, after
+    the program's path and the function's name. `program` (the path),
+    `function` (None for a load) and `status` (fp8rt_status: 1 invalid
+    argument, 2 not found, 3 manifest, 4 CUDA) say the same to a program.
+    A failed run leaves the program usable: the next call with good inputs
+    works."""
+
+    def __init__(self, message, program=None, function=None, status=None):
+        super().__init__(message)
+        self.program, self.function, self.status = program, function, status
 
 
 class CompilerNotFound(Fp8MlirError):

@@ -70,6 +70,9 @@ def check_sharding(out_features, recipe, world_size):
     weight over world_size ranks are even and, blockwise, whole 128-row
     tiles."""
     graphs.weight_scale_shape(1, 1, recipe)  # refuses other recipes
+    if not isinstance(world_size, int) or world_size < 1:
+        raise ValueError("FP8 all-gather over %r ranks: the world size must "
+                         "be a positive integer" % (world_size,))
     rows = 128 * world_size if recipe == "blockwise" else world_size
     if out_features % rows:
         raise ValueError(

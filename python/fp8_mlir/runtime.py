@@ -10,9 +10,14 @@ The library is found, in order, at $FP8RT_LIBRARY, next to the package
 (build-run/lib, build/lib: `cmake -S tools/fp8-run -B build-run && ninja
 -C build-run` builds it). Only the checks of arguments that need no tensor
 library live here; those on torch tensors are in `Function.__call__`.
+
+Without libfp8rt a program's signatures are read from its manifest.json
+alone (so `python3 -m fp8_mlir.aot`, which only compiles, runs anywhere
+fp8-opt does); running a function then raises RuntimeNotFound.
 """
 
 import ctypes
+import json
 import os
 import threading
 
@@ -107,11 +112,44 @@ def library():
         return lib
 
 
-def _check(lib, status, what):
+def _check(lib, status, what, program=None, function=None):
     if status != 0:
         message = (lib.fp8rt_last_error() or b"").decode()
         raise errors.RuntimeFailure("%s: %s (%s)" % (
-            what, message, _STATUS.get(status, "status %d" % status)))
+            what, message, _STATUS.get(status, "status %d" % status)),
+            program=program, function=function, status=status)
+
+
+class _ManifestSignatures:
+    """Stands in for libfp8rt's signature queries where the library is
+    missing: the same answers, read from manifest.json (docs/Manifest.md)
+    without its validation."""
+
+    def __init__(self, path, missing):
+        self.missing = missing
+        manifest = path
+        if os.path.isdir(path):
+            manifest = os.path.join(path, "manifest.json")
+        try:
+            with open(manifest) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            raise errors.RuntimeFailure(
+                "loading %s: %s (and libfp8rt, which would check it, is "
+                "missing: %s)" % (path, e, missing), program=path)
+        self.functions = {f["name"]: f for f in data.get("functions", [])}
+
+    def signature(self, name):
+        f = self.functions[name]
+
+        def spec(i):
+            b = f["buffers"][i]
+            return TensorSpec(b["name"], b["dtype"], b["shape"], b["bytes"])
+
+        return (f.get("location", ""), len(f.get("launches", [])),
+                f.get("workspace_bytes", 0), f.get("zeroed_bytes", 0),
+                tuple(spec(i) for i in f["arguments"]),
+                tuple(spec(i) for i in f["results"]))
 
 
 class TensorSpec:
@@ -132,6 +170,11 @@ class Function:
     def __init__(self, program, name):
         self.program, self.name = program, name
         lib, handle = program._lib, program._handle
+        if lib is None:
+            (self.location, self.num_launches, self.workspace_bytes,
+             self.zeroed_bytes, self.inputs,
+             self.outputs) = program._manifest.signature(name)
+            return
         sig = _Signature()
         _check(lib, lib.fp8rt_function_info(handle, name.encode(),
                                             ctypes.byref(sig)),
@@ -158,15 +201,17 @@ class Function:
 
     def check_arguments(self, args, role="input"):
         """Checks (dtype name, shape, device kind, contiguous) tuples against
-        the signature; raises ValueError naming the first mismatch."""
+        the signature; raises ValueError naming the program, the function
+        and the first mismatching tensor."""
         specs = self.inputs if role == "input" else self.outputs
+        name = "%s of %s" % (self.name, self.program.path)
         if len(args) != len(specs):
             raise ValueError("%s takes %d %ss (%s), got %d" % (
-                self.name, len(specs), role,
+                name, len(specs), role,
                 ", ".join(map(repr, specs)), len(args)))
         for i, (spec, (dtype, shape, device, contiguous)) in enumerate(
                 zip(specs, args)):
-            what = "%s: %s %d (%r)" % (self.name, role, i, spec)
+            what = "%s: %s %d (%r)" % (name, role, i, spec)
             if device != "cuda":
                 raise ValueError("%s is on %s, expected a CUDA tensor" %
                                  (what, device))
@@ -186,6 +231,10 @@ class Function:
         in the order of `inputs` and `outputs`; no checks beyond the
         library's own."""
         lib = self.program._lib
+        if lib is None:
+            raise errors.RuntimeNotFound(
+                "running %s of %s: %s" % (self.name, self.program.path,
+                                          self.program._manifest.missing))
 
         def tensors(specs, ptrs):
             arr = (_Tensor * max(1, len(specs)))()
@@ -204,7 +253,9 @@ class Function:
                                len(self.inputs), outs, len(self.outputs),
                                workspace, workspace_bytes, stream)
         del keep_in, keep_out
-        _check(lib, status, "running %s" % self.name)
+        _check(lib, status, "running %s of %s" % (self.name,
+                                                  self.program.path),
+               program=self.program.path, function=self.name)
 
     def __call__(self, *args):
         from . import torch_bridge
@@ -231,15 +282,25 @@ def compatible_dtypes(name):
 class Program:
     """A compiled program: its functions by name. Loading reads the
     manifest and the PTX; kernels are JIT-compiled per CUDA context on
-    first run."""
+    first run. Without libfp8rt only the manifest is read: the functions'
+    signatures are there, and `runnable` is False."""
 
     def __init__(self, path):
         self.path = os.path.abspath(path)
-        self._lib = library()
+        self._handle = None
+        try:
+            self._lib = library()
+        except errors.RuntimeNotFound as e:
+            self._lib, self.runnable = None, False
+            self._manifest = _ManifestSignatures(self.path, str(e))
+            self.functions = {n: Function(self, n)
+                              for n in self._manifest.functions}
+            return
+        self.runnable = True
         handle = ctypes.c_void_p()
         _check(self._lib, self._lib.fp8rt_load(self.path.encode(),
                                                ctypes.byref(handle)),
-               "loading %s" % self.path)
+               "loading %s" % self.path, program=self.path)
         self._handle = handle
         names = [self._lib.fp8rt_function_name(handle, i).decode()
                  for i in range(self._lib.fp8rt_num_functions(handle))]

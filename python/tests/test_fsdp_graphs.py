@@ -13,7 +13,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 
-from fp8_mlir import compiler, graphs  # noqa: E402
+from fp8_mlir import compiler, fsdp, graphs  # noqa: E402
 
 HAVE_COMPILER = compiler.find_compiler() is not None
 QUANTIZE_OPS = ("fp8.quantize", "fp8.quantize+transpose")
@@ -127,6 +127,43 @@ class CompileTest(unittest.TestCase):
             self.assertEqual([(b["dtype"], b["shape"]) for b in results], [
                 ("f8e4m3", [384, 512]),
                 ("f32", list(graphs.weight_scale_shape(384, 512, recipe)))])
+
+
+class ShardingTest(unittest.TestCase):
+    """fsdp.check_sharding: FSDP2's dim-0 shards of a weight must be even
+    and, blockwise, whole 128-row tiles; anything else is refused by name
+    before the first step."""
+
+    def test_even_shards_pass(self):
+        fsdp.check_sharding(384, "tensorwise", 3)
+        fsdp.check_sharding(1024, "blockwise", 8)   # 128 rows a rank
+        fsdp.check_sharding(512, "blockwise", 1)
+
+    def test_uneven_shards_refused(self):
+        # 384 rows over 5 ranks do not split evenly.
+        with self.assertRaisesRegex(
+                ValueError, "384 rows over 5 ranks under tensorwise: "
+                "out_features must be a multiple of 5 \\(even shards\\)"):
+            fsdp.check_sharding(384, "tensorwise", 5)
+
+    def test_partial_tiles_refused(self):
+        # 768 rows over 4 ranks: 192 a rank, even but not whole 128-row
+        # tiles, so a rank's tiles would not be the whole weight's.
+        with self.assertRaisesRegex(
+                ValueError, "768 rows over 4 ranks under blockwise: "
+                "out_features must be a multiple of 512 \\(even shards of "
+                "whole 128x128 tiles\\)"):
+            fsdp.check_sharding(768, "blockwise", 4)
+        with self.assertRaisesRegex(ValueError, "multiple of 128"):
+            fsdp.check_sharding(200, "blockwise", 1)
+
+    def test_bad_world_size_and_recipe(self):
+        for world in (0, -2, 1.5):
+            with self.assertRaisesRegex(ValueError, "over %r ranks: the "
+                                        "world size" % world):
+                fsdp.check_sharding(256, "tensorwise", world)
+        with self.assertRaisesRegex(ValueError, "rowwise"):
+            fsdp.check_sharding(256, "rowwise", 2)
 
 
 if __name__ == "__main__":

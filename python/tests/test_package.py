@@ -10,6 +10,7 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -239,6 +240,58 @@ class CompileTest(CacheDir):
                            "128", "--recipe", "fp4", "--cache", self.cache])
         self.assertEqual(rc, 1)
         self.assertIn("unknown recipe 'fp4'", err.getvalue())
+
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLAN = os.path.join(os.path.dirname(PYTHON_DIR), "runtime", "test", "plan")
+
+
+def without_runtime(code_or_args, cwd=PYTHON_DIR):
+    """Runs python3 (-c CODE, or ARGS) where libfp8rt cannot be found."""
+    env = dict(os.environ, FP8RT_LIBRARY="/nonexistent/libfp8rt.so",
+               PYTHONPATH=PYTHON_DIR)
+    args = (["-c", code_or_args] if isinstance(code_or_args, str)
+            else code_or_args)
+    return subprocess.run([sys.executable] + args, cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=300)
+
+
+class NoRuntimeTest(unittest.TestCase):
+    """Without libfp8rt, programs are described from their manifest and
+    compiling works; only running needs the library."""
+
+    def test_signatures_from_the_manifest(self):
+        proc = without_runtime(
+            "from fp8_mlir import runtime, errors\n"
+            "p = runtime.Program(%r)\n"
+            "print(p.runnable, sorted(p.functions))\n"
+            "f = p.chain\n"
+            "print(f.inputs, f.outputs, f.num_launches, f.workspace_bytes,"
+            " f.zeroed_bytes, f.location)\n"
+            "try:\n"
+            "    f.launch([0, 0], [0, 0], None, 0, None)\n"
+            "except errors.RuntimeNotFound as e:\n"
+            "    print('refused:', e)\n" % PLAN)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(lines[0], "False ['chain', 'dtypes', 'tma']")
+        self.assertEqual(lines[1], "(x: f32[4, 256], y: f32[4, 256]) "
+                         "(result0: f32[4, 256], result1: f32[4, 256]) "
+                         "5 8192 16 plan.mlir:3:1")
+        self.assertRegex(lines[2], "refused: running chain of .*plan: "
+                         "libfp8rt.so not found")
+
+    @unittest.skipUnless(HAVE_COMPILER, "needs fp8-opt")
+    def test_aot_compiles_without_runtime(self):
+        cache = tempfile.mkdtemp(prefix="fp8-mlir-aot-")
+        self.addCleanup(shutil.rmtree, cache, True)
+        proc = without_runtime(["-m", "fp8_mlir.aot", "linear", "--m",
+                                "128", "--n", "128", "--k", "128",
+                                "--recipe", "tensorwise", "--monitor",
+                                "--cache", cache])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("linear {", proc.stdout)
 
 
 class ImportTest(unittest.TestCase):

@@ -32,8 +32,10 @@ namespace fp8rt {
   X(cuDeviceGetAttribute)                                                      \
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuDevicePrimaryCtxGetState)                                                \
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxGetCurrent)                                                           \
+  X(cuCtxGetDevice)                                                            \
   X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleGetFunction)                                                       \

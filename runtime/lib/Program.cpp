@@ -56,6 +56,10 @@ struct StreamState {
 struct ContextState {
   std::vector<LoadedKernel> kernels; // Per manifest kernel, loaded lazily.
   std::map<CUstream, StreamState> streams;
+  // A device's primary context, which the program holds a reference to
+  // (cuDevicePrimaryCtxRetain) until it has freed what it made there.
+  bool retainedPrimary = false;
+  CUdevice device = 0;
 };
 
 Status cudaError(const CudaDriver &drv, CUresult result,
@@ -150,14 +154,23 @@ Status Program::load(const std::string &path, std::unique_ptr<Program> &out) {
   return Status::success();
 }
 
-// Frees each context's allocations and modules with that context current.
+// Frees each context's allocations and modules with that context current,
+// then lets go of the primary contexts it held. A program that ran in a
+// device's primary context holds a reference to it, so that one destroyed
+// after its caller released that context (fp8-run's Gpu, a framework's
+// teardown) still finds its modules there: a destroyed context takes its
+// modules with it, and unloading them then is an error (compute-sanitizer
+// reports "context is destroyed" or "invalid resource handle").
 Program::Impl::~Impl() {
   if (!drv)
     return;
   CUcontext previous = nullptr;
   drv->cuCtxGetCurrent(&previous);
+  CUcontext current = previous;
   for (auto &[context, ctx] : contexts) {
-    drv->cuCtxSetCurrent(context);
+    if (context != current && drv->cuCtxSetCurrent(context) != CUDA_SUCCESS)
+      continue;
+    current = context;
     for (auto &[stream, state] : ctx.streams) {
       if (state.workspace)
         drv->cuMemFree(state.workspace);
@@ -171,7 +184,36 @@ Program::Impl::~Impl() {
       if (k.module)
         drv->cuModuleUnload(k.module);
   }
-  drv->cuCtxSetCurrent(previous);
+  if (current != previous)
+    drv->cuCtxSetCurrent(previous);
+  for (auto &[context, ctx] : contexts)
+    if (ctx.retainedPrimary)
+      drv->cuDevicePrimaryCtxRelease(ctx.device);
+}
+
+// Holds a reference to `context` if it is its device's primary context (the
+// one PyTorch and fp8-run use). A context made with cuCtxCreate cannot be
+// held: its owner must destroy the program first (runtime/README.md).
+static void retainIfPrimary(const CudaDriver &drv, CUcontext context,
+                            ContextState &ctx) {
+  CUdevice device = 0;
+  unsigned flags = 0;
+  int active = 0;
+  // Only an active primary context can be the current one: retaining an
+  // inactive one would create it.
+  if (drv.cuCtxGetDevice(&device) != CUDA_SUCCESS ||
+      drv.cuDevicePrimaryCtxGetState(device, &flags, &active) != CUDA_SUCCESS ||
+      !active)
+    return;
+  CUcontext primary = nullptr;
+  if (drv.cuDevicePrimaryCtxRetain(&primary, device) != CUDA_SUCCESS)
+    return;
+  if (primary != context) {
+    drv.cuDevicePrimaryCtxRelease(device);
+    return;
+  }
+  ctx.retainedPrimary = true;
+  ctx.device = device;
 }
 
 // "input 2 (arg2)".
@@ -233,7 +275,10 @@ Status Program::Impl::prepare(const Function &f, size_t fIndex, CUstream stream,
                          f.name + ": no current CUDA context (make one "
                                   "current first, e.g. cuCtxSetCurrent or "
                                   "any CUDA runtime call)");
-  ctx = &contexts[context];
+  auto [entry, created] = contexts.try_emplace(context);
+  ctx = &entry->second;
+  if (created)
+    retainIfPrimary(*drv, context, *ctx);
   ctx->kernels.resize(manifest.kernels.size());
   for (const Launch &launch : f.launches) {
     LoadedKernel &loaded = ctx->kernels[launch.kernel];

@@ -34,10 +34,22 @@
 // cuTensorMapEncodeTiled checks what the driver documents and stores its
 // arguments in the 128 bytes; only this library reads them back.
 //
+// The primary context lives as the driver's does: created by the first
+// cuDevicePrimaryCtxRetain, destroyed by the release that drops the last
+// reference, and none is current until the caller makes it so. Modules and
+// allocations belong to the context they were made in; unloading, freeing or
+// making current what a destroyed context owned is a caller's bug (on a GPU,
+// compute-sanitizer reports it): it fails as the driver's call does, is
+// reported on stderr, and makes the process exit with status 70 at the end.
+// PTX with no .entry fails to load (CUDA_ERROR_INVALID_PTX, with a JIT error
+// log). fakeCudaSetMemoryLimit and fakeCudaFailLaunches, found with dlsym,
+// let a test run out of device memory or fail a kernel's launches.
+//
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +74,7 @@ static_assert(sizeof(FakeMap) <= sizeof(CUtensorMap), "FakeMap size");
 
 struct Module {
   std::string ptx;
+  int generation; // Of the context it was loaded in.
 };
 struct Function {
   std::string name;
@@ -71,8 +84,48 @@ struct Function {
 
 int eventClock = 0;
 int primaryContext;
-CUcontext currentContext = reinterpret_cast<CUcontext>(&primaryContext);
+CUcontext primaryHandle() {
+  return reinterpret_cast<CUcontext>(&primaryContext);
+}
+// References to the primary context; it exists while there are any. Each
+// time it is created anew its generation grows, so what an earlier one owned
+// can be told apart.
+// Retained and released from any thread; the current context is per
+// thread, as the driver's.
+std::atomic<int> primaryRefs{0};
+int generation = 0;
+thread_local CUcontext currentContext = nullptr;
 std::map<std::string, Function *> functions;
+std::map<CUdeviceptr, int> allocations; // cuMemAlloc's, by generation.
+size_t memoryLimit = SIZE_MAX, memoryUsed = 0;
+std::map<CUdeviceptr, size_t> allocationBytes;
+std::string failingLaunches; // A kernel-name prefix whose launches fail.
+
+// A caller's misuse of the driver: reported now, failing the process at exit.
+int misuses = 0;
+CUresult misuse(CUresult result, const std::string &what) {
+  std::fprintf(stderr, "fake libcuda: error: %s\n", what.c_str());
+  ++misuses;
+  return result;
+}
+struct ExitCheck {
+  ~ExitCheck() {
+    if (!misuses)
+      return;
+    std::fprintf(stderr,
+                 "fake libcuda: %d call(s) on what a destroyed context "
+                 "owned\n",
+                 misuses);
+    std::fflush(stderr);
+    std::_Exit(70);
+  }
+} exitCheck;
+
+bool primaryAlive() { return primaryRefs > 0; }
+// Whether a live context is current, as allocating and loading need.
+bool contextCurrent() {
+  return currentContext == primaryHandle() && primaryAlive();
+}
 
 size_t elementSize(CUtensorMapDataType t) {
   switch (t) {
@@ -197,7 +250,25 @@ void orderAfterLegacy(CUstream stream) {
 extern "C" {
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-  *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_FAKE";
+  switch (error) {
+#define FAKE_CUDA_NAME(code)                                                   \
+  case code:                                                                   \
+    *name = #code;                                                             \
+    break;
+    FAKE_CUDA_NAME(CUDA_SUCCESS)
+    FAKE_CUDA_NAME(CUDA_ERROR_INVALID_VALUE)
+    FAKE_CUDA_NAME(CUDA_ERROR_OUT_OF_MEMORY)
+    FAKE_CUDA_NAME(CUDA_ERROR_INVALID_CONTEXT)
+    FAKE_CUDA_NAME(CUDA_ERROR_CONTEXT_IS_DESTROYED)
+    FAKE_CUDA_NAME(CUDA_ERROR_INVALID_PTX)
+    FAKE_CUDA_NAME(CUDA_ERROR_NOT_FOUND)
+    FAKE_CUDA_NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    FAKE_CUDA_NAME(CUDA_ERROR_NOT_SUPPORTED)
+    FAKE_CUDA_NAME(CUDA_ERROR_ILLEGAL_ADDRESS)
+#undef FAKE_CUDA_NAME
+  default:
+    *name = "CUDA_ERROR_FAKE";
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorString(CUresult, const char **text) {
@@ -226,18 +297,38 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
-  *ctx = reinterpret_cast<CUcontext>(&primaryContext);
+  if (primaryRefs++ == 0)
+    ++generation;
+  *ctx = primaryHandle();
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice) {
+  if (!primaryAlive())
+    return misuse(CUDA_ERROR_INVALID_CONTEXT,
+                  "cuDevicePrimaryCtxRelease: no reference is held");
+  --primaryRefs;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxGetState(CUdevice, unsigned *flags, int *active) {
+  *flags = 0;
+  *active = primaryAlive();
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext ctx) {
+  if (ctx == primaryHandle() && !primaryAlive())
+    return misuse(CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                  "cuCtxSetCurrent: the context is destroyed");
   currentContext = ctx;
   return CUDA_SUCCESS;
 }
-// The primary context is current from the start, as if the caller (say,
-// PyTorch) had made it so.
 CUresult cuCtxGetCurrent(CUcontext *ctx) {
   *ctx = currentContext;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetDevice(CUdevice *device) {
+  if (!contextCurrent())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = 0;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSynchronize() {
@@ -245,10 +336,20 @@ CUresult cuCtxSynchronize() {
   return CUDA_SUCCESS;
 }
 
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned,
-                            CUjit_option *, void **) {
-  *module =
-      reinterpret_cast<CUmodule>(new Module{static_cast<const char *>(image)});
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned numOptions, CUjit_option *options,
+                            void **values) {
+  if (!contextCurrent())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::string ptx = static_cast<const char *>(image);
+  if (ptx.find(".entry ") == std::string::npos) {
+    for (unsigned n = 0; n < numOptions; ++n)
+      if (options[n] == CU_JIT_ERROR_LOG_BUFFER)
+        std::snprintf(static_cast<char *>(values[n]), 64,
+                      "fake ptxas: no .entry in this PTX");
+    return CUDA_ERROR_INVALID_PTX;
+  }
+  *module = reinterpret_cast<CUmodule>(new Module{ptx, generation});
   return CUDA_SUCCESS;
 }
 CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module,
@@ -264,7 +365,15 @@ CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module,
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule module) {
-  delete reinterpret_cast<Module *>(module);
+  auto *m = reinterpret_cast<Module *>(module);
+  int owner = m->generation;
+  delete m;
+  if (owner != generation || !primaryAlive())
+    return misuse(CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                  "cuModuleUnload: the module's context is destroyed");
+  if (!contextCurrent())
+    return misuse(CUDA_ERROR_INVALID_CONTEXT,
+                  "cuModuleUnload: its context is not current");
   return CUDA_SUCCESS;
 }
 CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction) {
@@ -280,17 +389,35 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attr, int value) {
 }
 
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  if (!contextCurrent())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (bytes > memoryLimit || memoryUsed > memoryLimit - bytes)
+    return CUDA_ERROR_OUT_OF_MEMORY;
   // 256-byte aligned like the driver's.
   void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   std::memset(p, 0xCD, bytes);
   *ptr = CUdeviceptr(uintptr_t(p));
+  allocations[*ptr] = generation;
+  allocationBytes[*ptr] = bytes;
+  memoryUsed += bytes;
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree(CUdeviceptr ptr) {
   flushLegacy(); // cuMemFree synchronizes the device.
+  auto it = allocations.find(ptr);
+  if (it == allocations.end())
+    return misuse(CUDA_ERROR_INVALID_VALUE,
+                  "cuMemFree: not an address cuMemAlloc returned");
+  int owner = it->second;
+  allocations.erase(it);
+  memoryUsed -= allocationBytes[ptr];
+  allocationBytes.erase(ptr);
   std::free(reinterpret_cast<void *>(uintptr_t(ptr)));
+  if (owner != generation || !primaryAlive())
+    return misuse(CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                  "cuMemFree: the allocation's context is destroyed");
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
@@ -332,8 +459,10 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
                         CUstream stream, void **params, void **extra) {
   if (extra || shared > 227 * 1024 || bx * by * bz > 1024)
     return CUDA_ERROR_INVALID_VALUE;
-  orderAfterLegacy(stream);
   const std::string &name = reinterpret_cast<Function *>(fn)->name;
+  if (!failingLaunches.empty() && startsWith(name, failingLaunches.c_str()))
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  orderAfterLegacy(stream);
   unsigned grid[3] = {gx, gy, gz};
   if (name == "copy_f32") {
     auto *in = *static_cast<const float **>(params[0]);
@@ -436,6 +565,14 @@ CUresult cuTensorMapEncodeTiled(
   std::memset(tensorMap, 0, sizeof(*tensorMap));
   std::memcpy(tensorMap, &map, sizeof(map));
   return CUDA_SUCCESS;
+}
+
+/// Test hooks (not driver functions): device memory beyond `bytes` in use
+/// fails to allocate (SIZE_MAX: no limit); launches of kernels whose name
+/// starts with `prefix` fail (null or "": none).
+void fakeCudaSetMemoryLimit(size_t bytes) { memoryLimit = bytes; }
+void fakeCudaFailLaunches(const char *prefix) {
+  failingLaunches = prefix ? prefix : "";
 }
 
 } // extern "C"

@@ -4,10 +4,21 @@
  *                          error (exit 1): the plan-validation tests
  *   fp8rt-test run DIR     runs DIR (test/plan) through the C API and checks
  *                          results and run-time errors
+ *   fp8rt-test errors DIR  the failures a process must survive: a missing
+ *                          or corrupt PTX file, out of memory, a failed
+ *                          launch; each names what failed, and the next
+ *                          call with good inputs works
+ *   fp8rt-test teardown DIR  releases the CUDA context before destroying
+ *                          the program that ran in it, as fp8-run and
+ *                          Python's shutdown may
+ *   fp8rt-test threads DIR two threads run one program on two streams at
+ *                          once and get the serial runs' bits
  *
  * Run with FakeCuda.cpp's libcuda.so.1 first on LD_LIBRARY_PATH: its device
  * memory is host memory, so this program passes host buffers as device
- * pointers and reads the results directly. C99, as a C caller would be.
+ * pointers and reads the results directly. Like PyTorch, it makes the
+ * device's primary context current itself, through the driver (the fake's).
+ * C99, as a C caller would be.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -15,6 +26,9 @@
 
 #include "fp8rt/fp8rt.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +66,43 @@ static void *deviceAlloc(size_t bytes, int fill) {
   }
   memset(p, fill, bytes);
   return p;
+}
+
+/* The driver calls a caller makes around the library (cuda.h's types, as
+ * plain C: a CUcontext is a pointer, a CUdevice and a CUresult ints), and the
+ * fake driver's test hooks. */
+static struct {
+  int (*retain)(void **context, int device);
+  int (*release)(int device);
+  int (*setCurrent)(void *context);
+  void (*setMemoryLimit)(size_t bytes);
+  void (*failLaunches)(const char *prefix);
+} driver;
+
+static int openDriver(void) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) {
+    printf("FAIL: cannot open libcuda.so.1: %s\n", dlerror());
+    return 0;
+  }
+  /* POSIX's way to a function pointer from dlsym, which C99 cannot cast. */
+  *(void **)&driver.retain = dlsym(lib, "cuDevicePrimaryCtxRetain");
+  *(void **)&driver.release = dlsym(lib, "cuDevicePrimaryCtxRelease_v2");
+  *(void **)&driver.setCurrent = dlsym(lib, "cuCtxSetCurrent");
+  *(void **)&driver.setMemoryLimit = dlsym(lib, "fakeCudaSetMemoryLimit");
+  *(void **)&driver.failLaunches = dlsym(lib, "fakeCudaFailLaunches");
+  if (!driver.retain || !driver.release || !driver.setCurrent ||
+      !driver.setMemoryLimit || !driver.failLaunches) {
+    printf("FAIL: libcuda.so.1 is not the fake driver\n");
+    return 0;
+  }
+  return 1;
+}
+
+/* Device 0's primary context, retained and made current. */
+static int contextUp(void) {
+  void *context = NULL;
+  return driver.retain(&context, 0) == 0 && driver.setCurrent(context) == 0;
 }
 
 static int load(const char *path) {
@@ -248,6 +299,8 @@ static void mismatches(fp8rt_program *p) {
 static int run(const char *dir) {
   fp8rt_program *p = NULL;
   void *workspace = deviceAlloc(8192, 0xEE);
+  if (!openDriver())
+    return 1;
   checkError(fp8rt_load("no-such-dir", &p), FP8RT_ERROR_MANIFEST,
              "no-such-dir: No such file or directory");
   if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
@@ -255,6 +308,23 @@ static int run(const char *dir) {
     return 1;
   }
   check(strcmp(fp8rt_last_error(), "") == 0, "a success clears the error");
+  {
+    float *x = deviceAlloc(4096, 0), *r = deviceAlloc(4096, 0);
+    fp8rt_tensor in[2], out[2];
+    in[0] = in[1] = tensor(x, FP8RT_F32, 2, vec);
+    out[0] = tensor(r, FP8RT_F32, 2, vec);
+    out[1] = tensor((char *)r + 4096, FP8RT_F32, 2, vec);
+    checkError(fp8rt_run(p, "chain", in, 2, out, 2, NULL, 0, NULL),
+               FP8RT_ERROR_CUDA,
+               "chain: no current CUDA context (make one current first, e.g. "
+               "cuCtxSetCurrent or any CUDA runtime call)");
+    free(x);
+    free(r);
+  }
+  if (!contextUp()) {
+    printf("FAIL: cannot make the primary context current\n");
+    return 1;
+  }
   dtypes();
   signature(p);
   /* The fake driver fills new memory with 0xCD: an unzeroed workspace
@@ -266,8 +336,196 @@ static int run(const char *dir) {
   runTma(p, 0, "tma: tensor map of the intermediate");
   runTma(p, 7, "tma: new buffers get new tensor maps");
   mismatches(p);
+  runChain(p, 4, NULL, 0, NULL, "chain after the refusals");
   fp8rt_destroy(p);
+  driver.release(0);
   free(workspace);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
+/* DIR is runtime/test: its missing-ptx.json and corrupt-ptx.json break
+ * add_f32, which chain launches and tma does not. */
+static int errors(const char *dir) {
+  fp8rt_program *p = NULL;
+  char path[4096];
+  if (!openDriver() || !contextUp())
+    return 1;
+  snprintf(path, sizeof path, "%s/missing-ptx.json", dir);
+  checkError(fp8rt_load(path, &p), FP8RT_ERROR_MANIFEST,
+             "kernel add_f32: cannot read its PTX: ./plan/no-such.ptx: No such "
+             "file or directory");
+  check(p == NULL, "no program from a missing PTX file");
+
+  snprintf(path, sizeof path, "%s/corrupt-ptx.json", dir);
+  if (fp8rt_load(path, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load %s: %s\n", path, fp8rt_last_error());
+    return 1;
+  }
+  runTma(p, 1, "tma before chain's broken kernel");
+  /* Twice: a module that failed to load is not taken as loaded. */
+  {
+    int n;
+    for (n = 0; n < 2; ++n) {
+      float *x = deviceAlloc(4096, 0), *y = deviceAlloc(4096, 0);
+      float *r0 = deviceAlloc(4096, 0), *r1 = deviceAlloc(4096, 0);
+      fp8rt_tensor in[2], out[2];
+      in[0] = tensor(x, FP8RT_F32, 2, vec);
+      in[1] = tensor(y, FP8RT_F32, 2, vec);
+      out[0] = tensor(r0, FP8RT_F32, 2, vec);
+      out[1] = tensor(r1, FP8RT_F32, 2, vec);
+      checkError(fp8rt_run(p, "chain", in, 2, out, 2, NULL, 0, NULL),
+                 FP8RT_ERROR_CUDA,
+                 "chain: kernel add_f32: cannot load ./plan/corrupt.ptx.bin: "
+                 "CUDA_ERROR_INVALID_PTX (fp8-run's fake CUDA driver)\n"
+                 "JIT error log:\nfake ptxas: no .entry in this PTX");
+      free(x);
+      free(y);
+      free(r0);
+      free(r1);
+    }
+  }
+  runTma(p, 2, "tma after chain's broken kernel");
+  fp8rt_destroy(p);
+
+  snprintf(path, sizeof path, "%s/plan", dir);
+  if (fp8rt_load(path, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load %s: %s\n", path, fp8rt_last_error());
+    return 1;
+  }
+  /* The zeroed region (16 bytes) fits, the workspace (8192) does not. */
+  driver.setMemoryLimit(1024);
+  {
+    float *x = deviceAlloc(4096, 0), *r = deviceAlloc(8192, 0);
+    fp8rt_tensor in[2], out[2];
+    in[0] = in[1] = tensor(x, FP8RT_F32, 2, vec);
+    out[0] = tensor(r, FP8RT_F32, 2, vec);
+    out[1] = tensor((char *)r + 4096, FP8RT_F32, 2, vec);
+    checkError(fp8rt_run(p, "chain", in, 2, out, 2, NULL, 0, NULL),
+               FP8RT_ERROR_CUDA,
+               "chain: allocating the workspace (8192 bytes): "
+               "CUDA_ERROR_OUT_OF_MEMORY (fp8-run's fake CUDA driver)");
+    driver.setMemoryLimit((size_t)-1);
+    runChain(p, 5, NULL, 0, NULL, "chain once memory is back");
+
+    driver.failLaunches("add_f32");
+    checkError(fp8rt_run(p, "chain", in, 2, out, 2, NULL, 0, NULL),
+               FP8RT_ERROR_CUDA,
+               "chain: launch 1 (kernel add_f32 at plan.mlir:1:1): "
+               "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (fp8-run's fake CUDA "
+               "driver)");
+    driver.failLaunches(NULL);
+    runChain(p, 6, NULL, 0, NULL, "chain after a failed launch");
+    free(x);
+    free(r);
+  }
+  fp8rt_destroy(p);
+  driver.release(0);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
+/* The caller lets go of its context before it destroys the program: the
+ * program must still unload its modules and free its memory in that
+ * context, which it holds (the fake driver fails the process otherwise). */
+static int teardown(const char *dir) {
+  fp8rt_program *p = NULL;
+  if (!openDriver() || !contextUp())
+    return 1;
+  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
+    return 1;
+  }
+  runChain(p, 0, NULL, 0, NULL, "chain");
+  runTma(p, 0, "tma");
+  check(driver.release(0) == 0, "the caller releases its context");
+  fp8rt_destroy(p);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
+/* One thread's runs: chain with seeds seed, seed + 2, ... on its own
+ * stream, each result compared with 2x + y + 1 and 4x + 2y. */
+struct ThreadRuns {
+  fp8rt_program *program;
+  void *stream;
+  int seed;
+  int bad;
+};
+
+enum { kThreadRuns = 200 };
+
+static void *threadRuns(void *arg) {
+  struct ThreadRuns *t = arg;
+  float *x = deviceAlloc(4096, 0), *y = deviceAlloc(4096, 0);
+  float *r0 = deviceAlloc(4096, 0), *r1 = deviceAlloc(4096, 0);
+  fp8rt_tensor in[2], out[2];
+  int n, i;
+  /* The current context is per thread, as the driver's. */
+  if (!contextUp()) {
+    t->bad = -1;
+    return NULL;
+  }
+  in[0] = tensor(x, FP8RT_F32, 2, vec);
+  in[1] = tensor(y, FP8RT_F32, 2, vec);
+  out[0] = tensor(r0, FP8RT_F32, 2, vec);
+  out[1] = tensor(r1, FP8RT_F32, 2, vec);
+  for (n = 0; n < kThreadRuns; ++n) {
+    int seed = t->seed + 2 * n;
+    for (i = 0; i < 1024; ++i) {
+      x[i] = (float)((i + seed) % 7);
+      y[i] = (float)((i * seed) % 5 - 2);
+    }
+    if (fp8rt_run(t->program, "chain", in, 2, out, 2, NULL, 0, t->stream) !=
+        FP8RT_SUCCESS) {
+      ++t->bad;
+      continue;
+    }
+    for (i = 0; i < 1024; ++i)
+      if (r0[i] != 2 * x[i] + y[i] + 1 || r1[i] != 4 * x[i] + 2 * y[i]) {
+        ++t->bad;
+        break;
+      }
+  }
+  driver.release(0);
+  free(x);
+  free(y);
+  free(r0);
+  free(r1);
+  return NULL;
+}
+
+static int threads(const char *dir) {
+  fp8rt_program *p = NULL;
+  struct ThreadRuns runs[2];
+  pthread_t ids[2];
+  int n;
+  if (!openDriver() || !contextUp())
+    return 1;
+  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
+    return 1;
+  }
+  for (n = 0; n < 2; ++n) {
+    runs[n].program = p;
+    runs[n].stream = (void *)(uintptr_t)(16 * (n + 1));
+    runs[n].seed = n;
+    runs[n].bad = 0;
+    if (pthread_create(&ids[n], NULL, threadRuns, &runs[n]) != 0) {
+      printf("FAIL: pthread_create\n");
+      return 1;
+    }
+  }
+  for (n = 0; n < 2; ++n)
+    pthread_join(ids[n], NULL);
+  for (n = 0; n < 2; ++n) {
+    char what[96];
+    snprintf(what, sizeof what, "thread %d: %d runs of chain on stream %d", n,
+             kThreadRuns, 16 * (n + 1));
+    check(runs[n].bad == 0, what);
+  }
+  fp8rt_destroy(p);
+  driver.release(0);
   printf("%s\n", failures ? "FAILED" : "all passed");
   return failures ? 1 : 0;
 }
@@ -277,6 +535,14 @@ int main(int argc, char **argv) {
     return load(argv[2]);
   if (argc == 3 && strcmp(argv[1], "run") == 0)
     return run(argv[2]);
-  fprintf(stderr, "usage: fp8rt-test load PATH | run DIR\n");
+  if (argc == 3 && strcmp(argv[1], "errors") == 0)
+    return errors(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "teardown") == 0)
+    return teardown(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "threads") == 0)
+    return threads(argv[2]);
+  fprintf(stderr,
+          "usage: fp8rt-test load PATH | run DIR | errors DIR | teardown DIR | "
+          "threads DIR\n");
   return 2;
 }

@@ -23,7 +23,8 @@ set_target_properties(fp8rt-test PROPERTIES C_STANDARD 99
 target_compile_options(fp8rt-test PRIVATE ${FP8RT_WARNINGS} -pedantic)
 target_include_directories(fp8rt-test PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/include)
-target_link_libraries(fp8rt-test PRIVATE fp8rt-shared)
+find_package(Threads REQUIRED)
+target_link_libraries(fp8rt-test PRIVATE fp8rt-shared Threads::Threads)
 add_dependencies(fp8rt-test fp8rt-fake-cuda)
 
 # fp8rt_test(NAME RC REGEX ARGS...): runs fp8rt-test ARGS in test/ on the
@@ -42,6 +43,16 @@ endfunction()
 # kernel whose PTX waits for the previous grid, and says so on stderr, which
 # comes after stdout here), the others plainly.
 fp8rt_test(run 0 "all passed.*fake libcuda: programmatic launch of add_one_f32\nfake libcuda: programmatic launch of ws_add_f32\n" run plan)
+# A process survives a missing or corrupt PTX file, running out of device
+# memory and a failed launch, each refused naming what failed.
+fp8rt_test(errors 0 "all passed" errors .)
+# A program destroyed after its caller released the context it ran in
+# unloads its modules there all the same (the fake driver exits with 70 on a
+# call on what a destroyed context owned).
+fp8rt_test(teardown 0 "all passed" teardown plan)
+# Two threads run one program on two streams at once, 200 runs each, with
+# the serial runs' results.
+fp8rt_test(threads 0 "all passed" threads plan)
 fp8rt_test(load 0 "function chain: 2 inputs, 2 outputs, 5 launches, workspace 8192, zeroed 16\n  input 0 x f32 \\[4, 256\\] 4096 bytes.*function dtypes: 3 inputs, 1 outputs, 1 launches, workspace 0, zeroed 0\n  input 0 a f64 \\[2\\] 16 bytes\n  input 1 b i32 \\[4\\] 16 bytes\n  input 2 c i8 \\[16\\] 16 bytes\n  output 0 d i1 \\[16\\] 16 bytes"
   load plan)
 

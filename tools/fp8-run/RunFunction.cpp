@@ -174,43 +174,15 @@ void planTotals(const Manifest &manifest, const FunctionInfo &f, int64_t &bytes,
 
 } // namespace
 
-int fp8run::runFunction(const Options &opts) {
-  std::unique_ptr<Program> program;
-  if (Status s = Program::load(opts.manifestPath, program); !s) {
-    fail(s.message());
-    return 1;
-  }
-  program->setProgrammaticLaunch(opts.pdl);
-  const Manifest &manifest = program->manifest();
-  const FunctionInfo *f = program->function(opts.function);
-  if (!f) {
-    std::string names;
-    for (const FunctionInfo &fn : program->functions())
-      names += (names.empty() ? "" : ", ") + fn.name;
-    fail("--function " + opts.function + ": no such function in " +
-         manifest.path +
-         (names.empty() ? " (it has none)" : " (it has " + names + ")"));
-    return 1;
-  }
-  std::printf("function %s: %zu inputs, %zu outputs, %zu launches, "
-              "workspace %zu bytes, zeroed %zu bytes\n",
-              f->name.c_str(), f->inputs.size(), f->outputs.size(),
-              f->numLaunches, f->workspaceBytes, f->zeroedBytes);
-  std::vector<HostTensor> inputs, outputs;
-  if (!readInputs(opts, manifest, *f, inputs))
-    return 1;
-  if (opts.validate)
-    return 0;
-
+// Runs `f` of `program` on `gpu` once, dumps, and times it, as opts asks.
+static int runOnGpu(const Options &opts, Program &program,
+                    const FunctionInfo &fi, std::vector<HostTensor> &inputs,
+                    Gpu &gpu) {
+  const CudaDriver *drv = &gpu.drv;
+  const Manifest &manifest = program.manifest();
+  const FunctionInfo *f = &fi;
   std::string error;
-  const CudaDriver *drv = cudaDriver(error);
-  if (!drv) {
-    fail(error);
-    return 1;
-  }
-  Gpu gpu(*drv);
-  if (!gpu.open(opts.device, manifest.chip))
-    return 1;
+  std::vector<HostTensor> outputs;
   DeviceBuffers buffers(*drv);
   std::vector<fp8rt_tensor> in, out;
   for (HostTensor &t : inputs)
@@ -239,8 +211,8 @@ int fp8run::runFunction(const Options &opts) {
                       t.info->dtype, int(t.info->shape.size()),
                       t.info->shape.data()});
   auto run = [&] {
-    Status s = program->run(f->name, in.data(), in.size(), out.data(),
-                            out.size(), gpu.stream);
+    Status s = program.run(f->name, in.data(), in.size(), out.data(),
+                           out.size(), gpu.stream);
     if (!s)
       fail(s.message());
     return s.ok() ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_FAILED;
@@ -294,4 +266,49 @@ int fp8run::runFunction(const Options &opts) {
     }
   }
   return 0;
+}
+
+int fp8run::runFunction(const Options &opts) {
+  std::unique_ptr<Program> program;
+  if (Status s = Program::load(opts.manifestPath, program); !s) {
+    fail(s.message());
+    return 1;
+  }
+  program->setProgrammaticLaunch(opts.pdl);
+  const Manifest &manifest = program->manifest();
+  const FunctionInfo *f = program->function(opts.function);
+  if (!f) {
+    std::string names;
+    for (const FunctionInfo &fn : program->functions())
+      names += (names.empty() ? "" : ", ") + fn.name;
+    fail("--function " + opts.function + ": no such function in " +
+         manifest.path +
+         (names.empty() ? " (it has none)" : " (it has " + names + ")"));
+    return 1;
+  }
+  std::printf("function %s: %zu inputs, %zu outputs, %zu launches, "
+              "workspace %zu bytes, zeroed %zu bytes\n",
+              f->name.c_str(), f->inputs.size(), f->outputs.size(),
+              f->numLaunches, f->workspaceBytes, f->zeroedBytes);
+  std::vector<HostTensor> inputs;
+  if (!readInputs(opts, manifest, *f, inputs))
+    return 1;
+  if (opts.validate)
+    return 0;
+
+  std::string error;
+  const CudaDriver *drv = cudaDriver(error);
+  if (!drv) {
+    fail(error);
+    return 1;
+  }
+  Gpu gpu(*drv);
+  if (!gpu.open(opts.device, manifest.chip))
+    return 1;
+  int rc = runOnGpu(opts, *program, *f, inputs, gpu);
+  // The program's modules and memory live in gpu's context: free them while
+  // it is there (the program also holds the context, but a reader should
+  // not need to know that to see this is right).
+  program.reset();
+  return rc;
 }

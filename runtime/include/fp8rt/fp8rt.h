@@ -100,7 +100,9 @@ fp8rt_status fp8rt_load(const char *path, fp8rt_program **out);
 
 /* Frees the program and the device memory it allocated (its workspaces,
  * zeroed regions and tensor maps) and unloads its modules. No run of it may
- * still be in flight. NULL is ignored. */
+ * still be in flight. The program holds each primary context it ran in until
+ * this call, so it may come after the caller released that context; a
+ * context made with cuCtxCreate must still exist. NULL is ignored. */
 void fp8rt_destroy(fp8rt_program *program);
 
 /* The functions with a launch plan, in manifest order. */

@@ -200,6 +200,22 @@ BAD = {
 }
 
 
+# name -> a manifest that loads or runs into a broken kernel (RuntimeTest.c's
+# `errors`): add_f32's PTX is missing, or is not PTX (the fake driver's JIT
+# refuses PTX without an .entry), so chain fails and tma still runs.
+def with_add_ptx(ptx):
+    m = copy.deepcopy(GOOD)
+    for k in m["kernels"]:
+        k["ptx"] = "plan/" + (ptx if k["name"] == "add_f32" else k["ptx"])
+    return m
+
+
+BROKEN = {
+    "missing-ptx": with_add_ptx("no-such.ptx"),
+    "corrupt-ptx": with_add_ptx("corrupt.ptx.bin"),
+}
+
+
 def fmt(v, depth=0):
     """Objects and lists of objects nest by lines down to a kernel, a
     function and their lists; a param, buffer or launch is one line."""
@@ -229,6 +245,10 @@ def main():
                          "  griddepcontrol.wait;\n" if k.get("pdl") else ""))
     for name, manifest in BAD.items():
         write(os.path.join(HERE, "..", "bad-plan-%s.json" % name), manifest)
+    for name, manifest in BROKEN.items():
+        write(os.path.join(HERE, "..", "%s.json" % name), manifest)
+    with open(os.path.join(HERE, "corrupt.ptx.bin"), "wb") as out:
+        out.write(bytes(range(1, 256)) * 4)
 
 
 main()

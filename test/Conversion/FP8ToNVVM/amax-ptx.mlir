@@ -5,8 +5,8 @@
 // RUN: FileCheck %s --check-prefix=ROWS < %t/rows_amax_0.ptx
 // RUN: FileCheck %s --check-prefix=BLOCKS < %t/blocks_amax_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/rows_amax_0.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/blocks_amax_1.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/rows_amax_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/blocks_amax_1.ptx -o /dev/null %}
 // ROWS-COUNT-2: ld.global.v4.b32
 // ROWS: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
 // ROWS-NOT: cvt.rn.satfinite

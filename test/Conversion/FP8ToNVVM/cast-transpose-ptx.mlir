@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-fuse-quantization --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/fused_cast_transpose_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fused_cast_transpose_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/fused_cast_transpose_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: .visible .entry fused_cast_transpose_0(
 // CHECK: .shared .align 16 .b8 {{.*}}[32768];
 // All eight 16-byte loads of a thread's rows before anything is stored,

@@ -4,8 +4,8 @@
 // RUN: FileCheck %s < %t/to_bf16_dequantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mx_dequantize_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/to_bf16_dequantize_0.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/mx_dequantize_1.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/to_bf16_dequantize_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/mx_dequantize_1.ptx -o /dev/null %}
 // CHECK: ld.global.v4.b32
 // CHECK-COUNT-8: cvt.rn.f16x2.e4m3x2
 // CHECK: ld.global.b32

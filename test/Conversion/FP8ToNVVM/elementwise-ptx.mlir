@@ -10,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=BIAS < %t/out/bias_generic_2.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/out/manifest.json
 // RUN: FileCheck %s --check-prefix=EXP < %t/out/silu_map_8.ptx
-// RUN: %if ptxas %{ for f in %t/out/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/out/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // GELU-NOT: call
 // GELU-NOT: __nv_
 // GELU-NOT: div.rn

@@ -11,12 +11,12 @@
 // RUN: FileCheck %s < %t/roots_generic_0.ptx
 // RUN: FileCheck %s --check-prefix=F16 < %t/roots16_generic_1.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t/roots16_generic_2.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots_generic_0.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots16_generic_1.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/roots16_generic_2.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/roots_generic_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/roots16_generic_1.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/roots16_generic_2.ptx -o /dev/null %}
 // RUN: FileCheck %s --check-prefix=RF16 < %t/rroots16_generic_3.ptx
 // RUN: FileCheck %s --check-prefix=RBF16 < %t/rroots16_generic_4.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/rroots16_generic_3.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/rroots16_generic_3.ptx -o /dev/null %}
 // CHECK: .visible .entry roots_generic_0(
 // CHECK-NOT: {{call|__nv_|approx}}
 // CHECK: sqrt.rn.f32

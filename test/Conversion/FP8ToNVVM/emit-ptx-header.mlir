@@ -8,7 +8,7 @@
 // RUN: FileCheck %s < %t/fprop_gemm_0.ptx
 // RUN: fp8-opt %s "--fp8-emit=dir=%t.strip line-info=false" -o /dev/null
 // RUN: FileCheck %s --check-prefix=STRIP < %t.strip/fprop_gemm_0.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: // fp8-mlir kernel fprop_gemm_0: fp8.scaled_matmul at {{.*}}emit-ptx-header.mlir:[[LINE:[0-9]+]]:8
 // CHECK-NEXT: // sm_90a, grid [8, 1, 1], block [384, 1, 1], {{[0-9]+}} bytes of dynamic shared memory

@@ -9,9 +9,9 @@
 // RUN: FileCheck %s --check-prefix=WGRAD < %t/wgrad_gemm_3.ptx
 // RUN: FileCheck %s --check-prefix=F16 < %t/f16_gemm_5.ptx
 // RUN: %python -c "import json, sys; [print(json.dumps(k, sort_keys=True)) for k in json.load(open(sys.argv[1]))['kernels']]" %t/manifest.json | FileCheck %s --check-prefix=MANIFEST
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/kmajor_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wgrad_gemm_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/f16_gemm_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/kmajor_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/wgrad_gemm_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/f16_gemm_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // K-major operands (A M x K, B N x K), a bf16 result: one TMA box each per
 // 64-element K-block, four k16 wgmmas without transpose bits, the start

@@ -6,15 +6,15 @@
 // RUN: FileCheck %s --check-prefix=PROMOTE < %t/fprop_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/wgrad_fast_gemm_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wgrad_fast_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/fprop_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/wgrad_fast_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: FileCheck %s --check-prefix=TMASCALE < %t/fprop_tma_scales_gemm_2.ptx
 // RUN: grep -c fma.rn.f32 %t/fprop_tma_scales_gemm_2.ptx | FileCheck %s --check-prefix=TMAFMA
 // RUN: FileCheck %s --check-prefix=TMAMANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_tma_scales_gemm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/fprop_tma_scales_gemm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: FileCheck %s --check-prefix=SPLIT < %t/fprop_split_gemm_3.ptx
 // RUN: FileCheck %s --check-prefix=SPLITMANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/fprop_split_gemm_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/fprop_split_gemm_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .extern .shared .align 1024 .b8 fp8_gemm_shared[];
 // CHECK: .maxntid 384, 1, 1

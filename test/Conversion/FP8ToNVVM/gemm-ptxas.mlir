@@ -1,4 +1,4 @@
-// REQUIRES: ptxas
+// REQUIRES: ptxas-sm90a
 // Every GEMM kernel of the GPU tests (all tile shapes, both output types,
 // promoted and fast, K from 208 to 1024) and of the benchmark assembles for
 // sm_90a without spills. A K loop that LLVM unrolls (K = 384 on 192 x 128

@@ -16,8 +16,8 @@
 // RUN: FileCheck %s --check-prefix=ROW < %t/rowwise_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MX < %t/mxfp8_gemm_1.ptx
 // RUN: FileCheck %s --check-prefix=MIXED < %t/mixed_gemm_2.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rowwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/mxfp8_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rowwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/mxfp8_gemm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // The epilogue's scales: A's two rows, then B's columns; the first
 // element's pair is multiplied and checked, then the sum times each factor.

@@ -10,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=BLOCK --implicit-check-not=cta_group::1 --implicit-check-not=elect.sync < %t/blockwise_pair_fprop_gemm_2.ptx
 // RUN: FileCheck %s --check-prefix=LOADS < %t/mx_pair_fprop_gemm_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm100a %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-COUNT-3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
 

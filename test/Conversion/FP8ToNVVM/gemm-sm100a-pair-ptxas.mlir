@@ -1,4 +1,4 @@
-// REQUIRES: ptxas
+// REQUIRES: ptxas-sm100a
 // CTA-pair GEMMs (cta_group::2) of every scaling the sm_100a kernel takes
 // (MXFP8 K-major and MN-major, blockwise, tensorwise), bf16 and f32 C,
 // K = 128 (one K-block), 384 and 7168, at 4096 x 4096: all are pairs, and

@@ -10,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=DIRECT < %t/promoted_narrow_gemm_4.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=CMAP < %t/manifest.json
-// RUN: %if ptxas %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm100a %{ bash -c 'for f in %t/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1; done' | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: error
 // The tcgen05 GEMM has no griddepcontrol.wait yet, so its manifest must not

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=PTX < %t/m64_blockwise_gemm_0.ptx
 // RUN: grep -c ld.global.nc %t/m64_blockwise_gemm_0.ptx | FileCheck %s --check-prefix=LOADS
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/m64_blockwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/m64_blockwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: "block": [
 // CHECK-NEXT: 256,

@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=bar.red < %t/long_k_gemm_2.ptx
 // RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=bar.red < %t/many_tiles_gemm_3.ptx
 // RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=bar.red < %t/m128_tensorwise_gemm_4.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/m128_blockwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/m128_blockwise_gemm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: setmaxnreg.inc.sync.aligned.u32
 // CHECK: griddepcontrol.wait;

@@ -11,12 +11,12 @@
 // RUN:   '--fp8-pipeline=recipe="#fp8.recipe<delayed, hadamard = 128>" chip=sm_90a fuse-producers=false' \
 // RUN:   --fp8-emit=dir=%t -o /dev/null
 // RUN: %python -c "import json, sys; m = json.load(sys.stdin); ks = {k['name']: k for k in m['kernels']}; [print(ks[l['kernel']]['dim'], ks[l['kernel']]['params'][0]['shape']) for l in m['functions'][0]['launches'] if l['op'] == 'fp8.hadamard']" < %t/manifest.json | sort | FileCheck %s
-// RUN: %if ptxas %{ for f in %t/*hadamard*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/*hadamard*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // RUN: rm -rf %t.fused && fp8-opt %S/../../Integration/GPU/programs/linear_fwd_bwd.mlir \
 // RUN:   '--fp8-pipeline=recipe="#fp8.recipe<delayed, hadamard = 128>" chip=sm_90a' \
 // RUN:   --fp8-emit=dir=%t.fused -o /dev/null
 // RUN: %python -c "import json, sys; m = json.load(sys.stdin); ks = {k['name']: k for k in m['kernels']}; [print(ks[l['kernel']]['dim'], ks[l['kernel']]['params'][0]['shape']) for l in m['functions'][0]['launches'] if l['op'] == 'fp8.hadamard']" < %t.fused/manifest.json | sort | FileCheck %s --check-prefix=FUSED
-// RUN: %if ptxas %{ for f in %t.fused/*hadamard*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t.fused/*hadamard*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // CHECK: 0 [512, 1024]
 // CHECK-NEXT: 0 [512, 768]
 // CHECK-NEXT: 0 [768, 1024]

@@ -17,9 +17,9 @@
 // RUN: grep -c shfl.sync.bfly.b32 %t/rotate256_hadamard_1.ptx | FileCheck %s --check-prefix=WIDE-SHUFFLES
 // RUN: FileCheck %s --check-prefix=WIDE < %t/rotate256_hadamard_1.ptx
 // RUN: FileCheck %s --check-prefix=NARROW < %t/narrow_hadamard_2.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PTXAS,REGS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate256_hadamard_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PTXAS,REGS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/narrow_hadamard_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PTXAS,REGS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rotate256_hadamard_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PTXAS,REGS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/narrow_hadamard_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: .maxntid 128, 1, 1
 // The tile takes 16-byte accesses: aligned to 16, not to its bf16 elements.
 // CHECK: .shared .align 16 .b8 {{.*}}[32768];

@@ -8,7 +8,7 @@
 // RUN: FileCheck %s < %t/rotate_hadamard_0.ptx
 // RUN: FileCheck %s --check-prefix=WIDE < %t/rotate256_hadamard_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rotate_hadamard_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK-COUNT-2: ld.global.v4.b32
 // CHECK-NOT: fma
 // CHECK: add.rn.f32

@@ -8,9 +8,9 @@
 // RUN: ls %t-mx | FileCheck %s --check-prefix=MX
 // RUN: ls %t-bw | FileCheck %s --check-prefix=BW
 // RUN: grep -A2 '"contracting"' %t-mx/manifest.json | tr -d ' \n' | FileCheck %s --check-prefix=MANIFEST
-// RUN: %if ptxas %{ bash -c 'for f in %t-mx/*.ptx %t-bw/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1 || echo "error: $f"; done' > %t.log %}
-// RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.log %}
-// RUN: %if ptxas %{ grep -c "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" %t.log | FileCheck %s --check-prefix=COUNT %}
+// RUN: %if ptxas-sm100a %{ bash -c 'for f in %t-mx/*.ptx %t-bw/*.ptx; do %ptxas -arch=sm_100a -v "$f" -o /dev/null 2>&1 || echo "error: $f"; done' > %t.log %}
+// RUN: %if ptxas-smsm100a %{ FileCheck %s --check-prefix=PTXAS < %t.log %}
+// RUN: %if ptxas-smsm100a %{ grep -c "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" %t.log | FileCheck %s --check-prefix=COUNT %}
 
 // MXFP8: six quantizations, the scales of the three MN-major operands
 // transposed, three GEMMs; the three K-major operands' quantizations store

@@ -10,7 +10,7 @@
 // RUN:   --fp8-emit=dir=%t -o /dev/null
 // RUN: ls %t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // CHECK: linear_fwd_bwd_cast_transpose_0.ptx
 // CHECK-NEXT: linear_fwd_bwd_cast_transpose_5.ptx
 // CHECK-NEXT: linear_fwd_bwd_gemm_10.ptx

@@ -5,8 +5,8 @@
 // RUN: FileCheck %s --check-prefix=BLOCK < %t/block_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=SR < %t/stochastic_quantize_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/block_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/stochastic_quantize_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/block_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/stochastic_quantize_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // BLOCK: .shared
 // BLOCK-COUNT-2: ld.global.v4.b32
 // BLOCK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;

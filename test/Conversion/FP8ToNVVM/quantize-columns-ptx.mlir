@@ -6,8 +6,8 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/columns_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=SCALAR < %t/narrow_quantize_1.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/columns_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/narrow_quantize_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/columns_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/narrow_quantize_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK-COUNT-4: ld.global.v4.b32
 // CHECK-NOT: {{ld|st}}.global
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;

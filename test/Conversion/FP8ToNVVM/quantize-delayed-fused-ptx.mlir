@@ -9,7 +9,7 @@
 // RUN: FileCheck %s < %t/delayed_quantize_delayed_0.ptx
 // RUN: FileCheck %s --check-prefix=RECENT < %t/recent_quantize_delayed_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a -v $f -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a -v $f -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS || exit 1; done %}
 // CHECK: .minnctapersm 2
 // The history's entries a thread reads, then the CTA's max.
 // CHECK: ld.global.b32

@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/tensorwise_quantize_3.ptx
-// RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // MANIFEST-COUNT-4: "name": "amax",
 // MANIFEST-NOT: "workspace"
 // TENSOR-NOT: atom.global

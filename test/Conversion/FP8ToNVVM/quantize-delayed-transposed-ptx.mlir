@@ -12,7 +12,7 @@
 // RUN: %python -c "import json, sys, collections; m = json.load(sys.stdin); f = m['functions'][0]; print(len(f['launches'])); [print(op, n) for op, n in sorted(collections.Counter(l['op'] for l in f['launches']).items())]" < %t/manifest.json | FileCheck %s
 // RUN: %python -c "import json, sys; m = json.load(sys.stdin); ks = {k['name']: k for k in m['kernels']}; [print(l['kernel'], *[p['shape'] + [p['dtype']] for p in ks[l['kernel']]['params'] if p['name'] in ('input', 'q')]) for l in m['functions'][0]['launches'] if l['op'] == 'fp8.quantize_delayed']" < %t/manifest.json | FileCheck %s --check-prefix=KERNELS
 // RUN: FileCheck %s --check-prefix=PTX < %t/linear_fwd_bwd_quantize_delayed_29.ptx
-// RUN: %if ptxas %{ for f in %t/*quantize_delayed*.ptx; do %ptxas -arch=sm_90a -v $f -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS || exit 1; done %}
+// RUN: %if ptxas-sm90a %{ for f in %t/*quantize_delayed*.ptx; do %ptxas -arch=sm_90a -v $f -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS || exit 1; done %}
 // CHECK: 36
 // CHECK-NEXT: fp8.hadamard 6
 // CHECK-NEXT: fp8.quantize_delayed 6

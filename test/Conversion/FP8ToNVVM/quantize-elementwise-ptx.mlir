@@ -17,15 +17,15 @@
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/columns_quantize_elementwise_3.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/partial_quantize_elementwise_4.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/blocks_quantize_elementwise_5.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rows_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/transposed_quantize_elementwise_t_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_elementwise_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/columns_quantize_elementwise_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/partial_quantize_elementwise_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/blocks_quantize_elementwise_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/normed_quantize_elementwise_t_6.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rows_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/transposed_quantize_elementwise_t_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_elementwise_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/columns_quantize_elementwise_3.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/partial_quantize_elementwise_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/blocks_quantize_elementwise_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/normed_quantize_elementwise_t_6.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: rm -rf %t100 && fp8-opt %s '--fp8-emit=dir=%t100 chip=sm_100a' -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_100a %t100/rows_quantize_elementwise_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm100a %{ %ptxas -arch=sm_100a %t100/rows_quantize_elementwise_0.ptx -o /dev/null %}
 
 // Row tiles: the activation and the bias row loaded as vectors, GELU, the
 // kept bf16 stored as a vector, the 1x128 amax by shuffles.

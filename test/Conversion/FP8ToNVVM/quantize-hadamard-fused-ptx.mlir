@@ -10,7 +10,7 @@
 // RUN: FileCheck %s < %t/rotated_quantize_elementwise_0.ptx
 // RUN: FileCheck %s --check-prefix=ROUND < %t/rotated_quantize_elementwise_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rotated_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rotated_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK-COUNT-4: ld.global.v4.b32
 // Strides 32 and 64 of a block of 128: two rounds of shuffles of the 32

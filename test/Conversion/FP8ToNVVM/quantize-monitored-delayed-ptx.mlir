@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/delayed_quantize_monitored_0.ptx
 // RUN: FileCheck %s --check-prefix=CURRENT < %t/current_quantize_monitored_1.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/delayed_quantize_monitored_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/delayed_quantize_monitored_0.ptx -o /dev/null %}
 
 // One pass: a loop iteration loads four chunks of 16 f32 (four 16-byte
 // loads each), a grid apart; here the grid covers the input in one chunk a

@@ -13,11 +13,11 @@
 // RUN: FileCheck %s --check-prefix=ATOMICS < %t/tensorwise_quantize_monitored_5.ptx
 // RUN: FileCheck %s --check-prefix=SHARED < %t/tensorwise_quantize_monitored_5.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/rows_quantize_monitored_0.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/blocks_quantize_monitored_2.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/columns_quantize_monitored_3.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/generic_quantize_monitored_4.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tensorwise_quantize_monitored_5.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/rows_quantize_monitored_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/blocks_quantize_monitored_2.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/columns_quantize_monitored_3.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/generic_quantize_monitored_4.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/tensorwise_quantize_monitored_5.ptx -o /dev/null %}
 
 // Row tiles (1x128): the monitored kernel adds the count reduction and the
 // tile_amax store to the plain one; counters stay in registers.

@@ -19,13 +19,13 @@
 // RUN: FileCheck %s --check-prefix=PREFETCH < %t/rmsnorm_many_rows_quantize_row_norm_6.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/rmsnorm_quantize_row_norm_0.ptx
 // RUN: FileCheck %s --check-prefix=NOCALL --input-file %t/layernorm_quantize_row_norm_1.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rmsnorm_quantize_row_norm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/layernorm_quantize_row_norm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/partial_round_tma_quantize_row_norm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/row_sum_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/wide_f32_quantize_row_norm_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rmsnorm_quantize_row_norm_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/layernorm_quantize_row_norm_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/partial_round_tma_quantize_row_norm_2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/row_sum_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/wide_f32_quantize_row_norm_5.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-PTXAS %}
 // RUN: rm -rf %t100 && fp8-opt %s '--fp8-emit=dir=%t100 chip=sm_100a' -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_100a %t100/rmsnorm_quantize_row_norm_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm100a %{ %ptxas -arch=sm_100a %t100/rmsnorm_quantize_row_norm_0.ptx -o /dev/null %}
 
 #id = affine_map<(i, j) -> (i, j)>
 #col = affine_map<(i, j) -> (i)>

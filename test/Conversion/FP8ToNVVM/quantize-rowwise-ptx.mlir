@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/rowwise_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/rowwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/rowwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // CHECK: ld.global.v4.b32
 // CHECK: ld.global.v4.b32
 // CHECK: shfl.sync.bfly.b32

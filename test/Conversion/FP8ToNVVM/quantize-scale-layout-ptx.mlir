@@ -7,8 +7,8 @@
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: FileCheck %s --check-prefix=PAD < %t/plain_quantize_elementwise_0.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/plain_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/cast_transpose_cast_transpose_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/plain_quantize_elementwise_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/cast_transpose_cast_transpose_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // FILES: cast_transpose_cast_transpose_1.ptx
 // FILES-NEXT: manifest.json
 // FILES-NEXT: plain_quantize_elementwise_0.ptx

@@ -1,4 +1,4 @@
-// REQUIRES: ptxas
+// REQUIRES: ptxas-sm100a
 // The sm_100a kernels that round their scales with cvt.rp (and the SR one)
 // assemble for sm_100a, without spills.
 // RUN: rm -rf %t

@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit=dir=%t -o /dev/null
 // RUN: FileCheck %s < %t/tensorwise_quantize_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/tensorwise_quantize_0.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // Two CTAs an SM must fit (128 registers at most) for the barrier to open.
 // CHECK: .minnctapersm 2
 // Four chunks in flight a thread: 4 x 2 16-byte loads an iteration.

@@ -7,8 +7,8 @@
 // RUN: FileCheck %s --check-prefix=TRANSPOSED < %t/transposed_generic_1.ptx
 // RUN: FileCheck %s --check-prefix=VECTOR < %t/vectors_generic_4.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/transposed_generic_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/vectors_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/transposed_generic_1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a -v %t/vectors_generic_4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 #id = affine_map<(i, j) -> (i, j)>
 #t = affine_map<(i, j) -> (j, i)>

@@ -17,7 +17,7 @@
 // 1 UTCBAR, 1 LDTM, no ELECT loop).
 // RUN: mlir-translate --mlir-to-llvmir %s | llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_100a -mattr=+ptx88 -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas-sm100a %{ %ptxas -arch=sm_100a -v %t.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .version 8.8
 // CHECK: .target sm_100a

@@ -5,10 +5,10 @@
 // RUN: rm -rf %t && fp8-opt %s --fp8-emit="dir=%t chip=sm_100a" -o /dev/null
 // RUN: FileCheck %s < %t/mx_tcgen05_scales_0.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_100a %t/mx_tcgen05_scales_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm100a %{ %ptxas -arch=sm_100a %t/mx_tcgen05_scales_0.ptx -o /dev/null %}
 // Plain CUDA: it assembles for sm_90a as well.
 // RUN: rm -rf %t.sm90 && fp8-opt %s --fp8-emit=dir=%t.sm90 -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm90/mx_tcgen05_scales_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t.sm90/mx_tcgen05_scales_0.ptx -o /dev/null %}
 
 // CHECK: .target sm_100a
 // CHECK: .entry mx_tcgen05_scales_0(

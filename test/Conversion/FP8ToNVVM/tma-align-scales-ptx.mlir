@@ -6,11 +6,11 @@
 // RUN: FileCheck %s --check-prefix=F32 < %t/activations_tma_align_scales_0.ptx
 // RUN: FileCheck %s --check-prefix=E8M0 < %t/mx_tma_align_scales_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/activations_tma_align_scales_0.ptx -o /dev/null %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/mx_tma_align_scales_1.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/activations_tma_align_scales_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm90a %{ %ptxas -arch=sm_90a %t/mx_tma_align_scales_1.ptx -o /dev/null %}
 // The kernel is plain CUDA: it assembles for Blackwell too.
 // RUN: rm -rf %t.sm100 && fp8-opt %s --fp8-emit="dir=%t.sm100 chip=sm_100a" -o /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_100a %t.sm100/activations_tma_align_scales_0.ptx -o /dev/null %}
+// RUN: %if ptxas-sm100a %{ %ptxas -arch=sm_100a %t.sm100/activations_tma_align_scales_0.ptx -o /dev/null %}
 
 // 4 x 252 = 1008 threads do work; padding threads store +0.0.
 // F32: .entry activations_tma_align_scales_0(

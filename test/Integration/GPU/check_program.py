@@ -62,16 +62,23 @@ the GPU:
       consistently (which (a) alone takes as the plan's intent). GEMM
       results are compared with the same rule as in (a).
 
-Exit status: 0 when every check passes, 1 on any mismatch, 2 on bad input
-(an unreadable dump, a plan that reads a buffer before it is written, a
-dump that does not match the plan).
+Every result must be compared by (a) or (b): one that neither compares (the
+replay cannot, and the function has no graph here or no --recipe was
+given) fails the run, named. Under rowwise_gw_hp, (b) computes Wgrad in
+high precision (its bf16 operands' float64 product, within check_gemm's
+hp_tolerance), as the recipe keeps it.
+
+Exit status: 0 when every check passes, 1 on any mismatch or unchecked
+result, 2 on bad input (an unreadable dump, a plan that reads a buffer
+before it is written, a dump that does not match the plan).
 
 --self-test builds a small plan in memory (quantize 1x128 and 128x128,
 fused cast-transpose, transpose, scale alignment, a GEMM), checks that the
 model's own outputs pass, and that each of these is caught: one flipped
 fp8 code, one scale off by an ulp, a GEMM element off by 2^-5 relative,
-an unwritten (0xFF) GEMM row, swapped GEMM results, and a plan that
-quantizes the weight with the wrong tile (passes (a), fails (b)). With
+an unwritten (0xFF) GEMM row, swapped GEMM results, a plan that
+quantizes the weight with the wrong tile (passes (a), fails (b)), and a
+result that no rule compares. With
 DUMP MANIFEST it also corrupts each result of that real dump in memory
 and requires the check to fail.
 """
@@ -683,6 +690,13 @@ RECIPES = {
 # history as a result after the graph's own results.
 RECIPES["delayed"] = RECIPES["tensorwise"]
 DELAYED = {"delayed"}
+# rowwise_gw_hp: rowwise with exact f32 scales, and Wgrad (the matmul of a
+# gradient and an activation, no weight) kept in high precision: its
+# operands enter as they are (bf16) and the product accumulates in f32
+# (RecipeAttr.cpp's highPrecision, docs/Overview.md).
+RECIPES["rowwise_gw_hp"] = {r: ("f8e4m3", [1, -1], "f32", "exact")
+                            for r in ("activation", "weight", "gradient")}
+HIGH_PRECISION = {"rowwise_gw_hp": {"wgrad"}}
 
 # Per function: the role of each argument ("roles") and of each result that
 # a later node reads ("result_roles"), and per result the node that makes
@@ -850,6 +864,15 @@ def value_role(graph, v):
     return graph["result_roles"][n]
 
 
+def matmul_kind(graph, node):
+    """fprop (activation . weight), dgrad (gradient . weight) or wgrad
+    (gradient . activation) of a matmul node, from its operands' roles."""
+    roles = {value_role(graph, v) for v, _ in node[1:]}
+    if "weight" not in roles:
+        return "wgrad"
+    return "dgrad" if "gradient" in roles else "fprop"
+
+
 def node_text(node):
     if node[0] == "matmul":
         (va, ta), (vb, tb) = node[1], node[2]
@@ -864,6 +887,9 @@ def graph_node(graph, node, recipe, value, out_dtype, args):
     if node[0] != "matmul":
         want = node[0](*[value(v) for v in node[1:]])
         return want, Exact(nan_any=True), ""
+    preset, rotation = parse_recipe(recipe)
+    if matmul_kind(graph, node) in HIGH_PRECISION.get(preset, ()):
+        return hp_graph_node(node, recipe, value, out_dtype, args, rotation)
     ops = []
     for v, transposed in node[1:]:
         x = value(v)
@@ -882,6 +908,23 @@ def graph_node(graph, node, recipe, value, out_dtype, args):
     text = " (%s %s x %s %s)" % (af, cg.scaling_text(asc), bf,
                                  cg.scaling_text(bsc))
     return ref, how, text
+
+
+def hp_graph_node(node, recipe, value, out_dtype, args, rotation):
+    """A matmul the recipe keeps in high precision: the float64 product of
+    its operands as they are, within check_gemm's hp_tolerance(K) of the
+    bound, as the replay checks a linalg.matmul kernel (model_hp_gemm)."""
+    if rotation:
+        raise BadInput("--recipe %s: a rotation of a high-precision matmul's "
+                       "operands is not modelled" % recipe)
+    a, b = [value(v).t() if transposed else value(v)
+            for v, transposed in node[1:]]
+    ref, bound = cg.reference_hp(a, b, False, False)
+    k = a.shape[1]
+    tol = args.tol if args.tol is not None else cg.hp_tolerance(k)
+    allowed = cg.allowance(ref, bound, tol, out_dtype, k)
+    how = Within(ref, bound, allowed, out_dtype, tol, "f32", k)
+    return ref, how, " (%s x %s, high precision)" % (a.dtype, b.dtype)
 
 
 def end_to_end(name, recipe, gpu_args, gpu_results, result_dtypes, args):
@@ -994,8 +1037,20 @@ def report(title, checks):
     return failed
 
 
+def unchecked_results(names, replayed, e2e):
+    """The results (of `names`) no rule compared: neither the replay
+    (`replayed`, one Check per result, bad < 0 where it could not) nor the
+    end-to-end check (`e2e`, one Check per result from the first, or
+    None)."""
+    covered = {n for n, c in enumerate(replayed) if c.bad >= 0}
+    covered |= set(range(len(e2e or ())))
+    return ["result %d (%s)" % (n, name) for n, name in enumerate(names)
+            if n not in covered]
+
+
 def check_function(plan, gpu_args, gpu_results, recipe, args, quiet=False):
-    """Both checks; returns (failures, checked)."""
+    """Both checks; returns (failures, checked, unchecked): a result that
+    no rule compared (unchecked, named) is a failure too."""
     log = (lambda *a: None) if quiet else print
     out = print if not quiet else (lambda *a: None)
     checks = replay(plan, gpu_args, gpu_results, args, log)
@@ -1003,6 +1058,7 @@ def check_function(plan, gpu_args, gpu_results, recipe, args, quiet=False):
         report("(a) replay of %d launches from the dumped arguments:" %
                len(plan.launches), checks)
     checked = sum(1 for c in checks if c.bad >= 0)
+    e2e = None
     if recipe is not None:
         dtypes = [plan.buffers[bid]["dtype"] for bid in plan.results]
         e2e = end_to_end(plan.name, recipe, gpu_args, gpu_results, dtypes,
@@ -1023,7 +1079,15 @@ def check_function(plan, gpu_args, gpu_results, recipe, args, quiet=False):
             checked += len(ch)
     else:
         out("(b) end to end: no --recipe given; skipped")
-    return failed, checked
+    unchecked = unchecked_results(
+        [plan.buffers[bid]["name"] for bid in plan.results], checks, e2e)
+    if unchecked:
+        out("NOT CHECKED: %s: no rule compared %s (replay: depends on an "
+            "intermediate GEMM or an unmodelled launch; end to end: %s)" %
+            (", ".join(unchecked), "it" if len(unchecked) == 1 else "them",
+             "no --recipe" if recipe is None else
+             "not a graph this script knows"))
+    return failed + len(unchecked), checked, unchecked
 
 
 def count_failed(checks):
@@ -1253,29 +1317,37 @@ def self_test(args):
     plan = Plan(selftest_manifest([128, 128]), "selftest_fprop")
     gpu_args = selftest_args(args.device)
     good = selftest_results(plan, gpu_args, args)
-    failed, checked = check_function(plan, gpu_args, good, "blockwise", args,
-                                     quiet=True)
+    failed, checked, _ = check_function(plan, gpu_args, good, "blockwise",
+                                        args, quiet=True)
     wrong += expect("the model's own results (%d checks)" % checked, failed,
                     False)
     for label, bad in corruptions(good, plan):
-        f, _ = check_function(plan, gpu_args, bad, "blockwise", args,
-                              quiet=True)
+        f, _, _ = check_function(plan, gpu_args, bad, "blockwise", args,
+                                 quiet=True)
         wrong += expect(label, f, True)
     y = good[0].clone()
     y[:128], y[128:] = good[0][128:], good[0][:128]
-    f, _ = check_function(plan, gpu_args, [y] + good[1:], "blockwise", args,
-                          quiet=True)
+    f, _, _ = check_function(plan, gpu_args, [y] + good[1:], "blockwise",
+                             args, quiet=True)
     wrong += expect("result 0: its two halves of rows swapped", f, True)
     # A compiler that quantizes W 1x128 instead of the recipe's 128x128:
     # self-consistent, so (a) passes; (b) knows the recipe.
     plan_w = Plan(selftest_manifest([1, 128]), "selftest_fprop")
     res_w = selftest_results(plan_w, gpu_args, args)
-    fa, _ = check_function(plan_w, gpu_args, res_w, None, args, quiet=True)
+    fa, _, _ = check_function(plan_w, gpu_args, res_w, None, args,
+                              quiet=True)
     wrong += expect("W quantized 1x128 (wrong tile), replay (a) only", fa,
                     False)
-    fb, _ = check_function(plan_w, gpu_args, res_w, "blockwise", args,
-                           quiet=True)
+    fb, _, _ = check_function(plan_w, gpu_args, res_w, "blockwise", args,
+                              quiet=True)
     wrong += expect("W quantized 1x128 (wrong tile), with (b)", fb, True)
+    # A result that the replay cannot check (it depends on an intermediate
+    # GEMM) and no end-to-end check covers is a failure, named.
+    unchecked = unchecked_results(
+        ["y", "dx"], [Check("y", 1, 0, ""), Check("dx", 1, -1, "")], None)
+    wrong += expect("result 1 compared by no rule (%s)" %
+                    ", ".join(unchecked), len(unchecked), True)
+    wrong += unchecked != ["result 1 (dx)"]
     # The elementwise models' tanh is MLIR's polynomial: within 2^-20 of
     # tanh (float64) on [-10, 10], and 0 outside what bf16 can resolve.
     x = torch.linspace(-10.0, 10.0, 400001, device=args.device)
@@ -1312,12 +1384,12 @@ def self_test(args):
     for dump, manifest in zip(args.dumps[0::2], args.dumps[1::2]):
         print("check_program self-test on %s:" % dump)
         plan, gpu_args, gpu_results = run_check(dump, manifest, args)
-        f, checked = check_function(plan, gpu_args, gpu_results, args.recipe,
-                                    args, quiet=True)
+        f, checked, _ = check_function(plan, gpu_args, gpu_results,
+                                       args.recipe, args, quiet=True)
         wrong += expect("the GPU's results (%d checks)" % checked, f, False)
         for label, bad in corruptions(gpu_results, plan):
-            f, _ = check_function(plan, gpu_args, bad, args.recipe, args,
-                                  quiet=True)
+            f, _, _ = check_function(plan, gpu_args, bad, args.recipe, args,
+                                     quiet=True)
             wrong += expect(label, f, True)
     print("self-test %s" % ("passed" if not wrong else
                             "FAILED (%d wrong)" % wrong))
@@ -1370,11 +1442,14 @@ def main():
         failed = 0
         for dump, manifest in zip(args.dumps[0::2], args.dumps[1::2]):
             plan, gpu_args, gpu_results = run_check(dump, manifest, args)
-            f, checked = check_function(plan, gpu_args, gpu_results,
-                                        args.recipe, args)
+            f, checked, unchecked = check_function(
+                plan, gpu_args, gpu_results, args.recipe, args)
             print("function %s: %s" % (plan.name, "ok" if not f else
                                        "FAILED (%d results)" % f))
             failed += f
+            if unchecked:
+                print("check_program: %s: never compared: %s" %
+                      (plan.name, ", ".join(unchecked)), file=sys.stderr)
             if not checked:
                 print("check_program: nothing checked", file=sys.stderr)
                 return 1

@@ -4,7 +4,7 @@ scale-alignment kernels fp8-run ran, bit for bit, two ways.
 
     check_quantize.py DUMP [DUMP ...] [--oracle-elements N] [--device cuda|cpu]
                       [--no-torch] [--max-report K]
-    check_quantize.py --self-test [--device cuda|cpu]
+    check_quantize.py --self-test [--device cuda|cpu] [DUMP ...]
 
 DUMP is what `fp8-run MANIFEST --dump DIR` wrote: DIR itself (every
 subdirectory with a meta.json is one kernel) or one DIR/KERNEL. meta.json holds
@@ -123,17 +123,26 @@ transposition (every byte, f32 NaN payloads), for Hadamard rotations
 (bf16, f16 and f32, sizes 1 .. 256, with and without seeds, NaN, inf - inf,
 f32 overflow, -0, subnormals) and for scale alignment (f32 bits with NaN
 payloads and -0, every e8m0 code; row counts on, below and above a multiple
-of 16 bytes); run it once on a new torch or GPU.
+of 16 bytes); run it once on a new torch or GPU. `--self-test DUMP ...`
+instead shows that a wrong output is caught: for each quantization kernel
+of the dumps (which must pass as they are), a copy with one element of one
+output changed (the middle element's top byte XOR 0x40, so that no NaN
+becomes another NaN) must fail, for every output this script checks (fp8
+data and scales; test_check_quantize.py tests the corruption on the CPU).
 """
 
 import argparse
+import contextlib
+import io
 import json
 import math
 import mmap
 import os
 import random
+import shutil
 import struct
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "CPU"))
@@ -1554,6 +1563,64 @@ def check_dump(path, args):
 # ---------------------------------------------------------------------------
 
 
+def checked_outputs(entry):
+    """The outputs of a quantization's manifest entry that check_dump
+    compares (describe_entry's fp8 data and scales; not an *amax* output,
+    which delayed scaling's checks own)."""
+    return [p for p in entry["params"] if p["role"] == "output" and
+            (p["dtype"] in FORMATS or (p["dtype"] in ("f32", "e8m0") and
+                                       "amax" not in p["name"]))]
+
+
+def self_test_dumps(args):
+    """Each quantization kernel of args.dumps passes as dumped, and fails
+    with any one of its outputs corrupted in one element (in a copy).
+    Returns the exit status."""
+    wrong = checked = 0
+    for d in kernel_dirs(args.dumps):
+        described, _ = describe_kernel(d)
+        if described is None or described[0]["kind"] != "quantize":
+            continue
+        with open(os.path.join(d, "meta.json")) as f:
+            meta = json.load(f)
+        name = meta.get("kernel", os.path.basename(d))
+        with contextlib.redirect_stdout(io.StringIO()):
+            good = check_dump(d, args)
+        print("  %-60s %s" % ("kernel %s as dumped" % name,
+                              "passes" if not good else "FAILS  <-- WRONG"))
+        wrong += bool(good)
+        for p in checked_outputs(meta["entry"]):
+            size = SIZES[p["dtype"]]
+            with tempfile.TemporaryDirectory() as tmp:
+                copy = os.path.join(tmp, os.path.basename(d))
+                shutil.copytree(d, copy)
+                path = os.path.join(copy, meta["files"][p["name"]])
+                with open(path, "rb") as f:
+                    data = bytearray(f.read())
+                if len(data) < size:
+                    continue
+                # The middle element's most significant byte (little
+                # endian): bit 6 of it turns any NaN code finite.
+                data[(len(data) // size // 2) * size + size - 1] ^= 0x40
+                with open(path, "wb") as f:
+                    f.write(data)
+                with contextlib.redirect_stdout(io.StringIO()):
+                    caught = check_dump(copy, args)
+            checked += 1
+            print("  %-60s %s" % ("kernel %s: one element of %s changed" %
+                                  (name, p["name"]),
+                                  "caught" if caught else
+                                  "passes  <-- WRONG"))
+            wrong += not caught
+    if not checked:
+        print("self-test: no quantization kernel in %s" % args.dumps,
+              file=sys.stderr)
+        return 1
+    print("self-test on dumps: %d corrupted outputs, %s" %
+          (checked, "all caught" if not wrong else "%d WRONG" % wrong))
+    return 1 if wrong else 0
+
+
 def self_test(args):
     """torch_quantize against oracle.quantize itself on every element."""
     rng = random.Random(1)
@@ -1869,6 +1936,12 @@ def main():
         if torch is None:
             print("check_quantize: --self-test needs PyTorch", file=sys.stderr)
             return 2
+        if args.dumps:
+            try:
+                return self_test_dumps(args)
+            except (BadInput, OSError, KeyError, ValueError) as e:
+                print("check_quantize: error: %s" % e, file=sys.stderr)
+                return 2
         return self_test(args)
     if not args.dumps:
         ap.error("no dump directory given")
