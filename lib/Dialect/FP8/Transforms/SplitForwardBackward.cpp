@@ -118,9 +118,12 @@ static std::string getSourceName(Value v, const Partition &p,
     return transposed(getSourceName(transpose.getInput(), p, index));
   if (isa<fp8::TransposeOp>(op))
     return transposed(getSourceName(op->getOperand(0), p, index));
+  // A quantization names what it quantizes; a fused elementwise one
+  // quantizes what its body computes, which is its own.
   if (op->getName().getDialectNamespace() == "fp8" &&
       op->getName().stripDialect().starts_with("quantize") &&
-      op->getNumOperands() > 0 && p.isTopLevel(op->getOperand(0)))
+      !isa<QuantizeElementwiseOp>(op) && op->getNumOperands() > 0 &&
+      p.isTopLevel(op->getOperand(0)))
     return getSourceName(op->getOperand(0), p, index);
   return ("op" + Twine(index.lookup(op))).str();
 }
