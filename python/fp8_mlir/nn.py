@@ -8,7 +8,8 @@ compiled from its joint training graph split by
 fp8-split-forward-backward: forward also returns the FP8 operands and
 scales that Dgrad and Wgrad read (quantized from the same read of X and W
 as Fprop's), autograd saves those instead of X and W, and backward reads
-no bf16 X or W (docs/Training.md gives the bytes per recipe). `split=False`
+no bf16 X or W (except X under rowwise_gw_hp, whose Wgrad stays in bf16;
+docs/Training.md gives the bytes per recipe). `split=False`
 keeps the two functions of the unsplit graphs, which save X and W.
 
 Parameters stay in their dtype (bf16 master weights); gradients
