@@ -6,6 +6,8 @@
 // RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir --fp8-pipeline=recipe=tensorwise --fp8-split-forward-backward | FileCheck %s --check-prefix=TENSORWISE
 // RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir --fp8-pipeline=recipe=rowwise_gw_hp --fp8-split-forward-backward 2>&1 | FileCheck %s --check-prefix=GWHP
 // RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir --fp8-pipeline=recipe=delayed --fp8-split-forward-backward | FileCheck %s --check-prefix=DELAYED
+// RUN: fp8-opt %S/../../examples/linear_fwd_bwd.mlir --fp8-pipeline=recipe=blockwise --fp8-split-forward-backward=recompute=weight 2>&1 | FileCheck %s --check-prefix=RECOMPUTE
+// RUN: not fp8-opt %S/../../examples/linear_fwd_bwd.mlir --fp8-split-forward-backward=recompute=gradient 2>&1 | FileCheck %s --check-prefix=BADROLE
 
 // Blockwise: Wgrad's X is the transposed half of Fprop's cast-transpose,
 // Dgrad's W the FP8 transpose of Fprop's 128x128-tiled W.
@@ -59,3 +61,18 @@
 // DELAYED-SAME: -> (tensor<256x512xbf16>, tensor<1024x512xf32>, tensor<1024x1x1xf32>)
 // DELAYED: tensor.extract_slice %[[H]][1, 0, 0]
 // DELAYED: fp8.quantize_delayed %arg0 history(%[[H]]
+
+// recompute=weight: W crosses as it is (a parameter) and each half
+// quantizes it; only X's FP8 crosses.
+// RECOMPUTE: remark: fp8-split-forward-backward: argument #1 of @linear_fwd_bwd ('tensor<1024x512xbf16>') is read by forward and backward
+// RECOMPUTE-LABEL: func.func @linear_fwd_bwd_fwd(
+// RECOMPUTE-SAME: -> (tensor<256x1024xbf16>, tensor<512x256xf8E4M3FN> {fp8.saved = "arg0:qt"}, tensor<2x512xf32> {fp8.saved = "arg0:scale_t"})
+// RECOMPUTE: fp8.quantize_transpose %arg0
+// RECOMPUTE: fp8.quantize %arg1
+// RECOMPUTE-NOT: fp8.transpose
+// RECOMPUTE-LABEL: func.func @linear_fwd_bwd_bwd(
+// RECOMPUTE-SAME: %{{.*}}: tensor<256x1024xbf16> {fp8.role = "gradient"}, %[[W:.*]]: tensor<1024x512xbf16> {fp8.role = "weight", fp8.saved = "arg1"}, %{{.*}}: tensor<512x256xf8E4M3FN> {fp8.saved = "arg0:qt"}, %{{.*}}: tensor<2x512xf32> {fp8.saved = "arg0:scale_t"})
+// RECOMPUTE: %[[WQ:.*]], %[[WS:.*]] = fp8.quantize %[[W]]
+// RECOMPUTE: fp8.transpose %[[WQ]], %[[WS]]
+
+// BADROLE: fp8-split-forward-backward: recompute=gradient: expected activation or weight

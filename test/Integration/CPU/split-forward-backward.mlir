@@ -24,6 +24,14 @@
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-pipeline=recipe=mxfp8 --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8
 // RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-pipeline=recipe=mxfp8 --fp8-split-forward-backward --fp8-reference-pipeline | %mlir-run | grep -v '^Unranked' > %t.mxfp8.split
 // RUN: diff %t.mxfp8 %t.mxfp8.split
+// recompute=weight (backward quantizes W again from bf16 W instead of
+// taking forward's FP8 copy): the same bits.
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-pipeline=recipe=tensorwise --fp8-split-forward-backward=recompute=weight --fp8-reference-pipeline 2>/dev/null | %mlir-run | grep -v '^Unranked' > %t.tensorwise.recompute
+// RUN: diff %t.tensorwise %t.tensorwise.recompute
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-pipeline=recipe=blockwise --fp8-split-forward-backward=recompute=weight --fp8-reference-pipeline 2>/dev/null | %mlir-run | grep -v '^Unranked' > %t.blockwise.recompute
+// RUN: diff %t.blockwise %t.blockwise.recompute
+// RUN: cat %S/../../../examples/linear_fwd_bwd.mlir %s | fp8-opt --fp8-pipeline=recipe=rowwise --fp8-split-forward-backward=recompute=weight --fp8-reference-pipeline 2>/dev/null | %mlir-run | grep -v '^Unranked' > %t.rowwise.recompute
+// RUN: diff %t.rowwise %t.rowwise.recompute
 // The checksums see the recipe (the runs are not trivially equal) and are
 // not zero.
 // RUN: not diff %t.blockwise %t.tensorwise > /dev/null

@@ -52,6 +52,9 @@ struct Partition {
   /// on a gradient argument, and on any argument.
   llvm::DenseSet<Value> onGradient, onArgument;
   SmallVector<bool> isGradient;
+  /// Arguments whose role the `recompute` option names: ops that read only
+  /// them are cloned like constants.
+  SmallVector<bool> isRecomputed;
 
   /// The body's values `op` reads, its regions' captures included.
   SmallVector<Value> inputs(Operation *op) const {
@@ -145,7 +148,8 @@ static std::string getResultName(OpResult v) {
 /// Marks the ops of the body and the values that depend on a gradient.
 static LogicalResult classify(Partition &p) {
   for (BlockArgument arg : p.body->getArguments()) {
-    p.onArgument.insert(arg);
+    if (!p.isRecomputed[arg.getArgNumber()])
+      p.onArgument.insert(arg);
     if (p.isGradient[arg.getArgNumber()])
       p.onGradient.insert(arg);
   }
@@ -234,11 +238,10 @@ static void sinkIntoBackward(Partition &p, func::ReturnOp ret,
   }
 }
 
-/// Clones into `b` the ops of `side`, and the free ops they need, in order.
-static void cloneSide(OpBuilder &b, const Partition &p, Side side,
-                      ArrayRef<Value> roots, IRMapping &map) {
-  // Free ops are needed where an op of `side`, a needed free op or a root
-  // reads them.
+/// The free ops `side` needs: those an op of `side`, a needed free op or a
+/// root reads.
+static llvm::DenseSet<Operation *>
+getNeededFreeOps(const Partition &p, Side side, ArrayRef<Value> roots) {
   llvm::DenseSet<Operation *> needed;
   llvm::DenseSet<Value> rootSet(roots.begin(), roots.end());
   for (Operation &op : llvm::reverse(p.body->without_terminator())) {
@@ -256,6 +259,13 @@ static void cloneSide(OpBuilder &b, const Partition &p, Side side,
     if (need)
       needed.insert(&op);
   }
+  return needed;
+}
+
+/// Clones into `b` the ops of `side`, and the free ops it needs, in order.
+static void cloneSide(OpBuilder &b, const Partition &p, Side side,
+                      const llvm::DenseSet<Operation *> &needed,
+                      IRMapping &map) {
   for (Operation &op : p.body->without_terminator())
     if (p.sideOf(&op) == side || needed.contains(&op))
       b.clone(op, map);
@@ -268,7 +278,8 @@ static DictionaryAttr withSaved(MLIRContext *ctx, DictionaryAttr attrs,
   return list.getDictionary(ctx);
 }
 
-static LogicalResult split(func::FuncOp joint, ModuleOp module) {
+static LogicalResult split(func::FuncOp joint, ModuleOp module,
+                           ArrayRef<std::string> recompute) {
   MLIRContext *ctx = joint.getContext();
   StringRef name = joint.getName();
   auto error = [&]() {
@@ -291,6 +302,8 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
     auto role =
         joint.getArgAttrOfType<StringAttr>(i, FP8Dialect::getRoleAttrName());
     p.isGradient.push_back(role && role.getValue() == "gradient");
+    p.isRecomputed.push_back(role &&
+                             llvm::is_contained(recompute, role.getValue()));
   }
   if (failed(classify(p)))
     return failure();
@@ -318,29 +331,6 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
       return reader != ret.getOperation() && p.sideOf(reader) == side;
     });
   };
-  SmallVector<unsigned> fwdArgs, gradArgs, crossArgs;
-  for (BlockArgument arg : p.body->getArguments()) {
-    unsigned n = arg.getArgNumber();
-    if (p.isGradient[n]) {
-      gradArgs.push_back(n);
-      continue;
-    }
-    bool forward = readBy(arg, Side::forward), backward = false;
-    for (OpOperand &use : ret->getOpOperands())
-      forward |= use.get() == arg && resultIsForward[use.getOperandNumber()];
-    backward = readBy(arg, Side::backward);
-    if (forward)
-      fwdArgs.push_back(n);
-    if (backward) {
-      crossArgs.push_back(n);
-      if (forward)
-        emitRemark(arg.getLoc())
-            << "fp8-split-forward-backward: argument #" << n << " of @" << name
-            << " (" << arg.getType()
-            << ") is read by forward and backward: autograd keeps it for "
-               "backward as it is";
-    }
-  }
   llvm::DenseMap<Operation *, unsigned> index;
   for (auto [k, op] : llvm::enumerate(p.body->without_terminator()))
     index[&op] = k;
@@ -362,6 +352,46 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
     }
   }
 
+  SmallVector<Value> fwdRoots, bwdRoots;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    (resultIsForward[i] ? fwdRoots : bwdRoots).push_back(v);
+  llvm::append_range(fwdRoots, saved);
+  llvm::DenseSet<Operation *> fwdFree =
+      getNeededFreeOps(p, Side::forward, fwdRoots);
+  llvm::DenseSet<Operation *> bwdFree =
+      getNeededFreeOps(p, Side::backward, bwdRoots);
+  // An argument is read by a half where an op of it, or a free op it
+  // clones, reads it.
+  auto argReadBy = [&](Value v, Side side,
+                       const llvm::DenseSet<Operation *> &free) {
+    return readBy(v, side) ||
+           llvm::any_of(p.readers(v), [&](Operation *reader) {
+             return free.contains(reader);
+           });
+  };
+  SmallVector<unsigned> fwdArgs, gradArgs, crossArgs;
+  for (BlockArgument arg : p.body->getArguments()) {
+    unsigned n = arg.getArgNumber();
+    if (p.isGradient[n]) {
+      gradArgs.push_back(n);
+      continue;
+    }
+    bool forward = argReadBy(arg, Side::forward, fwdFree), backward = false;
+    for (OpOperand &use : ret->getOpOperands())
+      forward |= use.get() == arg && resultIsForward[use.getOperandNumber()];
+    backward = argReadBy(arg, Side::backward, bwdFree);
+    if (forward)
+      fwdArgs.push_back(n);
+    if (backward) {
+      crossArgs.push_back(n);
+      if (forward)
+        emitRemark(arg.getLoc())
+            << "fp8-split-forward-backward: argument #" << n << " of @" << name
+            << " (" << arg.getType()
+            << ") is read by forward and backward: autograd keeps it for "
+               "backward as it is";
+    }
+  }
   // Function attributes other than the signature's carry over (the recipe).
   SmallVector<NamedAttribute> funcAttrs;
   for (NamedAttribute attr : joint->getAttrs()) {
@@ -388,7 +418,6 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
   // Forward: its arguments, its results, then the saved values.
   SmallVector<Type> fwdIn, fwdOut;
   SmallVector<Attribute> fwdInAttrs, fwdOutAttrs;
-  SmallVector<Value> fwdRoots;
   for (unsigned n : fwdArgs) {
     fwdIn.push_back(joint.getArgument(n).getType());
     fwdInAttrs.push_back(argAttrs(n));
@@ -397,12 +426,10 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
     if (resultIsForward[i]) {
       fwdOut.push_back(v.getType());
       fwdOutAttrs.push_back(resultAttrs(i));
-      fwdRoots.push_back(v);
     }
   for (auto [v, label] : llvm::zip(saved, labels)) {
     fwdOut.push_back(v.getType());
     fwdOutAttrs.push_back(withSaved(ctx, DictionaryAttr::get(ctx), label));
-    fwdRoots.push_back(v);
   }
   auto fwd = func::FuncOp::create(b, loc, fwdName,
                                   FunctionType::get(ctx, fwdIn, fwdOut));
@@ -417,7 +444,7 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
     IRMapping map;
     for (auto [k, n] : llvm::enumerate(fwdArgs))
       map.map(joint.getArgument(n), block->getArgument(k));
-    cloneSide(fb, p, Side::forward, fwdRoots, map);
+    cloneSide(fb, p, Side::forward, fwdFree, map);
     SmallVector<Value> results;
     for (Value v : fwdRoots)
       results.push_back(map.lookup(v));
@@ -427,7 +454,6 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
   // Backward: gradients, arguments it reads, saved values.
   SmallVector<Type> bwdIn, bwdOut;
   SmallVector<Attribute> bwdInAttrs, bwdOutAttrs;
-  SmallVector<Value> bwdRoots;
   for (unsigned n : gradArgs) {
     bwdIn.push_back(joint.getArgument(n).getType());
     bwdInAttrs.push_back(argAttrs(n));
@@ -445,7 +471,6 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
     if (!resultIsForward[i]) {
       bwdOut.push_back(v.getType());
       bwdOutAttrs.push_back(resultAttrs(i));
-      bwdRoots.push_back(v);
     }
   auto bwd = func::FuncOp::create(b, loc, bwdName,
                                   FunctionType::get(ctx, bwdIn, bwdOut));
@@ -465,7 +490,7 @@ static LogicalResult split(func::FuncOp joint, ModuleOp module) {
       map.map(joint.getArgument(n), block->getArgument(k++));
     for (Value v : saved)
       map.map(v, block->getArgument(k++));
-    cloneSide(bb, p, Side::backward, bwdRoots, map);
+    cloneSide(bb, p, Side::backward, bwdFree, map);
     SmallVector<Value> results;
     for (Value v : bwdRoots)
       results.push_back(map.lookup(v));
@@ -527,8 +552,15 @@ struct FP8SplitForwardBackwardPass
         }
       }
     }
+    for (const std::string &role : recompute)
+      if (role != "activation" && role != "weight") {
+        module.emitError("fp8-split-forward-backward: recompute=")
+            << role << ": expected activation or weight (a gradient is "
+            << "backward's own input)";
+        return signalPassFailure();
+      }
     for (func::FuncOp joint : joints)
-      if (failed(split(joint, module)))
+      if (failed(split(joint, module, recompute)))
         return signalPassFailure();
   }
 };

@@ -300,7 +300,20 @@ def FP8SplitForwardBackward
     call of each half; then the joint function is erased. A joint function
     without gradient-independent results, or whose gradient arguments
     reach every op, is an error.
+
+    `recompute` names roles (`weight`, `activation`) whose arguments are
+    treated like constants: the ops that read only such arguments are
+    cloned into each half that needs them instead of crossing, and the
+    arguments cross as they are. With `recompute=weight` backward
+    quantizes W again from the bf16 weight (a parameter, resident anyway)
+    rather than keeping an FP8 copy of it from forward: less memory, one
+    more read of W.
   }];
+  let options = [
+    ListOption<"recompute", "recompute", "std::string",
+               "roles (weight, activation) whose arguments backward reads "
+               "again instead of taking what forward made of them">,
+  ];
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
