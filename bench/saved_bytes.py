@@ -14,6 +14,11 @@ autograd's saved tensors add up to them). Prints a Markdown table
 The MLP row (SwiGLU, dim 4096, hidden 14336) compares with the unsplit
 programs', which save X, H1 and H3 and the weights in bf16.
 
+"recompute=weight" compiles with fp8-split-forward-backward's option of
+that name: backward quantizes the weights again instead of keeping
+forward's FP8 copies, so only activations' FP8 (and the MLP's H1, H3)
+are new memory.
+
 "extra" counts only what is not a parameter: a layer that saves W itself
 (bf16, torch_fp8) adds nothing to the memory the weight already takes,
 while a saved FP8 copy of W is new memory until backward frees it.
@@ -42,6 +47,33 @@ def weight_derived(label, weights):
         int(source[3:]) in weights
 
 
+def recomputed_extra(text, recipe, chip, cache, fwd, bwd, inputs):
+    """The extra bytes with recompute=weight: what forward saves, the
+    kept weights being parameters (X, argument 0, would count)."""
+    path = compiler.compile_graph(text, recipe, chip,
+                                  split="recompute=weight", cache=cache)
+    with open(os.path.join(path, "manifest.json")) as f:
+        sig = layers.SavedSignature(json.load(f), fwd, bwd, inputs)
+    # A kept X (argument 0, rowwise_gw_hp) is new memory; kept weights
+    # are the parameters.
+    kept_x = sig.kept_bytes if sig.kept == [0] else 0
+    if sig.kept not in ([], [0], [1], [0, 1], [1, 2, 3], [0, 1, 2, 3]):
+        raise ValueError("unexpected kept inputs %r" % sig.kept)
+    if 0 in sig.kept and sig.kept != [0]:
+        kept_x = 2 * _numel(json.load(open(os.path.join(
+            path, "manifest.json"))), fwd)
+    return sum(s.nbytes for s in sig.saved) + kept_x
+
+
+def _numel(manifest, fwd):
+    """Elements of the forward's first argument (X)."""
+    f = next(f for f in manifest["functions"] if f["name"] == fwd)
+    count = 1
+    for d in f["buffers"][f["arguments"][0]]["shape"]:
+        count *= d
+    return count
+
+
 def linear_row(m, k, n, recipe, chip, cache):
     text = graphs.linear_train(m, k, n)
     path = compiler.compile_graph(text, recipe, chip, split=True,
@@ -57,6 +89,9 @@ def linear_row(m, k, n, recipe, chip, cache):
     extra = sum(s.nbytes for s in sig.saved) + kept_x
     return dict(recipe=recipe, shape="%dx%d" % (k, n), saved=saved,
                 bf16=bf16, extra=extra, bf16_extra=2 * m * k,
+                recomputed=recomputed_extra(
+                    text, recipe, chip, cache, "linear_train_fwd",
+                    "linear_train_bwd", 2),
                 labels=[s.label for s in sig.saved] +
                 ["arg%d (kept)" % i for i in sig.kept])
 
@@ -78,6 +113,9 @@ def mlp_row(m, dim, hidden, recipe, chip, cache):
     return dict(recipe=recipe, shape="MLP %dx%d" % (dim, hidden),
                 saved=sig.nbytes, bf16=bf16, extra=extra,
                 bf16_extra=2 * (m * dim + 2 * m * hidden),
+                recomputed=recomputed_extra(text, recipe, chip, cache,
+                                            "mlp_train_fwd", "mlp_train_bwd",
+                                            4),
                 labels=[s.label for s in sig.saved] +
                 ["arg%d (kept)" % i for i in sig.kept])
 
@@ -95,8 +133,9 @@ def main(argv=None):
         print("saved_bytes.py: needs fp8-opt (set FP8_OPT)", file=sys.stderr)
         return 2
     print("| recipe | K x N | saved (MiB) | bf16 / torch_fp8 X+W (MiB) | "
-          "ratio | extra beyond parameters (MiB) | bf16 extra (X) | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+          "ratio | extra beyond parameters (MiB) | bf16 extra (X) | ratio | "
+          "extra, recompute=weight | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     rows = [(linear_row, (k, n)) for k, n in SHAPES] + [
         (mlp_row, (4096, 14336))]
     for recipe in RECIPES:
@@ -104,12 +143,16 @@ def main(argv=None):
             if fn is mlp_row and recipe not in MLP_RECIPES:
                 continue
             r = fn(args.m, a, b, recipe, args.chip, args.cache)
-            print("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |" % (
-                recipe, r["shape"], r["saved"] / MIB, r["bf16"] / MIB,
-                r["saved"] / r["bf16"], r["extra"] / MIB,
-                r["bf16_extra"] / MIB, r["extra"] / r["bf16_extra"]))
+            print("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | "
+                  "%.1f | %.2f |" % (
+                      recipe, r["shape"], r["saved"] / MIB, r["bf16"] / MIB,
+                      r["saved"] / r["bf16"], r["extra"] / MIB,
+                      r["bf16_extra"] / MIB, r["extra"] / r["bf16_extra"],
+                      r["recomputed"] / MIB,
+                      r["recomputed"] / r["bf16_extra"]))
             if args.labels:
-                print("|  | %s |  |  |  |  |  |  |" % ", ".join(r["labels"]))
+                print("|  | %s |  |  |  |  |  |  |  |  |" %
+                      ", ".join(r["labels"]))
     return 0
 
 

@@ -57,6 +57,9 @@ def main(argv=None):
                        "graph split by fp8-split-forward-backward); auto "
                        "(the default) as fp8_mlir.nn compiles: where the "
                        "recipe allows it")
+        p.add_argument("--recompute", type=_strs, default=[],
+                       help="roles (weight) backward quantizes again "
+                       "instead of keeping forward's FP8 (split only)")
 
     lin = sub.add_parser("linear", help="a linear layer Y = X W^T (+ b)")
     common(lin)
@@ -89,13 +92,15 @@ def main(argv=None):
                         m, args.n, args.k, recipe=recipe, chip=args.chip,
                         bias=args.bias, dtype=args.dtype,
                         out_dtype=args.out_dtype, cache=args.cache,
-                        monitor=args.monitor, split=split)
+                        monitor=args.monitor, split=split,
+                        recompute=args.recompute)
                 else:
                     lp = layers.compile_mlp(
                         m, args.dim, args.hidden, recipe=recipe,
                         chip=args.chip, activation=args.activation,
                         dtype=args.dtype, cache=args.cache,
-                        monitor=args.monitor, split=split)
+                        monitor=args.monitor, split=split,
+                        recompute=args.recompute)
                 print("%s %s: %s" % (args.what, json.dumps(
                     lp.describe, sort_keys=True), lp.path))
     except (ValueError, compiler.errors.Fp8MlirError) as e:

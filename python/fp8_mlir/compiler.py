@@ -99,7 +99,8 @@ def graph_key(text, recipe, chip, monitor=False, split=False):
     # (monitor and split join the key only when on: other keys stay as
     # they were.)
     parts = ("fp8_mlir cache %d" % CACHE_FORMAT, recipe, chip, text) + (
-        ("monitor",) if monitor else ()) + (("split",) if split else ())
+        ("monitor",) if monitor else ()) + (("split",) if split else ()) + (
+        (split,) if isinstance(split, str) else ())
     for part in parts:
         h.update(part.encode())
         h.update(b"\0")
@@ -125,7 +126,8 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
     fp8-pipeline's monitor=true: every function also returns the health
     statistics of its quantizations (docs/Passes.md). `split` runs
     fp8-split-forward-backward after the pipeline: each joint training
-    function of `text` becomes <name>_fwd and <name>_bwd."""
+    function of `text` becomes <name>_fwd and <name>_bwd (a string:
+    the pass's options, e.g. "recompute=weight")."""
     recipe, chip = check_recipe(recipe), check_chip(chip)
     root = os.path.abspath(cache or cache_root())
     key = graph_key(text, recipe, chip, monitor, split)
@@ -155,10 +157,14 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
     # compiling the same graph both succeed (the second rename loses).
     tmp = tempfile.mkdtemp(prefix=".tmp-", dir=key_dir)
     try:
+        split_flag = []
+        if split:
+            split_flag = ["--fp8-split-forward-backward" + (
+                "=" + split if isinstance(split, str) else "")]
         cmd = [fp8_opt, graph,
                "--fp8-pipeline=recipe=%s chip=%s%s" % (
-                   recipe, chip, " monitor=true" if monitor else "")] + (
-                       ["--fp8-split-forward-backward"] if split else []) + [
+                   recipe, chip, " monitor=true" if monitor else "")] + \
+            split_flag + [
                "--fp8-emit=dir=%s chip=%s" % (tmp, chip), "-o", os.devnull]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -167,8 +173,8 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
                     proc.returncode, describe or graph,
                     proc.stderr.strip(), " ".join(cmd)))
         info = {"cache_format": CACHE_FORMAT, "key": key, "recipe": recipe,
-                "chip": chip, "monitor": bool(monitor), "split": bool(split),
-                "compiler": fp8_opt,
+                "chip": chip, "monitor": bool(monitor),
+                "split": split or False, "compiler": fp8_opt,
                 "compiler_id": os.path.basename(entry),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 "graph": describe or {}}

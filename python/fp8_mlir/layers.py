@@ -258,6 +258,25 @@ def _aot_command(kind, args):
         if v is not None and v is not False))
 
 
+RECOMPUTE_ROLES = ("weight", "activation")
+
+
+def _split_option(split, recompute):
+    """compile_graph's `split`: True, or the pass options where roles are
+    recomputed."""
+    recompute = tuple(recompute or ())
+    for role in recompute:
+        if role not in RECOMPUTE_ROLES:
+            raise ValueError("recompute takes roles among %s, got %r" % (
+                ", ".join(RECOMPUTE_ROLES), role))
+    if recompute and not split:
+        raise ValueError("recompute=%r needs a split layer (split=True or "
+                         "None where the recipe allows it)" % (recompute,))
+    if not split:
+        return False
+    return "recompute=" + ",".join(recompute) if recompute else True
+
+
 def _check_split(split, recipe, monitor):
     if split is None:
         return split_supported(recipe, monitor)
@@ -271,7 +290,7 @@ def _check_split(split, recipe, monitor):
 
 def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
                    dtype="bf16", out_dtype=None, cache=None, monitor=False,
-                   split=False):
+                   split=False, recompute=()):
     """The program of a linear layer Y = X W^T (+ b), X [m, k], W [n, k]:
     functions linear_fwd and linear_bwd (graphs.linear). `monitor`: they
     also return the health statistics of their quantizations. `split`
@@ -279,8 +298,11 @@ def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
     linear_train_fwd(x, w[, b]) -> (y, saved...) and linear_train_bwd(dy,
     ...) -> (dx, dw) of graphs.linear_train, split by
     fp8-split-forward-backward (the program's `saved` says what
-    crosses)."""
+    crosses). `recompute=("weight",)` (split only): backward quantizes W
+    again from the bf16 parameter instead of keeping forward's FP8 copy,
+    which is new memory (docs/Training.md)."""
     split = _check_split(split, recipe, monitor)
+    option = _split_option(split, recompute)
     if split:
         text = graphs.linear_train(m, k, n, bias=bias, dtype=dtype,
                                    out_dtype=out_dtype)
@@ -291,11 +313,13 @@ def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
                 dtype=dtype, out_dtype=out_dtype, monitor=bool(monitor))
     if split:
         args["split"] = True
+    if recompute:
+        args["recompute"] = ",".join(recompute)
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="linear"),
         aot_hint=_aot_command("linear", dict(args, split="yes" if split
                                              else "no")),
-        cache=cache, monitor=monitor, split=split)
+        cache=cache, monitor=monitor, split=option)
     if split:
         return LayerProgram(path, "linear", "linear_train_fwd",
                             "linear_train_bwd", 3 if bias else 2, 1, args,
@@ -306,12 +330,13 @@ def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
 
 def compile_mlp(m, dim, hidden, recipe="tensorwise", chip="sm_90a",
                 activation="swiglu", dtype="bf16", cache=None, monitor=False,
-                split=False):
+                split=False, recompute=()):
     """The program of an MLP block (graphs.mlp): functions mlp_fwd and
     mlp_bwd (`monitor`: with the statistics of their quantizations).
     `split` as for compile_linear: mlp_train_fwd and mlp_train_bwd of
-    graphs.mlp_train."""
+    graphs.mlp_train, and `recompute` as for compile_linear."""
     split = _check_split(split, recipe, monitor)
+    option = _split_option(split, recompute)
     glu = activation == "swiglu"
     if split:
         text = graphs.mlp_train(m, dim, hidden, activation=activation,
@@ -323,11 +348,13 @@ def compile_mlp(m, dim, hidden, recipe="tensorwise", chip="sm_90a",
                 activation=activation, dtype=dtype, monitor=bool(monitor))
     if split:
         args["split"] = True
+    if recompute:
+        args["recompute"] = ",".join(recompute)
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="mlp"),
         aot_hint=_aot_command("mlp", dict(args, split="yes" if split
                                              else "no")),
-        cache=cache, monitor=monitor, split=split)
+        cache=cache, monitor=monitor, split=option)
     if split:
         return LayerProgram(path, "mlp-" + activation, "mlp_train_fwd",
                             "mlp_train_bwd", 4 if glu else 3, 1, args,

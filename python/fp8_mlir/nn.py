@@ -181,7 +181,7 @@ class _Fp8Module(torch.nn.Module):
     """What Linear and MLP share: the recipe, the chip, programs per M,
     and the delayed recipe's history buffers."""
 
-    def _setup(self, recipe, chip, monitor=False, split=None):
+    def _setup(self, recipe, chip, monitor=False, split=None, recompute=()):
         layers.compiler.check_recipe(recipe)
         if chip is not None:
             layers.compiler.check_chip(chip)
@@ -189,6 +189,8 @@ class _Fp8Module(torch.nn.Module):
         # None: split where the recipe allows it; checked here, not at the
         # first call.
         self.split = layers._check_split(split, recipe, self.monitor)
+        self.recompute = tuple(recompute or ())
+        layers._split_option(self.split, self.recompute)
         self._programs = {}
         self._histories = None
         # The last call's statistics per quantization (monitor=True).
@@ -264,7 +266,9 @@ class Linear(_Fp8Module):
     (tensorwise, delayed, rowwise, blockwise, mxfp8, ... or an
     #fp8.recipe<...> attribute); `chip` defaults to the device's.
     `split` (None: where the recipe allows it) saves forward's FP8
-    operands for backward instead of X and W.
+    operands for backward instead of X and W; `recompute=("weight",)`
+    keeps W itself (a parameter) instead of its FP8 copy, which backward
+    then makes again.
 
         layer = fp8_mlir.nn.Linear(4096, 4096, recipe="blockwise",
                                    device="cuda")
@@ -273,9 +277,9 @@ class Linear(_Fp8Module):
 
     def __init__(self, in_features, out_features, bias=True,
                  recipe="tensorwise", chip=None, device=None, dtype=None,
-                 monitor=False, split=None):
+                 monitor=False, split=None, recompute=()):
         super().__init__()
-        self._setup(recipe, chip, monitor, split)
+        self._setup(recipe, chip, monitor, split, recompute)
         self.in_features, self.out_features = in_features, out_features
         factory = {"device": device, "dtype": dtype or torch.bfloat16}
         self.weight = torch.nn.Parameter(
@@ -293,11 +297,11 @@ class Linear(_Fp8Module):
 
     @classmethod
     def from_linear(cls, linear, recipe="tensorwise", chip=None,
-                    monitor=False, split=None):
+                    monitor=False, split=None, recompute=()):
         """An fp8_mlir.nn.Linear sharing `linear`'s parameters."""
         new = cls.__new__(cls)
         _Fp8Module.__init__(new)
-        new._setup(recipe, chip, monitor, split)
+        new._setup(recipe, chip, monitor, split, recompute)
         new.in_features, new.out_features = (linear.in_features,
                                               linear.out_features)
         new.weight, new.bias = linear.weight, linear.bias
@@ -308,7 +312,8 @@ class Linear(_Fp8Module):
             m, self.out_features, self.in_features, recipe=self.recipe,
             chip=chip, bias=self.bias is not None,
             dtype=_dtype_name(self.weight.dtype, "the weight"),
-            monitor=self.monitor, split=self.split)
+            monitor=self.monitor, split=self.split,
+            recompute=self.recompute)
 
     def forward(self, x):
         params = [self.weight] + ([self.bias] if self.bias is not None
@@ -330,9 +335,9 @@ class MLP(_Fp8Module):
 
     def __init__(self, dim, hidden, activation="swiglu", recipe="tensorwise",
                  chip=None, device=None, dtype=None, monitor=False,
-                 split=None):
+                 split=None, recompute=()):
         super().__init__()
-        self._setup(recipe, chip, monitor, split)
+        self._setup(recipe, chip, monitor, split, recompute)
         if activation not in layers.graphs.ACTIVATIONS:
             raise ValueError("activation must be one of %s, got %r" % (
                 ", ".join(layers.graphs.ACTIVATIONS), activation))
@@ -354,7 +359,7 @@ class MLP(_Fp8Module):
             m, self.dim, self.hidden, recipe=self.recipe, chip=chip,
             activation=self.activation,
             dtype=_dtype_name(self.w1.dtype, "w1"), monitor=self.monitor,
-            split=self.split)
+            split=self.split, recompute=self.recompute)
 
     def forward(self, x):
         params = [self.w1] + ([self.w3] if self.w3 is not None else []) + \
@@ -373,12 +378,13 @@ def _default_filter(fqn, module):
 
 
 def convert(model, recipe="tensorwise", filter=None, chip=None,
-            monitor=False, split=None):
+            monitor=False, split=None, recompute=()):
     """Replaces every torch.nn.Linear of `model` (in place; returned) for
     which filter(fully qualified name, module) is true with an
     fp8_mlir.nn.Linear sharing its parameters, like torchao's
     convert_to_float8_training. The default filter keeps layers whose
-    features are multiples of 16."""
+    features are multiples of 16. `split` and `recompute` as for
+    Linear."""
     keep = filter or _default_filter
 
     def visit(module, prefix):
@@ -387,7 +393,8 @@ def convert(model, recipe="tensorwise", filter=None, chip=None,
             if type(child) is torch.nn.Linear and keep(fqn, child):
                 setattr(module, name,
                         Linear.from_linear(child, recipe=recipe, chip=chip,
-                                           monitor=monitor, split=split))
+                                           monitor=monitor, split=split,
+                                           recompute=recompute))
             else:
                 visit(child, fqn + ".")
 

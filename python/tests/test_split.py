@@ -233,6 +233,30 @@ class CompiledTest(unittest.TestCase):
         self.assertEqual([l for l in labels if l.endswith(":qt") and
                           l.startswith("op")], ["op7:qt"])
 
+    def test_recompute_weight(self):
+        # W crosses as the parameter it is; only X's FP8 is saved.
+        text = graphs.linear_train(M, K, N)
+        path = compiler.compile_graph(text, "blockwise", split=
+                                      "recompute=weight", cache=self.cache)
+        with open(os.path.join(path, "manifest.json")) as f:
+            sig = layers.SavedSignature(json.load(f), "linear_train_fwd",
+                                        "linear_train_bwd", 2)
+        self.assertEqual([s.label for s in sig.saved],
+                         ["arg0:qt", "arg0:scale_t"])
+        self.assertEqual(sig.kept, [1])
+        self.assertEqual(sig.bwd_inputs, [("gradient", 0), ("input", 1),
+                                          ("saved", 0), ("saved", 1)])
+        self.assertNotEqual(
+            compiler.graph_key(text, "blockwise", "sm_90a", split=True),
+            compiler.graph_key(text, "blockwise", "sm_90a",
+                               split="recompute=weight"))
+        with self.assertRaisesRegex(ValueError, "needs a split layer"):
+            layers.compile_linear(M, N, K, recipe="delayed", split=None,
+                                  recompute=("weight",))
+        with self.assertRaisesRegex(ValueError, "roles among"):
+            layers.compile_linear(M, N, K, split=True,
+                                  recompute=("gradient",))
+
     @unittest.skipUnless(HAVE_RUNTIME, "no libfp8rt")
     def test_layer_program(self):
         lp = layers.compile_linear(M, N, K, recipe="blockwise",

@@ -68,6 +68,9 @@ def programs():
     out.append((fp8_mlir.compile_linear,
                 dict(m=M, n=N, k=K, recipe="blockwise", bias=True,
                      split=None)))
+    out.append((fp8_mlir.compile_linear,
+                dict(m=M, n=N, k=K, recipe="blockwise", split=None,
+                     recompute=("weight",))))
     for r in ("tensorwise", "blockwise"):
         for act in ("swiglu", "gelu"):
             for split in (None, False):
@@ -365,6 +368,11 @@ def main():
                                          device="cuda", split=split),
         "linear " + r))
         for r in FLOAT64_RECIPES + SPLIT_ONLY_RECIPES]
+    tests += [("split-linear-blockwise-recompute", lambda: test_split(
+        lambda split: fp8_mlir.nn.Linear(
+            K, N, bias=False, recipe="blockwise", device="cuda",
+            split=split, recompute=("weight",) if split is None else ()),
+        "linear blockwise recompute=weight"))]
     tests += [("split-mlp-%s-%s" % (r, a), lambda r=r, a=a: test_split(
         lambda split: fp8_mlir.nn.MLP(DIM, HIDDEN, activation=a, recipe=r,
                                       device="cuda", split=split),
