@@ -267,7 +267,9 @@ def run_aot(args):
     for recipe in recipes:
         for kind, shape in layer_shapes(args.size, args.batch, args.mlp,
                                         args.nproc):
-            extra = {"monitor": True} if args.monitor else {}
+            # split=None: the programs fp8_mlir.nn uses (forward's FP8
+            # kept for backward where the recipe allows it).
+            extra = dict(monitor=bool(args.monitor), split=None)
             if args.nproc > 1 and recipe in ("tensorwise", "blockwise"):
                 # What FP8 all-gather runs: the rank's shard quantized,
                 # and the layer on the gathered FP8 weight.

@@ -6,6 +6,10 @@
         --recipe blockwise [--activation swiglu|gelu] [--cache DIR]
     python3 -m fp8_mlir.aot list [--cache DIR]
 
+--split (auto, the default: as fp8_mlir.nn compiles) picks the split
+program, whose forward keeps its FP8 operands for backward, or (no) the
+two functions that fp8_mlir.compile_linear gives by default.
+
 Run it where fp8-opt is (the repository's build/bin, or $FP8_OPT), then
 carry DIR to the GPU machine and point FP8_MLIR_CACHE at it: the same
 compile_linear / fp8_mlir.nn call there finds the entry. Several
@@ -47,6 +51,15 @@ def main(argv=None):
                        help="token counts, comma-separated")
         p.add_argument("--monitor", action="store_true",
                        help="with the quantizations' health statistics")
+        p.add_argument("--split", nargs="?", const="yes", default="auto",
+                       choices=("auto", "yes", "no"),
+                       help="forward's FP8 kept for backward (the joint "
+                       "graph split by fp8-split-forward-backward); auto "
+                       "(the default) as fp8_mlir.nn compiles: where the "
+                       "recipe allows it")
+        p.add_argument("--recompute", type=_strs, default=[],
+                       help="roles (weight) backward quantizes again "
+                       "instead of keeping forward's FP8 (split only)")
 
     lin = sub.add_parser("linear", help="a linear layer Y = X W^T (+ b)")
     common(lin)
@@ -70,6 +83,7 @@ def main(argv=None):
         print("fp8_mlir.aot: no fp8-opt here (set FP8_OPT or build the "
               "repository: make build)", file=sys.stderr)
         return 2
+    split = {"auto": None, "yes": True, "no": False}[args.split]
     try:
         for recipe in args.recipe:
             for m in args.m:
@@ -78,13 +92,15 @@ def main(argv=None):
                         m, args.n, args.k, recipe=recipe, chip=args.chip,
                         bias=args.bias, dtype=args.dtype,
                         out_dtype=args.out_dtype, cache=args.cache,
-                        monitor=args.monitor)
+                        monitor=args.monitor, split=split,
+                        recompute=args.recompute)
                 else:
                     lp = layers.compile_mlp(
                         m, args.dim, args.hidden, recipe=recipe,
                         chip=args.chip, activation=args.activation,
                         dtype=args.dtype, cache=args.cache,
-                        monitor=args.monitor)
+                        monitor=args.monitor, split=split,
+                        recompute=args.recompute)
                 print("%s %s: %s" % (args.what, json.dumps(
                     lp.describe, sort_keys=True), lp.path))
     except (ValueError, compiler.errors.Fp8MlirError) as e:

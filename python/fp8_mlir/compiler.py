@@ -1,8 +1,9 @@
 """fp8-opt from Python, and the on-disk cache of what it compiled.
 
 A graph (MLIR text from graphs.py) is compiled with
-`fp8-opt --fp8-pipeline='recipe=R chip=C' --fp8-emit=dir=D`. D is a cache
-entry:
+`fp8-opt --fp8-pipeline='recipe=R chip=C' --fp8-emit=dir=D` (a joint
+training graph, graphs.linear_train, with `--fp8-split-forward-backward`
+between the two). D is a cache entry:
 
     CACHE/<graph key>/graph.mlir
     CACHE/<graph key>/<compiler id>/{manifest.json, *.ptx, entry.json}
@@ -93,12 +94,13 @@ def check_chip(chip):
     return chip
 
 
-def graph_key(text, recipe, chip, monitor=False):
+def graph_key(text, recipe, chip, monitor=False, split=False):
     h = hashlib.sha256()
-    # (monitor joins the key only when on: unmonitored keys stay as they
-    # were.)
+    # (monitor and split join the key only when on: other keys stay as
+    # they were.)
     parts = ("fp8_mlir cache %d" % CACHE_FORMAT, recipe, chip, text) + (
-        ("monitor",) if monitor else ())
+        ("monitor",) if monitor else ()) + (("split",) if split else ()) + (
+        (split,) if isinstance(split, str) else ())
     for part in parts:
         h.update(part.encode())
         h.update(b"\0")
@@ -116,16 +118,19 @@ def _entries(key_dir):
 
 
 def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
-                  cache=None, monitor=False):
+                  cache=None, monitor=False, split=False):
     """The directory of the compiled program of `text`, from the cache or
     compiled now. `describe` (a dict) is stored with the entry; `aot_hint`
     is the `python3 -m fp8_mlir.aot ...` command that produces the entry
     elsewhere, for the error where neither exists. `monitor` compiles with
     fp8-pipeline's monitor=true: every function also returns the health
-    statistics of its quantizations (docs/Passes.md)."""
+    statistics of its quantizations (docs/Passes.md). `split` runs
+    fp8-split-forward-backward after the pipeline: each joint training
+    function of `text` becomes <name>_fwd and <name>_bwd (a string:
+    the pass's options, e.g. "recompute=weight")."""
     recipe, chip = check_recipe(recipe), check_chip(chip)
     root = os.path.abspath(cache or cache_root())
-    key = graph_key(text, recipe, chip, monitor)
+    key = graph_key(text, recipe, chip, monitor, split)
     key_dir = os.path.join(root, key)
     fp8_opt = find_compiler()
     if fp8_opt is None:
@@ -152,9 +157,14 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
     # compiling the same graph both succeed (the second rename loses).
     tmp = tempfile.mkdtemp(prefix=".tmp-", dir=key_dir)
     try:
+        split_flag = []
+        if split:
+            split_flag = ["--fp8-split-forward-backward" + (
+                "=" + split if isinstance(split, str) else "")]
         cmd = [fp8_opt, graph,
                "--fp8-pipeline=recipe=%s chip=%s%s" % (
-                   recipe, chip, " monitor=true" if monitor else ""),
+                   recipe, chip, " monitor=true" if monitor else "")] + \
+            split_flag + [
                "--fp8-emit=dir=%s chip=%s" % (tmp, chip), "-o", os.devnull]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -163,7 +173,8 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
                     proc.returncode, describe or graph,
                     proc.stderr.strip(), " ".join(cmd)))
         info = {"cache_format": CACHE_FORMAT, "key": key, "recipe": recipe,
-                "chip": chip, "monitor": bool(monitor), "compiler": fp8_opt,
+                "chip": chip, "monitor": bool(monitor),
+                "split": split or False, "compiler": fp8_opt,
                 "compiler_id": os.path.basename(entry),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 "graph": describe or {}}

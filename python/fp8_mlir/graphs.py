@@ -138,6 +138,36 @@ def _check_dtype(name, dtype):
                          (name, ", ".join(DTYPES), dtype))
 
 
+def _linear_forward(wr, m, k, n, bias, dtype, out_dtype):
+    """Y = X W^T (+ b) into `wr`; returns Y."""
+    tx, tw = _t((m, k), dtype), _t((n, k), dtype)
+    # With a bias the product stays f32 until the bias is added, so Y is
+    # rounded once, as cuBLAS's bias epilogue does.
+    acc = "f32" if bias else out_dtype
+    y = wr.matmul("fprop", "%x", tx, "%w", tw, (m, n), acc)
+    if bias:
+        y = wr.elementwise([(y, acc, "id"), ("%b", dtype, "row")], (m, n),
+                           out_dtype, "%r = arith.addf %a0, %a1 : f32")
+    return y
+
+
+def _linear_backward(wr, m, k, n, dtype, out_dtype):
+    """Dgrad and Wgrad from %dy into `wr`; returns (dX, dW)."""
+    tx, tw = _t((m, k), dtype), _t((n, k), dtype)
+    tdy = _t((m, n), out_dtype)
+    dx = wr.matmul("dgrad", "%dy", tdy, "%w", tw, (m, k), dtype)
+    dw = wr.matmul("wgrad", "%dy", tdy, "%x", tx, (n, k), dtype)
+    return dx, dw
+
+
+def _linear_args(m, k, n, bias, dtype):
+    args = [("%x", _t((m, k), dtype), "activation"),
+            ("%w", _t((n, k), dtype), "weight")]
+    if bias:
+        args.append(("%b", _t((n,), dtype), None))
+    return args
+
+
 def linear(m, k, n, bias=False, dtype="bf16", out_dtype=None):
     """The module of a linear layer: @linear_fwd(x, w[, b]) -> y and
     @linear_bwd(dy, x, w) -> (dx, dw). `dtype` is that of X, W, dY, dX
@@ -150,25 +180,38 @@ def linear(m, k, n, bias=False, dtype="bf16", out_dtype=None):
     tx, tw, ty = _t((m, k), dtype), _t((n, k), dtype), _t((m, n), out_dtype)
 
     fwd = _Writer()
-    # With a bias the product stays f32 until the bias is added, so Y is
-    # rounded once, as cuBLAS's bias epilogue does.
-    acc = "f32" if bias else out_dtype
-    y = fwd.matmul("fprop", "%x", tx, "%w", tw, (m, n), acc)
-    args = [("%x", tx, "activation"), ("%w", tw, "weight")]
-    if bias:
-        args.append(("%b", _t((n,), dtype), None))
-        y = fwd.elementwise([(y, acc, "id"), ("%b", dtype, "row")], (m, n),
-                            out_dtype, "%r = arith.addf %a0, %a1 : f32")
-    text = [_function("linear_fwd", args, [ty], fwd, [y])]
+    y = _linear_forward(fwd, m, k, n, bias, dtype, out_dtype)
+    text = [_function("linear_fwd", _linear_args(m, k, n, bias, dtype),
+                      [ty], fwd, [y])]
 
     bwd = _Writer()
     tdy = _t((m, n), out_dtype)
-    dx = bwd.matmul("dgrad", "%dy", tdy, "%w", tw, (m, k), dtype)
-    dw = bwd.matmul("wgrad", "%dy", tdy, "%x", tx, (n, k), dtype)
+    dx, dw = _linear_backward(bwd, m, k, n, dtype, out_dtype)
     text.append(_function(
         "linear_bwd", [("%dy", tdy, "gradient"), ("%x", tx, "activation"),
                        ("%w", tw, "weight")], [tx, tw], bwd, [dx, dw]))
     return _MAPS + "\n".join(text) + "\n"
+
+
+def linear_train(m, k, n, bias=False, dtype="bf16", out_dtype=None):
+    """The joint training function of a linear layer, forward and backward
+    in one: @linear_train(x, w[, b], dy) -> (y, dx, dw), the ops of
+    graphs.linear's two functions. `fp8-opt --fp8-pipeline
+    --fp8-split-forward-backward` splits it into @linear_train_fwd(x, w[,
+    b]) -> (y, saved...) and @linear_train_bwd(dy, saved...) -> (dx, dw):
+    backward takes the FP8 operands forward made from X and W (one read of
+    each) instead of X and W (docs/Passes.md)."""
+    _check_dims(m=m, k=k, n=n)
+    out_dtype = out_dtype or dtype
+    _check_dtype("dtype", dtype)
+    _check_dtype("out_dtype", out_dtype)
+    tx, tw, ty = _t((m, k), dtype), _t((n, k), dtype), _t((m, n), out_dtype)
+    wr = _Writer()
+    y = _linear_forward(wr, m, k, n, bias, dtype, out_dtype)
+    dx, dw = _linear_backward(wr, m, k, n, dtype, out_dtype)
+    args = _linear_args(m, k, n, bias, dtype) + [("%dy", ty, "gradient")]
+    return _MAPS + _function("linear_train", args, [ty, tx, tw], wr,
+                             [y, dx, dw]) + "\n"
 
 
 # Activation bodies on f32 %a0.. -> %r. SiLU is x * sigmoid(x); GELU is the
@@ -212,6 +255,94 @@ _GELU_GRAD = """\
 %r = arith.mulf %a0, %dg : f32"""
 
 
+def _check_mlp(m, dim, hidden, activation, dtype):
+    _check_dims(m=m, dim=dim, hidden=hidden)
+    _check_dtype("dtype", dtype)
+    if activation not in ACTIVATIONS:
+        raise ValueError("activation must be one of %s, got %r" %
+                         (", ".join(ACTIVATIONS), activation))
+
+
+class _Mlp:
+    """The ops of an MLP block's forward and backward, written into a
+    _Writer; the values are SSA names."""
+
+    def __init__(self, m, dim, hidden, activation, dtype):
+        self.m, self.dim, self.hidden, self.dtype = m, dim, hidden, dtype
+        self.glu = activation == "swiglu"
+        self.tx, self.th = _t((m, dim), dtype), _t((m, hidden), dtype)
+        self.tw1, self.tw2 = _t((hidden, dim), dtype), _t((dim, hidden),
+                                                         dtype)
+
+    def weights(self):
+        out = [("%w1", self.tw1, "weight")]
+        if self.glu:
+            out.append(("%w3", self.tw1, "weight"))
+        out.append(("%w2", self.tw2, "weight"))
+        return out
+
+    def act(self, w, h1, h3):
+        """The activation A from the pre-activations."""
+        m, hidden, dtype = self.m, self.hidden, self.dtype
+        if self.glu:
+            body = _SILU.format(x="%a0") + \
+                "%s0 = arith.mulf %a0, %sig : f32\n" \
+                "%r = arith.mulf %s0, %a1 : f32"
+            return w.elementwise([(h1, dtype, "id"), (h3, dtype, "id")],
+                                 (m, hidden), dtype, body)
+        body = _GELU + "%hx = arith.mulf %half, %a0 : f32\n" \
+            "%r = arith.mulf %hx, %p : f32"
+        return w.elementwise([(h1, dtype, "id")], (m, hidden), dtype, body)
+
+    def forward(self, w):
+        """Y, H1, H3 (None without GLU) and A."""
+        m, dim, hidden, dtype = self.m, self.dim, self.hidden, self.dtype
+        h1 = w.matmul("fprop", "%x", self.tx, "%w1", self.tw1, (m, hidden),
+                      dtype)
+        h3 = w.matmul("fprop", "%x", self.tx, "%w3", self.tw1, (m, hidden),
+                      dtype) if self.glu else None
+        a = self.act(w, h1, h3)
+        y = w.matmul("fprop", a, self.th, "%w2", self.tw2, (m, dim), dtype)
+        return y, h1, h3, a
+
+    def backward(self, w, h1, h3, a):
+        """The gradients (dX, dW1[, dW3], dW2) from %dy, the
+        pre-activations and A."""
+        m, dim, hidden, dtype = self.m, self.dim, self.hidden, self.dtype
+        th, tx, tw1, tw2 = self.th, self.tx, self.tw1, self.tw2
+        da = w.matmul("dgrad", "%dy", tx, "%w2", tw2, (m, hidden), dtype)
+        dw2 = w.matmul("wgrad", "%dy", tx, a, th, (dim, hidden), dtype)
+        if self.glu:
+            # dH1 = dA * h3 * silu'(h1), silu'(v) = s (1 + v (1 - s));
+            # dH3 = dA * silu(h1).
+            dh1 = w.elementwise(
+                [(da, dtype, "id"), (h1, dtype, "id"), (h3, dtype, "id")],
+                (m, hidden), dtype, _SILU.format(x="%a1") + """\
+%oms = arith.subf %one, %sig : f32
+%vo = arith.mulf %a1, %oms : f32
+%opv = arith.addf %one, %vo : f32
+%ds = arith.mulf %sig, %opv : f32
+%g3 = arith.mulf %a0, %a2 : f32
+%r = arith.mulf %g3, %ds : f32""")
+            dh3 = w.elementwise(
+                [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
+                _SILU.format(x="%a1") + """\
+%s1 = arith.mulf %a1, %sig : f32
+%r = arith.mulf %a0, %s1 : f32""")
+            dx = w.matmul("dgrad", dh1, th, "%w1", tw1, (m, dim), dtype)
+            dx = w.matmul("dgrad", dh3, th, "%w3", tw1, (m, dim), dtype,
+                          init=dx)
+            dw1 = w.matmul("wgrad", dh1, th, "%x", tx, (hidden, dim), dtype)
+            dw3 = w.matmul("wgrad", dh3, th, "%x", tx, (hidden, dim), dtype)
+            return [dx, dw1, dw3, dw2], [tx, tw1, tw1, tw2]
+        dh1 = w.elementwise(
+            [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
+            _GELU.replace("%a0", "%a1") + _GELU_GRAD)
+        dx = w.matmul("dgrad", dh1, th, "%w1", tw1, (m, dim), dtype)
+        dw1 = w.matmul("wgrad", dh1, th, "%x", tx, (hidden, dim), dtype)
+        return [dx, dw1, dw2], [tx, tw1, tw2]
+
+
 def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
     """The module of a transformer MLP block without biases.
 
@@ -222,78 +353,42 @@ def mlp(m, dim, hidden, activation="swiglu", dtype="bf16"):
       @mlp_bwd(dy, x, w1, w2, h1) -> (dx, dw1, dw2).
     The pre-activations h are returned by forward for backward, which
     recomputes the activation from them instead of keeping it."""
-    _check_dims(m=m, dim=dim, hidden=hidden)
-    _check_dtype("dtype", dtype)
-    if activation not in ACTIVATIONS:
-        raise ValueError("activation must be one of %s, got %r" %
-                         (", ".join(ACTIVATIONS), activation))
-    glu = activation == "swiglu"
-    tx, th = _t((m, dim), dtype), _t((m, hidden), dtype)
-    tw1, tw2 = _t((hidden, dim), dtype), _t((dim, hidden), dtype)
-    x, w1, w3, w2 = "%x", "%w1", "%w3", "%w2"
-
-    def act(w, h1, h3):
-        """The activation A from the pre-activations."""
-        if glu:
-            body = _SILU.format(x="%a0") + \
-                "%s0 = arith.mulf %a0, %sig : f32\n" \
-                "%r = arith.mulf %s0, %a1 : f32"
-            return w.elementwise([(h1, dtype, "id"), (h3, dtype, "id")],
-                                 (m, hidden), dtype, body)
-        body = _GELU + "%hx = arith.mulf %half, %a0 : f32\n" \
-            "%r = arith.mulf %hx, %p : f32"
-        return w.elementwise([(h1, dtype, "id")], (m, hidden), dtype, body)
-
+    _check_mlp(m, dim, hidden, activation, dtype)
+    g = _Mlp(m, dim, hidden, activation, dtype)
     fwd = _Writer()
-    h1 = fwd.matmul("fprop", x, tx, w1, tw1, (m, hidden), dtype)
-    h3 = fwd.matmul("fprop", x, tx, w3, tw1, (m, hidden), dtype) \
-        if glu else None
-    a = act(fwd, h1, h3)
-    y = fwd.matmul("fprop", a, th, w2, tw2, (m, dim), dtype)
-    weights = [(w1, tw1, "weight")] + ([(w3, tw1, "weight")] if glu else [])
-    weights.append((w2, tw2, "weight"))
-    saved = [h1, h3] if glu else [h1]
-    text = [_function("mlp_fwd", [(x, tx, "activation")] + weights,
-                      [tx] + [th] * len(saved), fwd, [y] + saved)]
+    y, h1, h3, _ = g.forward(fwd)
+    saved = [h1, h3] if g.glu else [h1]
+    text = [_function("mlp_fwd", [("%x", g.tx, "activation")] + g.weights(),
+                      [g.tx] + [g.th] * len(saved), fwd, [y] + saved)]
 
     bwd = _Writer()
     h1, h3 = "%h1", "%h3"
-    a = act(bwd, h1, h3 if glu else None)
-    da = bwd.matmul("dgrad", "%dy", tx, w2, tw2, (m, hidden), dtype)
-    dw2 = bwd.matmul("wgrad", "%dy", tx, a, th, (dim, hidden), dtype)
-    if glu:
-        # dH1 = dA * h3 * silu'(h1), silu'(v) = s (1 + v (1 - s));
-        # dH3 = dA * silu(h1).
-        dh1 = bwd.elementwise(
-            [(da, dtype, "id"), (h1, dtype, "id"), (h3, dtype, "id")],
-            (m, hidden), dtype, _SILU.format(x="%a1") + """\
-%oms = arith.subf %one, %sig : f32
-%vo = arith.mulf %a1, %oms : f32
-%opv = arith.addf %one, %vo : f32
-%ds = arith.mulf %sig, %opv : f32
-%g3 = arith.mulf %a0, %a2 : f32
-%r = arith.mulf %g3, %ds : f32""")
-        dh3 = bwd.elementwise(
-            [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
-            _SILU.format(x="%a1") + """\
-%s1 = arith.mulf %a1, %sig : f32
-%r = arith.mulf %a0, %s1 : f32""")
-        dx = bwd.matmul("dgrad", dh1, th, w1, tw1, (m, dim), dtype)
-        dx = bwd.matmul("dgrad", dh3, th, w3, tw1, (m, dim), dtype, init=dx)
-        dw1 = bwd.matmul("wgrad", dh1, th, x, tx, (hidden, dim), dtype)
-        dw3 = bwd.matmul("wgrad", dh3, th, x, tx, (hidden, dim), dtype)
-        grads, gtypes = [dx, dw1, dw3, dw2], [tx, tw1, tw1, tw2]
-    else:
-        dh1 = bwd.elementwise(
-            [(da, dtype, "id"), (h1, dtype, "id")], (m, hidden), dtype,
-            _GELU.replace("%a0", "%a1") + _GELU_GRAD)
-        dx = bwd.matmul("dgrad", dh1, th, w1, tw1, (m, dim), dtype)
-        dw1 = bwd.matmul("wgrad", dh1, th, x, tx, (hidden, dim), dtype)
-        grads, gtypes = [dx, dw1, dw2], [tx, tw1, tw2]
-    args = [("%dy", tx, "gradient"), (x, tx, "activation")] + weights + \
-        [(h1, th, "activation")] + ([(h3, th, "activation")] if glu else [])
+    a = g.act(bwd, h1, h3 if g.glu else None)
+    grads, gtypes = g.backward(bwd, h1, h3, a)
+    args = [("%dy", g.tx, "gradient"), ("%x", g.tx, "activation")] + \
+        g.weights() + [(h1, g.th, "activation")] + \
+        ([(h3, g.th, "activation")] if g.glu else [])
     text.append(_function("mlp_bwd", args, gtypes, bwd, grads))
     return _MAPS + "\n".join(text) + "\n"
+
+
+def mlp_train(m, dim, hidden, activation="swiglu", dtype="bf16"):
+    """The joint training function of an MLP block (graphs.mlp's forward
+    and backward in one, the activation computed once):
+    @mlp_train(x, w1[, w3], w2, dy) -> (y, dx, dw1[, dw3], dw2), for
+    fp8-split-forward-backward (graphs.linear_train). Backward then takes
+    the FP8 operands of X, the weights and the activation from forward,
+    and the pre-activations (for the activation's derivative) in
+    `dtype`."""
+    _check_mlp(m, dim, hidden, activation, dtype)
+    g = _Mlp(m, dim, hidden, activation, dtype)
+    wr = _Writer()
+    y, h1, h3, a = g.forward(wr)
+    grads, gtypes = g.backward(wr, h1, h3, a)
+    args = [("%x", g.tx, "activation")] + g.weights() + \
+        [("%dy", g.tx, "gradient")]
+    return _MAPS + _function("mlp_train", args, [g.tx] + gtypes, wr,
+                             [y] + grads) + "\n"
 
 
 # The recipes whose weight quantization serves Fprop and, transposed,

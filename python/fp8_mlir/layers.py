@@ -2,6 +2,14 @@
 autograd needs to call it (argument order, the delayed recipe's amax
 histories). Needs no PyTorch: fp8_mlir.nn builds on this.
 
+A layer is compiled in one of two ways. Split (the default where the
+recipe allows it, `split_supported`): the joint training graph
+(graphs.linear_train, graphs.mlp_train) through fp8-split-forward-backward,
+so that forward also returns the FP8 operands (and scales) that backward's
+matmuls read, and backward takes them instead of X and W (`SavedSignature`
+says which tensors cross). Otherwise the graph's two functions as written
+(graphs.linear, graphs.mlp): backward reads X and W again.
+
 A LayerProgram names the amax histories of the delayed recipe. The
 compiler adds one history argument (and one updated-history result) per
 quantized tensor, in the order the function's matmuls first quantize them
@@ -98,6 +106,91 @@ def monitored_results(manifest, function, arg_names, computed_names=()):
     return out
 
 
+def split_supported(recipe, monitor=False):
+    """Whether a layer under `recipe` is compiled split (forward's FP8
+    kept for backward). Not with monitoring (the statistics' labels name
+    the functions' own arguments) and not with delayed scaling (the amax
+    histories would cross between the halves: both keep graphs.linear's
+    two functions)."""
+    return not monitor and "delayed" not in recipe
+
+
+class Saved:
+    """One tensor forward returns for backward: its `fp8.saved` label
+    (e.g. "arg0:qt", the quantization of joint argument 0 in its transposed
+    layout, or "arg0.T:scale_t"), dtype name, shape and bytes."""
+
+    def __init__(self, label, dtype, shape, nbytes):
+        self.label, self.dtype = label, dtype
+        self.shape, self.nbytes = tuple(shape), nbytes
+
+    def __repr__(self):
+        return "<saved %s: %s%s, %d bytes>" % (
+            self.label, self.dtype, list(self.shape), self.nbytes)
+
+
+class SavedSignature:
+    """What crosses between a split layer's forward and backward, read
+    from the manifest (fp8-emit writes each `fp8.saved` label there).
+
+    `saved`: the Saved tensors forward returns after its first `results`
+    outputs, in order. `kept`: the forward inputs (indices into forward's
+    arguments, which are the joint function's arguments before the
+    gradient) that backward also reads, kept as they are (e.g. X under
+    rowwise_gw_hp, whose Wgrad stays in bf16). `bwd_inputs`: backward's
+    arguments in order, each ("gradient", i), ("input", i) or ("saved",
+    k)."""
+
+    def __init__(self, manifest, fwd_name, bwd_name, num_inputs):
+        funcs = {f["name"]: f for f in manifest["functions"]}
+        fwd, bwd = funcs[fwd_name], funcs[bwd_name]
+        fb, bb = fwd["buffers"], bwd["buffers"]
+        if len(fwd["arguments"]) != num_inputs:
+            raise ValueError(
+                "%s takes %d arguments, expected the joint function's %d "
+                "before the gradient" % (fwd_name, len(fwd["arguments"]),
+                                         num_inputs))
+        labels = [fb[i].get("saved") for i in fwd["results"]]
+        self.results = next((i for i, l in enumerate(labels) if l),
+                            len(labels))
+        if any(not l for l in labels[self.results:]):
+            raise ValueError("%s: the saved results are not last" % fwd_name)
+        self.saved = [Saved(fb[i]["saved"], fb[i]["dtype"], fb[i]["shape"],
+                            fb[i]["bytes"])
+                      for i in fwd["results"][self.results:]]
+        index = {s.label: k for k, s in enumerate(self.saved)}
+        self.kept, self.kept_bytes, self.bwd_inputs = [], 0, []
+        gradients = 0
+        for i in bwd["arguments"]:
+            label = bb[i].get("saved")
+            if not label:
+                self.bwd_inputs.append(("gradient", gradients))
+                gradients += 1
+            elif label in index:
+                self.bwd_inputs.append(("saved", index[label]))
+            elif label.startswith("arg") and label[3:].isdigit() and \
+                    int(label[3:]) < num_inputs:
+                n = int(label[3:])
+                self.kept.append(n)
+                self.kept_bytes += bb[i]["bytes"]
+                self.bwd_inputs.append(("input", n))
+            else:
+                raise ValueError("%s: argument %s (%r) is neither a saved "
+                                 "result of %s nor an input" % (
+                                     bwd_name, bb[i]["name"], label,
+                                     fwd_name))
+        if [k for kind, k in self.bwd_inputs if kind == "saved"] != \
+                list(range(len(self.saved))):
+            raise ValueError("%s does not take %s's saved results in order" %
+                             (bwd_name, fwd_name))
+
+    @property
+    def nbytes(self):
+        """The bytes autograd keeps for backward: the saved tensors and
+        the kept inputs."""
+        return sum(s.nbytes for s in self.saved) + self.kept_bytes
+
+
 class LayerProgram:
     """One compiled layer: `fwd` and `bwd` (runtime.Function), the count of
     their own arguments, and the histories each takes after them. With
@@ -105,14 +198,24 @@ class LayerProgram:
     quantizations whose statistics the functions also return."""
 
     def __init__(self, path, kind, fwd_name, bwd_name, fwd_args, bwd_args,
-                 describe):
+                 describe, split=False):
         self.path, self.kind, self.describe = path, kind, describe
         self.program = runtime.Program(path)
         self.fwd, self.bwd = self.program[fwd_name], self.program[bwd_name]
         self.fwd_args, self.bwd_args = fwd_args, bwd_args
+        # Split: what crosses from forward to backward (SavedSignature).
+        self.saved = None
+        if split:
+            with open(os.path.join(path, "manifest.json")) as f:
+                manifest = json.load(f)
+            try:
+                self.saved = SavedSignature(manifest, fwd_name, bwd_name,
+                                            fwd_args)
+            except ValueError as e:
+                raise compiler.errors.CompileError("%s: %s" % (path, e))
         fwd_h = len(self.fwd.inputs) - fwd_args
         bwd_h = len(self.bwd.inputs) - bwd_args
-        if fwd_h == 0 and bwd_h == 0:
+        if split or (fwd_h == 0 and bwd_h == 0):
             self.fwd_histories, self.bwd_histories = (), ()
         else:
             self.fwd_histories, self.bwd_histories = _HISTORIES[kind]
@@ -144,7 +247,8 @@ class LayerProgram:
                      if n not in self.fwd_histories)
 
     def __repr__(self):
-        return "<fp8_mlir %s program %s>" % (self.kind, self.path)
+        return "<fp8_mlir %s program %s%s>" % (
+            self.kind, self.path, " (split)" if self.saved else "")
 
 
 def _aot_command(kind, args):
@@ -154,32 +258,106 @@ def _aot_command(kind, args):
         if v is not None and v is not False))
 
 
+RECOMPUTE_ROLES = ("weight", "activation")
+
+
+def _split_option(split, recompute):
+    """compile_graph's `split`: True, or the pass options where roles are
+    recomputed."""
+    recompute = tuple(recompute or ())
+    for role in recompute:
+        if role not in RECOMPUTE_ROLES:
+            raise ValueError("recompute takes roles among %s, got %r" % (
+                ", ".join(RECOMPUTE_ROLES), role))
+    if recompute and not split:
+        raise ValueError("recompute=%r needs a split layer (split=True or "
+                         "None where the recipe allows it)" % (recompute,))
+    if not split:
+        return False
+    return "recompute=" + ",".join(recompute) if recompute else True
+
+
+def _check_split(split, recipe, monitor):
+    if split is None:
+        return split_supported(recipe, monitor)
+    if split and not split_supported(recipe, monitor):
+        raise ValueError(
+            "split=True (forward's FP8 kept for backward) is not available "
+            "%s" % ("with monitor=True" if monitor else
+                    "under the delayed recipe %r" % recipe))
+    return bool(split)
+
+
 def compile_linear(m, n, k, recipe="tensorwise", chip="sm_90a", bias=False,
-                   dtype="bf16", out_dtype=None, cache=None, monitor=False):
+                   dtype="bf16", out_dtype=None, cache=None, monitor=False,
+                   split=False, recompute=()):
     """The program of a linear layer Y = X W^T (+ b), X [m, k], W [n, k]:
     functions linear_fwd and linear_bwd (graphs.linear). `monitor`: they
-    also return the health statistics of their quantizations."""
-    text = graphs.linear(m, k, n, bias=bias, dtype=dtype,
-                         out_dtype=out_dtype)
+    also return the health statistics of their quantizations. `split`
+    (True, or None for split_supported(recipe, monitor)): functions
+    linear_train_fwd(x, w[, b]) -> (y, saved...) and linear_train_bwd(dy,
+    ...) -> (dx, dw) of graphs.linear_train, split by
+    fp8-split-forward-backward (the program's `saved` says what
+    crosses). `recompute=("weight",)` (split only): backward quantizes W
+    again from the bf16 parameter instead of keeping forward's FP8 copy,
+    which is new memory (docs/Training.md)."""
+    split = _check_split(split, recipe, monitor)
+    option = _split_option(split, recompute)
+    if split:
+        text = graphs.linear_train(m, k, n, bias=bias, dtype=dtype,
+                                   out_dtype=out_dtype)
+    else:
+        text = graphs.linear(m, k, n, bias=bias, dtype=dtype,
+                             out_dtype=out_dtype)
     args = dict(m=m, n=n, k=k, recipe=recipe, chip=chip, bias=bool(bias),
                 dtype=dtype, out_dtype=out_dtype, monitor=bool(monitor))
+    if split:
+        args["split"] = True
+    if recompute:
+        args["recompute"] = ",".join(recompute)
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="linear"),
-        aot_hint=_aot_command("linear", args), cache=cache, monitor=monitor)
+        aot_hint=_aot_command("linear", dict(args, split="yes" if split
+                                             else "no")),
+        cache=cache, monitor=monitor, split=option)
+    if split:
+        return LayerProgram(path, "linear", "linear_train_fwd",
+                            "linear_train_bwd", 3 if bias else 2, 1, args,
+                            split=True)
     return LayerProgram(path, "linear", "linear_fwd", "linear_bwd",
                         3 if bias else 2, 3, args)
 
 
 def compile_mlp(m, dim, hidden, recipe="tensorwise", chip="sm_90a",
-                activation="swiglu", dtype="bf16", cache=None, monitor=False):
+                activation="swiglu", dtype="bf16", cache=None, monitor=False,
+                split=False, recompute=()):
     """The program of an MLP block (graphs.mlp): functions mlp_fwd and
-    mlp_bwd (`monitor`: with the statistics of their quantizations)."""
-    text = graphs.mlp(m, dim, hidden, activation=activation, dtype=dtype)
+    mlp_bwd (`monitor`: with the statistics of their quantizations).
+    `split` as for compile_linear: mlp_train_fwd and mlp_train_bwd of
+    graphs.mlp_train, and `recompute` as for compile_linear."""
+    split = _check_split(split, recipe, monitor)
+    option = _split_option(split, recompute)
+    glu = activation == "swiglu"
+    if split:
+        text = graphs.mlp_train(m, dim, hidden, activation=activation,
+                                dtype=dtype)
+    else:
+        text = graphs.mlp(m, dim, hidden, activation=activation,
+                          dtype=dtype)
     args = dict(m=m, dim=dim, hidden=hidden, recipe=recipe, chip=chip,
                 activation=activation, dtype=dtype, monitor=bool(monitor))
+    if split:
+        args["split"] = True
+    if recompute:
+        args["recompute"] = ",".join(recompute)
     path = compiler.compile_graph(
         text, recipe, chip, describe=dict(args, kind="mlp"),
-        aot_hint=_aot_command("mlp", args), cache=cache, monitor=monitor)
-    glu = activation == "swiglu"
+        aot_hint=_aot_command("mlp", dict(args, split="yes" if split
+                                             else "no")),
+        cache=cache, monitor=monitor, split=option)
+    if split:
+        return LayerProgram(path, "mlp-" + activation, "mlp_train_fwd",
+                            "mlp_train_bwd", 4 if glu else 3, 1, args,
+                            split=True)
     return LayerProgram(path, "mlp-" + activation, "mlp_fwd", "mlp_bwd",
                         4 if glu else 3, 7 if glu else 5, args)

@@ -2,7 +2,17 @@
 Llama/GPT MLP block, and `convert` to swap a model's linear layers.
 
 Forward runs the compiled forward function; backward the compiled Dgrad
-and Wgrad. Parameters stay in their dtype (bf16 master weights); gradients
+and Wgrad. Where the recipe allows it (fp8_mlir.layers.split_supported:
+every recipe but delayed scaling, and not with monitor=True), the layer is
+compiled from its joint training graph split by
+fp8-split-forward-backward: forward also returns the FP8 operands and
+scales that Dgrad and Wgrad read (quantized from the same read of X and W
+as Fprop's), autograd saves those instead of X and W, and backward reads
+no bf16 X or W (except X under rowwise_gw_hp, whose Wgrad stays in bf16;
+docs/Training.md gives the bytes per recipe). `split=False`
+keeps the two functions of the unsplit graphs, which save X and W.
+
+Parameters stay in their dtype (bf16 master weights); gradients
 come back in the parameters' dtypes, as torch.nn.Linear's do. A layer is
 compiled for each token count M on first use (or found in the cache,
 fp8_mlir.compiler). Each call goes through the custom op
@@ -131,15 +141,56 @@ class _LayerFunction(torch.autograd.Function):
         return (None, None, None, *grads)
 
 
+class _SplitLayerFunction(torch.autograd.Function):
+    """forward(layer, x, *params) -> y for a split program: saves what its
+    forward returns for backward (layer.saved, layers.SavedSignature) and
+    the inputs backward still reads, nothing else."""
+
+    @staticmethod
+    def forward(ctx, layer, x, *params):
+        sig = layer.saved
+        inputs = [x, *params]
+        outs = _run(layer.fwd, inputs)
+        y, saved = outs[0], outs[sig.results:]
+        ctx.layer = layer
+        ctx.bias_dtype = (params[-1].dtype if layer.describe.get("bias")
+                          else None)
+        ctx.save_for_backward(*[inputs[i] for i in sig.kept], *saved)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        layer = ctx.layer
+        sig = layer.saved
+        tensors = ctx.saved_tensors
+        kept = dict(zip(sig.kept, tensors[:len(sig.kept)]))
+        saved = tensors[len(sig.kept):]
+        dy = dy.contiguous()
+        args = []
+        for kind, k in sig.bwd_inputs:
+            args.append(dy if kind == "gradient" else
+                        kept[k] if kind == "input" else saved[k])
+        grads = list(_run(layer.bwd, args))
+        if ctx.bias_dtype is not None:
+            # The bias gradient: a column sum PyTorch does well.
+            grads.append(dy.sum(0, dtype=torch.float32).to(ctx.bias_dtype))
+        return (None, *grads)
+
+
 class _Fp8Module(torch.nn.Module):
     """What Linear and MLP share: the recipe, the chip, programs per M,
     and the delayed recipe's history buffers."""
 
-    def _setup(self, recipe, chip, monitor=False):
+    def _setup(self, recipe, chip, monitor=False, split=None, recompute=()):
         layers.compiler.check_recipe(recipe)
         if chip is not None:
             layers.compiler.check_chip(chip)
         self.recipe, self.chip, self.monitor = recipe, chip, bool(monitor)
+        # None: split where the recipe allows it; checked here, not at the
+        # first call.
+        self.split = layers._check_split(split, recipe, self.monitor)
+        self.recompute = tuple(recompute or ())
+        layers._split_option(self.split, self.recompute)
         self._programs = {}
         self._histories = None
         # The last call's statistics per quantization (monitor=True).
@@ -196,6 +247,9 @@ class _Fp8Module(torch.nn.Module):
         if m == 0:
             raise ValueError("%s: input has no rows" % type(self).__name__)
         program = self._program(m, x.device)
+        if program.saved is not None:
+            y = _SplitLayerFunction.apply(program, x2, *params)
+            return y.reshape(*lead, y.shape[-1])
         hist = self._histories if program.fwd_histories else None
         outs = _LayerFunction.apply(program, hist, self._monitored, x2,
                                     *params)
@@ -210,13 +264,22 @@ class _Fp8Module(torch.nn.Module):
 class Linear(_Fp8Module):
     """torch.nn.Linear whose three matmuls run in FP8 under `recipe`
     (tensorwise, delayed, rowwise, blockwise, mxfp8, ... or an
-    #fp8.recipe<...> attribute); `chip` defaults to the device's."""
+    #fp8.recipe<...> attribute); `chip` defaults to the device's.
+    `split` (None: where the recipe allows it) saves forward's FP8
+    operands for backward instead of X and W; `recompute=("weight",)`
+    keeps W itself (a parameter) instead of its FP8 copy, which backward
+    then makes again.
+
+        layer = fp8_mlir.nn.Linear(4096, 4096, recipe="blockwise",
+                                   device="cuda")
+        layer(x).sum().backward()
+    """
 
     def __init__(self, in_features, out_features, bias=True,
                  recipe="tensorwise", chip=None, device=None, dtype=None,
-                 monitor=False):
+                 monitor=False, split=None, recompute=()):
         super().__init__()
-        self._setup(recipe, chip, monitor)
+        self._setup(recipe, chip, monitor, split, recompute)
         self.in_features, self.out_features = in_features, out_features
         factory = {"device": device, "dtype": dtype or torch.bfloat16}
         self.weight = torch.nn.Parameter(
@@ -234,11 +297,11 @@ class Linear(_Fp8Module):
 
     @classmethod
     def from_linear(cls, linear, recipe="tensorwise", chip=None,
-                    monitor=False):
+                    monitor=False, split=None, recompute=()):
         """An fp8_mlir.nn.Linear sharing `linear`'s parameters."""
         new = cls.__new__(cls)
         _Fp8Module.__init__(new)
-        new._setup(recipe, chip, monitor)
+        new._setup(recipe, chip, monitor, split, recompute)
         new.in_features, new.out_features = (linear.in_features,
                                               linear.out_features)
         new.weight, new.bias = linear.weight, linear.bias
@@ -249,7 +312,8 @@ class Linear(_Fp8Module):
             m, self.out_features, self.in_features, recipe=self.recipe,
             chip=chip, bias=self.bias is not None,
             dtype=_dtype_name(self.weight.dtype, "the weight"),
-            monitor=self.monitor)
+            monitor=self.monitor, split=self.split,
+            recompute=self.recompute)
 
     def forward(self, x):
         params = [self.weight] + ([self.bias] if self.bias is not None
@@ -265,12 +329,15 @@ class Linear(_Fp8Module):
 class MLP(_Fp8Module):
     """A transformer MLP block without biases. activation="swiglu"
     (Llama): w2 (silu(w1 x) * (w3 x)); "gelu" (GPT, tanh approximation):
-    w2 gelu(w1 x). w1, w3: [hidden, dim]; w2: [dim, hidden]."""
+    w2 gelu(w1 x). w1, w3: [hidden, dim]; w2: [dim, hidden]. `split` as
+    for Linear: backward then takes the FP8 operands of X, the activation
+    and the weights, and the pre-activations, from forward."""
 
     def __init__(self, dim, hidden, activation="swiglu", recipe="tensorwise",
-                 chip=None, device=None, dtype=None, monitor=False):
+                 chip=None, device=None, dtype=None, monitor=False,
+                 split=None, recompute=()):
         super().__init__()
-        self._setup(recipe, chip, monitor)
+        self._setup(recipe, chip, monitor, split, recompute)
         if activation not in layers.graphs.ACTIVATIONS:
             raise ValueError("activation must be one of %s, got %r" % (
                 ", ".join(layers.graphs.ACTIVATIONS), activation))
@@ -291,7 +358,8 @@ class MLP(_Fp8Module):
         return layers.compile_mlp(
             m, self.dim, self.hidden, recipe=self.recipe, chip=chip,
             activation=self.activation,
-            dtype=_dtype_name(self.w1.dtype, "w1"), monitor=self.monitor)
+            dtype=_dtype_name(self.w1.dtype, "w1"), monitor=self.monitor,
+            split=self.split, recompute=self.recompute)
 
     def forward(self, x):
         params = [self.w1] + ([self.w3] if self.w3 is not None else []) + \
@@ -310,12 +378,13 @@ def _default_filter(fqn, module):
 
 
 def convert(model, recipe="tensorwise", filter=None, chip=None,
-            monitor=False):
+            monitor=False, split=None, recompute=()):
     """Replaces every torch.nn.Linear of `model` (in place; returned) for
     which filter(fully qualified name, module) is true with an
     fp8_mlir.nn.Linear sharing its parameters, like torchao's
     convert_to_float8_training. The default filter keeps layers whose
-    features are multiples of 16."""
+    features are multiples of 16. `split` and `recompute` as for
+    Linear."""
     keep = filter or _default_filter
 
     def visit(module, prefix):
@@ -324,7 +393,8 @@ def convert(model, recipe="tensorwise", filter=None, chip=None,
             if type(child) is torch.nn.Linear and keep(fqn, child):
                 setattr(module, name,
                         Linear.from_linear(child, recipe=recipe, chip=chip,
-                                           monitor=monitor))
+                                           monitor=monitor, split=split,
+                                           recompute=recompute))
             else:
                 visit(child, fqn + ".")
 

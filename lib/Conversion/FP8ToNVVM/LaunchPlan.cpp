@@ -22,6 +22,10 @@ using namespace mlir::fp8;
 namespace schema = mlir::fp8::manifest;
 namespace json = llvm::json;
 
+/// The label fp8-split-forward-backward gives what crosses between a
+/// training function's forward and backward.
+static constexpr StringLiteral kSavedAttr = "fp8.saved";
+
 std::string fp8::formatLocation(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
     return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
@@ -69,6 +73,7 @@ struct Buffer {
   int64_t written = 0;  // Intermediates: the launch that writes it,
   int64_t lastRead = 0; // and the last that reads it.
   std::string monitor;  // Results: the statistic's `fp8.monitor` label.
+  std::string saved;    // Arguments and results: the `fp8.saved` label.
 };
 
 struct Launch {
@@ -330,6 +335,8 @@ LogicalResult PlanBuilder::addResults(func::ReturnOp op) {
     if (auto label = func.getResultAttrOfType<StringAttr>(
             index, FP8Dialect::getMonitorAttrName()))
       buffers[id].monitor = label.str();
+    if (auto label = func.getResultAttrOfType<StringAttr>(index, kSavedAttr))
+      buffers[id].saved = label.str();
     results.push_back(id);
   }
   return success();
@@ -379,6 +386,8 @@ json::Object PlanBuilder::toJSON() {
       entry[schema::kIndex] = buffer.index;
       if (!buffer.monitor.empty())
         entry[schema::kMonitor] = buffer.monitor;
+      if (!buffer.saved.empty())
+        entry[schema::kSaved] = buffer.saved;
       break;
     case Kind::intermediate:
     case Kind::zeroed:
@@ -420,6 +429,9 @@ FailureOr<json::Object> PlanBuilder::build() {
     int64_t id = addBuffer(
         Kind::argument, ("arg" + Twine(argument.getArgNumber())).str(), type);
     buffers[id].index = argument.getArgNumber();
+    if (auto label = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                       kSavedAttr))
+      buffers[id].saved = label.str();
     valueBuffers[argument] = id;
     arguments.push_back(id);
   }

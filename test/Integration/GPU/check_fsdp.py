@@ -62,7 +62,7 @@ def aot(nprocs):
     """Everything both modes compile, into FP8_MLIR_CACHE."""
     from fp8_mlir import fsdp
     for kw in programs(nprocs):
-        fp8_mlir.compile_linear(recipe=RECIPE, **kw)
+        fp8_mlir.compile_linear(recipe=RECIPE, split=None, **kw)
         fsdp.compile_prequantized_linear(recipe=RECIPE, **kw)
     for world in sorted({1, nprocs}):
         for n, k in ((HIDDEN, DIM), (DIM, HIDDEN)):
@@ -71,7 +71,7 @@ def aot(nprocs):
             fsdp.compile_quantize_weight(HIDDEN // world, DIM, recipe)
     for recipe in ("tensorwise", "blockwise"):
         fsdp.compile_quantize_weight(HIDDEN, DIM, recipe)
-        fp8_mlir.compile_linear(EQ_M, HIDDEN, DIM, recipe=recipe)
+        fp8_mlir.compile_linear(EQ_M, HIDDEN, DIM, recipe=recipe, split=None)
         fsdp.compile_prequantized_linear(EQ_M, HIDDEN, DIM, recipe)
 
 

@@ -44,7 +44,8 @@ RECIPES = ("tensorwise", "delayed", "rowwise", "blockwise")
 def aot():
     for recipe in RECIPES:
         for monitor in (False, True):
-            fp8_mlir.compile_linear(M, N, K, recipe=recipe, monitor=monitor)
+            fp8_mlir.compile_linear(M, N, K, recipe=recipe, monitor=monitor,
+                                    split=None)
 
 
 class Checks:

@@ -20,6 +20,10 @@ Checks, per recipe:
   * the delayed recipe's amax histories (the forward's tensors' amaxes
     enter their histories; backward updates dY's);
   * MLP (SwiGLU and GELU) against the same block in PyTorch bf16;
+  * the split programs (forward's FP8 kept for backward, fp8_mlir.nn's
+    default) give the unsplit programs' bits for Y and every gradient,
+    and autograd saves exactly the manifest's saved tensors (printed
+    with the unsplit layer's bytes);
   * a torch.nn.Sequential of fp8_mlir.nn.Linear trained a few steps
     (the loss falls), fp8_mlir.convert, torch.compile (same bits as
     eager), and ValueErrors for bad inputs.
@@ -43,6 +47,8 @@ M, K, N = 512, 1024, 768
 DIM, HIDDEN = 512, 1536
 FLOAT64_RECIPES = ("tensorwise", "rowwise", "blockwise", "mxfp8")
 RECIPES = FLOAT64_RECIPES + ("delayed",)
+# Recipes only test_split runs.
+SPLIT_ONLY_RECIPES = ("rowwise_gw_hp",)
 # Relative 2-norm error against bf16 torch that each recipe stays within on
 # Gaussian data (e4m3 has a relative half-ulp of 2^-4, e5m2 2^-3; the norm
 # of the rounding error is a fraction of that).
@@ -51,21 +57,31 @@ BF16_TOL = {"tensorwise": 0.08, "delayed": 0.08, "rowwise": 0.06,
 
 
 def programs():
-    """Every (function, kwargs) the tests compile."""
+    """Every (function, kwargs) the tests compile: what fp8_mlir.nn uses
+    (split=None: split where the recipe allows it) and, for test_split,
+    the unsplit programs of the same layers."""
     out = []
-    for r in RECIPES:
-        out.append((fp8_mlir.compile_linear, dict(m=M, n=N, k=K, recipe=r)))
+    for r in RECIPES + SPLIT_ONLY_RECIPES:
+        for split in (None, False):
+            out.append((fp8_mlir.compile_linear,
+                        dict(m=M, n=N, k=K, recipe=r, split=split)))
     out.append((fp8_mlir.compile_linear,
-                dict(m=M, n=N, k=K, recipe="blockwise", bias=True)))
+                dict(m=M, n=N, k=K, recipe="blockwise", bias=True,
+                     split=None)))
+    out.append((fp8_mlir.compile_linear,
+                dict(m=M, n=N, k=K, recipe="blockwise", split=None,
+                     recompute=("weight",))))
     for r in ("tensorwise", "blockwise"):
         for act in ("swiglu", "gelu"):
-            out.append((fp8_mlir.compile_mlp,
-                        dict(m=M, dim=DIM, hidden=HIDDEN, recipe=r,
-                             activation=act)))
+            for split in (None, False):
+                out.append((fp8_mlir.compile_mlp,
+                            dict(m=M, dim=DIM, hidden=HIDDEN, recipe=r,
+                                 activation=act, split=split)))
     # The Sequential: 256 tokens through 256 -> 512 -> 256.
     for n, k in ((512, 256), (256, 512)):
         out.append((fp8_mlir.compile_linear,
-                    dict(m=256, n=n, k=k, recipe="blockwise", bias=True)))
+                    dict(m=256, n=n, k=k, recipe="blockwise", bias=True,
+                         split=None)))
     return out
 
 
@@ -158,6 +174,52 @@ def test_linear(recipe):
         check(float(hx[-2].max()) == float(hx[-1].max()),
               "delayed: a second step shifts the history")
         del y2
+
+
+def saved_bytes(fn):
+    """The bytes autograd saves for backward while fn() runs forward."""
+    total = [0]
+
+    def pack(t):
+        total[0] += t.numel() * t.element_size()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn()
+    return out, total[0]
+
+
+def test_split(make, what):
+    """The split program (forward's FP8 kept for backward) gives the
+    unsplit one's bits, and autograd saves what its manifest says."""
+    torch.manual_seed(5)
+    split, plain = make(None), make(False)
+    plain.load_state_dict(split.state_dict())
+    x = gaussian(M, split_in_features(split)).requires_grad_()
+    xp = x.detach().clone().requires_grad_()
+    y, nbytes = saved_bytes(lambda: split(x))
+    yp, pbytes = saved_bytes(lambda: plain(xp))
+    dy = gaussian(*y.shape, scale=1e-2)
+    y.backward(dy)
+    yp.backward(dy)
+    prog = split._program(M, x.device)
+    check(prog.saved is not None, "%s: the program is split" % what)
+    same = torch.equal(y, yp) and torch.equal(x.grad, xp.grad) and all(
+        torch.equal(a.grad, b.grad) for a, b in
+        zip(split.parameters(), plain.parameters()))
+    check(same, "%s: Y and every gradient equal the unsplit program's, "
+          "bit for bit" % what)
+    check(nbytes == prog.saved.nbytes,
+          "%s: autograd saves %d bytes, the manifest's saved tensors %d" % (
+              what, nbytes, prog.saved.nbytes))
+    print("     %s saves %d bytes for backward, unsplit %d (%.2fx): %s" % (
+        what, nbytes, pbytes, nbytes / pbytes,
+        ", ".join(s.label for s in prog.saved.saved)))
+
+
+def split_in_features(module):
+    return module.in_features if hasattr(module, "in_features") \
+        else module.dim
 
 
 def test_bias():
@@ -301,6 +363,21 @@ def main():
     tests += [("mlp-%s-%s" % (r, a), lambda r=r, a=a: test_mlp(r, a))
               for r in ("tensorwise", "blockwise")
               for a in ("swiglu", "gelu")]
+    tests += [("split-linear-" + r, lambda r=r: test_split(
+        lambda split: fp8_mlir.nn.Linear(K, N, bias=False, recipe=r,
+                                         device="cuda", split=split),
+        "linear " + r))
+        for r in FLOAT64_RECIPES + SPLIT_ONLY_RECIPES]
+    tests += [("split-linear-blockwise-recompute", lambda: test_split(
+        lambda split: fp8_mlir.nn.Linear(
+            K, N, bias=False, recipe="blockwise", device="cuda",
+            split=split, recompute=("weight",) if split is None else ()),
+        "linear blockwise recompute=weight"))]
+    tests += [("split-mlp-%s-%s" % (r, a), lambda r=r, a=a: test_split(
+        lambda split: fp8_mlir.nn.MLP(DIM, HIDDEN, activation=a, recipe=r,
+                                      device="cuda", split=split),
+        "mlp %s %s" % (r, a)))
+        for r in ("tensorwise", "blockwise") for a in ("swiglu", "gelu")]
     tests += [("sequential", test_sequential), ("errors", test_errors)]
     for name, fn in tests:
         if args.only and args.only not in name:

@@ -57,6 +57,10 @@ inline constexpr const char kSeed[] = "seed";
 // A monitored quantization kernel (true); a function result's statistic
 // label (the `fp8.monitor` result attribute).
 inline constexpr const char kMonitor[] = "monitor";
+// A function argument's or result's `fp8.saved` label: a value a split
+// training function's forward returns for its backward, or an argument of
+// the joint function that backward reads (fp8-split-forward-backward).
+inline constexpr const char kSaved[] = "saved";
 
 // One parameter: a device pointer to a buffer, or a tensor map.
 inline constexpr const char kRole[] = "role";

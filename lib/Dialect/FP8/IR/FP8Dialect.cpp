@@ -42,6 +42,23 @@ std::optional<StringRef> fp8::findClosestName(StringRef name,
   return best;
 }
 
+/// The argument and result attribute of fp8-split-forward-backward: a
+/// string naming what crosses between a training function's forward and
+/// backward. (Named here and in the pass rather than in FP8Dialect.td,
+/// whose change rebuilds every file of the project.)
+static constexpr StringLiteral kSavedAttrName = "fp8.saved";
+
+static LogicalResult verifySavedValue(Operation *op, NamedAttribute attr,
+                                      StringRef what, unsigned index) {
+  if (!isa<StringAttr>(attr.getValue()))
+    return op->emitError() << "'" << kSavedAttrName
+                           << "' is a string label of a value forward saves "
+                              "for backward, "
+                           << what << " #" << index << " has "
+                           << attr.getValue();
+  return success();
+}
+
 /// Checks that `attr`, found on `op`, is a valid `fp8.role`.
 static LogicalResult verifyRoleValue(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<StringAttr>(attr.getValue());
@@ -90,6 +107,8 @@ LogicalResult FP8Dialect::verifyRegionArgAttribute(Operation *op,
                              << argIndex << " is " << argType;
     return success();
   }
+  if (attr.getName() == kSavedAttrName)
+    return verifySavedValue(op, attr, "argument", argIndex);
   if (attr.getName() != getRoleAttrName())
     return op->emitError() << "unknown fp8 argument attribute '"
                            << attr.getName().getValue() << "'";
@@ -115,6 +134,8 @@ LogicalResult FP8Dialect::verifyRegionResultAttribute(Operation *op,
              << resultIndex << " has " << attr.getValue();
     return success();
   }
+  if (attr.getName() == kSavedAttrName)
+    return verifySavedValue(op, attr, "result", resultIndex);
   return op->emitError() << "'" << attr.getName().getValue()
                          << "' is not valid on a result: roles belong to "
                             "function arguments";

@@ -271,6 +271,64 @@ def FP8MonitorQuantization : Pass<"fp8-monitor-quantization", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
+def FP8SplitForwardBackward
+    : Pass<"fp8-split-forward-backward", "::mlir::ModuleOp"> {
+  let summary = "split a joint training function into forward and backward";
+  let description = [{
+    Splits every `func.func` that has an argument with `fp8.role =
+    "gradient"` (the joint function: a layer's forward and backward written
+    as one, e.g. `@linear_train(%x, %w, %dy) -> (y, dx, dw)`) into
+    `<name>_fwd` and `<name>_bwd`, so that backward takes what forward
+    already computed from its inputs (the FP8 operands and scales of Dgrad
+    and Wgrad) instead of the high-precision inputs. Run it after
+    `fp8-pipeline`: every quantization of an input then depends on that
+    input only, and fp8-fuse-quantization has made both layouts of it one
+    op.
+
+    An op is backward's if it reads (transitively) a gradient argument;
+    ops that read no argument at all (constants, `tensor.empty`, fills) are
+    cloned where they are used; every other op is forward's, except that
+    one whose results only backward reads moves to backward where the
+    values it reads are fewer bytes to pass than its results (a history
+    slice, never a quantization of a bf16 input).
+
+    * `<name>_fwd` takes the non-gradient arguments that forward ops read,
+      in order, and returns the joint results that depend on no gradient,
+      in order, then the saved values: every value a forward op computes
+      that a backward op reads, in program order.
+    * `<name>_bwd` takes the gradient arguments, then the non-gradient
+      arguments backward ops read (each labelled `fp8.saved = "arg<N>"`, N
+      its index in the joint function), then the saved values; it returns
+      the other joint results, in order.
+
+    Each saved value carries `fp8.saved = "<source>:<name>"` as a result
+    attribute of `_fwd` and an argument attribute of `_bwd`: source is
+    `arg<N>` for a quantization of joint argument N, `arg<N>.T` for one of
+    its transpose (a `linalg.transpose` or `fp8.transpose` on the way),
+    else `op<K>` (K the producer's index in the joint function), and name
+    is the result's name (`q`, `scale`, `qt`, `scale_t`, ...). A
+    non-gradient argument that both forward and backward read is saved in
+    high precision: a remark says so. Calls of the joint function become a
+    call of each half; then the joint function is erased. A joint function
+    without gradient-independent results, or whose gradient arguments
+    reach every op, is an error.
+
+    `recompute` names roles (`weight`, `activation`) whose arguments are
+    treated like constants: the ops that read only such arguments are
+    cloned into each half that needs them instead of crossing, and the
+    arguments cross as they are. With `recompute=weight` backward
+    quantizes W again from the bf16 weight (a parameter, resident anyway)
+    rather than keeping an FP8 copy of it from forward: less memory, one
+    more read of W.
+  }];
+  let options = [
+    ListOption<"recompute", "recompute", "std::string",
+               "roles (weight, activation) whose arguments backward reads "
+               "again instead of taking what forward made of them">,
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
 def FP8ConvertScaling : Pass<"fp8-convert-scaling", "::mlir::ModuleOp"> {
   let summary = "convert quantized operands to another recipe's scaling and measure the loss";
   let description = [{
