@@ -277,9 +277,16 @@ def _split_option(split, recompute):
     return "recompute=" + ",".join(recompute) if recompute else True
 
 
+def default_split():
+    """Whether split=None means a split program: only where $FP8_MLIR_SPLIT
+    is 1, until the split programs have run on a GPU (check_nn.py's split
+    tests were written without one; docs/Training.md)."""
+    return os.environ.get("FP8_MLIR_SPLIT", "0") == "1"
+
+
 def _check_split(split, recipe, monitor):
     if split is None:
-        return split_supported(recipe, monitor)
+        return default_split() and split_supported(recipe, monitor)
     if split and not split_supported(recipe, monitor):
         raise ValueError(
             "split=True (forward's FP8 kept for backward) is not available "

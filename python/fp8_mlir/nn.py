@@ -2,9 +2,11 @@
 Llama/GPT MLP block, and `convert` to swap a model's linear layers.
 
 Forward runs the compiled forward function; backward the compiled Dgrad
-and Wgrad. Where the recipe allows it (fp8_mlir.layers.split_supported:
-every recipe but delayed scaling, and not with monitor=True), the layer is
-compiled from its joint training graph split by
+and Wgrad. With split=True (or split=None under FP8_MLIR_SPLIT=1, until the
+split programs have run on a GPU: layers.default_split), where the recipe
+allows it (fp8_mlir.layers.split_supported: every recipe but delayed
+scaling, and not with monitor=True), the layer is compiled from its joint
+training graph split by
 fp8-split-forward-backward: forward also returns the FP8 operands and
 scales that Dgrad and Wgrad read (quantized from the same read of X and W
 as Fprop's), autograd saves those instead of X and W, and backward reads
