@@ -69,6 +69,15 @@ def library_candidates():
             os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
 
 
+def available():
+    """Whether libfp8rt can be loaded here (tests skip what needs it)."""
+    try:
+        library()
+        return True
+    except errors.RuntimeNotFound:
+        return False
+
+
 def library():
     """libfp8rt, loaded once, with its prototypes declared."""
     global _lib

@@ -24,15 +24,7 @@ from fp8_mlir import aot, compiler, graphs, layers, runtime  # noqa: E402
 HAVE_COMPILER = compiler.find_compiler() is not None
 
 
-def have_runtime():
-    try:
-        runtime.library()
-        return True
-    except fp8_mlir.RuntimeNotFound:
-        return False
-
-
-HAVE_RUNTIME = have_runtime()
+HAVE_RUNTIME = runtime.available()
 
 
 class CacheDir(unittest.TestCase):

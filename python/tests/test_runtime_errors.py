@@ -37,12 +37,6 @@ def fake_dir():
         else None
 
 
-def have_runtime():
-    try:
-        runtime.library()
-        return True
-    except errors.RuntimeNotFound:
-        return False
 
 
 class Buffer:
@@ -181,7 +175,7 @@ def child():
     print("all passed")
 
 
-@unittest.skipUnless(have_runtime() and fake_dir(),
+@unittest.skipUnless(runtime.available() and fake_dir(),
                      "needs libfp8rt and the fake libcuda (make check-run)")
 class FakeDriverTest(unittest.TestCase):
     def test_errors_leave_the_process_usable(self):
