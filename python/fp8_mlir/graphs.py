@@ -168,16 +168,23 @@ def _linear_args(m, k, n, bias, dtype):
     return args
 
 
+def _linear_types(m, k, n, dtype, out_dtype):
+    """A linear layer's checked dims and dtypes: Y's dtype, and the types
+    of X [m, k], W [n, k] and Y [m, n]."""
+    _check_dims(m=m, k=k, n=n)
+    out_dtype = out_dtype or dtype
+    _check_dtype("dtype", dtype)
+    _check_dtype("out_dtype", out_dtype)
+    return out_dtype, (_t((m, k), dtype), _t((n, k), dtype),
+                       _t((m, n), out_dtype))
+
+
 def linear(m, k, n, bias=False, dtype="bf16", out_dtype=None):
     """The module of a linear layer: @linear_fwd(x, w[, b]) -> y and
     @linear_bwd(dy, x, w) -> (dx, dw). `dtype` is that of X, W, dY, dX
     and dW (torch.nn.Linear's gradients have their parameters' dtype);
     `out_dtype` that of Y (default `dtype`)."""
-    _check_dims(m=m, k=k, n=n)
-    out_dtype = out_dtype or dtype
-    _check_dtype("dtype", dtype)
-    _check_dtype("out_dtype", out_dtype)
-    tx, tw, ty = _t((m, k), dtype), _t((n, k), dtype), _t((m, n), out_dtype)
+    out_dtype, (tx, tw, ty) = _linear_types(m, k, n, dtype, out_dtype)
 
     fwd = _Writer()
     y = _linear_forward(fwd, m, k, n, bias, dtype, out_dtype)
@@ -201,11 +208,7 @@ def linear_train(m, k, n, bias=False, dtype="bf16", out_dtype=None):
     b]) -> (y, saved...) and @linear_train_bwd(dy, saved...) -> (dx, dw):
     backward takes the FP8 operands forward made from X and W (one read of
     each) instead of X and W (docs/Passes.md)."""
-    _check_dims(m=m, k=k, n=n)
-    out_dtype = out_dtype or dtype
-    _check_dtype("dtype", dtype)
-    _check_dtype("out_dtype", out_dtype)
-    tx, tw, ty = _t((m, k), dtype), _t((n, k), dtype), _t((m, n), out_dtype)
+    out_dtype, (tx, tw, ty) = _linear_types(m, k, n, dtype, out_dtype)
     wr = _Writer()
     y = _linear_forward(wr, m, k, n, bias, dtype, out_dtype)
     dx, dw = _linear_backward(wr, m, k, n, dtype, out_dtype)
