@@ -232,8 +232,10 @@ def run_aot(cfg, recipes, chip, cache=None):
     try:
         for recipe in recipes:
             for k, n in linear_shapes(cfg):
+                # split=None: what fp8_mlir.nn loads (split or not).
                 lp = fp8_mlir.compile_linear(cfg.tokens, n, k, recipe=recipe,
-                                             chip=chip, cache=cache)
+                                             chip=chip, cache=cache,
+                                             split=None)
                 print("%s linear m=%d k=%d n=%d: %s" % (
                     recipe, cfg.tokens, k, n, lp.path))
     except (ValueError, fp8_mlir.Fp8MlirError) as e:

@@ -266,7 +266,8 @@ struct ConvertFP8ToNVVMPass
         // source's buffer; constants are cloned into the kernels that use
         // them; ops inside bodies belong to their op).
         return WalkResult::advance();
-      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp,
+                     tensor::PadOp>(op)) {
         if (failed(checkBufferSizes(op)))
           return WalkResult::interrupt();
         kernel = buildSliceKernel(

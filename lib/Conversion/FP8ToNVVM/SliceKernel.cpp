@@ -5,6 +5,9 @@
 // replaced by the source (so no buffer is written in place, and the launch
 // plan stays a list of values). One element per thread: these move the
 // small tensors of a step's bookkeeping (the shift of an amax history).
+// tensor.pad with zeros writes its source into a larger zeroed tensor: what
+// fp8-pad-contraction puts before a matmul whose contracted extent is not a
+// multiple of 16 (rare token counts; a quantization could read it fused).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -49,9 +53,67 @@ static LogicalResult checkSlice(OffsetSizeAndStrideOpInterface op,
   return success();
 }
 
+/// tensor.pad with a constant zero: out[i] = source[i - low] inside the
+/// source's box, 0 outside.
+static FailureOr<gpu::GPUModuleOp> buildPadKernel(OpBuilder &builder,
+                                                  tensor::PadOp pad,
+                                                  StringRef name,
+                                                  const Target &target) {
+  RankedTensorType sourceType = pad.getSourceType();
+  RankedTensorType resultType = pad.getResultType();
+  Value padding = pad.getConstantPaddingValue();
+  if (!sourceType.hasStaticShape() || !resultType.hasStaticShape() ||
+      llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic) || !padding ||
+      !(matchPattern(padding, m_AnyZeroFloat()) ||
+        matchPattern(padding, m_Zero())))
+    return pad.emitOpError("convert-fp8-to-nvvm: a pad needs static shapes "
+                           "and offsets and a constant zero padding value");
+  KernelBuilder b(pad.getLoc(), builder);
+  KernelSignature signature;
+  int64_t bytesMoved = 0;
+  declare(signature, "source", ParamRole::input, pad.getSource(), bytesMoved);
+  signature.bindOperand("source", pad.getSourceMutable());
+  declare(signature, "out", ParamRole::output, pad.getResult(), bytesMoved);
+  signature.bindResult("out", pad->getResult(0));
+  int64_t numOutputs = resultType.getNumElements();
+  gpu::GPUFuncOp func =
+      createKernel(b, name, target, signature, kThreadsPerBlock);
+  setManifest(b, func, signature, pad->getName().getStringRef(),
+              llvm::divideCeil(numOutputs, kThreadsPerBlock), kThreadsPerBlock,
+              bytesMoved);
+  Value source = signature.getArgument(func, "source");
+  Value out = signature.getArgument(func, "out");
+  Value thread = buildActiveThread(b, numOutputs);
+  SmallVector<Value> indices = delinearize(b, thread, resultType.getShape());
+  Value inside = arith::ConstantIntOp::create(b, 1, 1);
+  SmallVector<Value> sourceIndices;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    // Unsigned: an index before the box wraps around and fails `< size`.
+    Value shifted = b.sub(index, pad.getStaticLow()[dim]);
+    inside = b.andI(inside, b.ult(shifted, sourceType.getDimSize(dim)));
+    sourceIndices.push_back(shifted);
+  }
+  Type storage = storageType(resultType.getElementType());
+  auto ifInside = scf::IfOp::create(b, TypeRange{storage}, inside,
+                                    /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  Value value = memref::LoadOp::create(
+      b, source, linearize(b, sourceIndices, sourceType.getShape()));
+  scf::YieldOp::create(b, value);
+  b.setInsertionPointToStart(ifInside.elseBlock());
+  Value zero =
+      arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(storage)));
+  scf::YieldOp::create(b, zero);
+  b.setInsertionPointAfter(ifInside);
+  memref::StoreOp::create(b, ifInside.getResult(0), out, thread);
+  return finishKernel(b, func);
+}
+
 FailureOr<gpu::GPUModuleOp> fp8::buildSliceKernel(OpBuilder &builder,
                                                   Operation *op, StringRef name,
                                                   const Target &target) {
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return buildPadKernel(builder, pad, name, target);
   auto extract = dyn_cast<tensor::ExtractSliceOp>(op);
   auto insert = dyn_cast<tensor::InsertSliceOp>(op);
   if (!extract && !insert)

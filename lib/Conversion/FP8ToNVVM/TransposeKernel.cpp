@@ -3,8 +3,10 @@
 // A lossless transpose of FP8 data and its (symmetric) scales: the K-major
 // copy Hopper's wgmma needs of an operand quantized with square tiles. Each
 // CTA moves a 64x64 byte tile through shared memory: 16-byte loads of its
-// rows, 16-byte stores of its columns. The scale tensor, small, is
-// transposed by a grid-stride loop over the same threads.
+// rows, 16-byte stores of its columns. Dims need only be multiples of 16 (the
+// GEMM's own rule): the last tile of a row or column is partial, and its
+// threads whose 16 bytes lie outside load or store nothing. The scale tensor,
+// small, is transposed by a grid-stride loop over the same threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +37,11 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   if (!dataType.hasStaticShape() || dataType.getRank() != 2 ||
-      dataType.getDimSize(0) % kTile != 0 ||
-      dataType.getDimSize(1) % kTile != 0)
+      dataType.getDimSize(0) % kChunk != 0 ||
+      dataType.getDimSize(1) % kChunk != 0)
     return op.emitOpError("convert-fp8-to-nvvm transposes static rank-2 "
-                          "data whose dims are multiples of 64 so far, got ")
+                          "data whose dims are multiples of 16 (16-byte "
+                          "rows, as the GEMMs need), got ")
            << dataType;
   KernelBuilder b(op.getLoc(), builder);
   int64_t rows = dataType.getDimSize(0), cols = dataType.getDimSize(1);
@@ -48,8 +51,11 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
   Type dataElement = dataType.getElementType();
   Type scaleElement = scaleType.getElementType();
   Type scaleStorage = storageType(scaleElement);
-  int64_t tilesPerRow = cols / kTile;
-  int64_t numBlocks = (rows / kTile) * tilesPerRow;
+  int64_t tilesPerRow = llvm::divideCeil(cols, kTile);
+  int64_t numBlocks = llvm::divideCeil(rows, kTile) * tilesPerRow;
+  // Partial tiles predicate their loads and stores; whole ones need no test
+  // (and keep the code they had before partial tiles were allowed).
+  bool partialTiles = rows % kTile != 0 || cols % kTile != 0;
 
   KernelSignature signature;
   signature.addBuffer("q", ParamRole::input, dataElement, {rows, cols},
@@ -90,23 +96,47 @@ FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
   Value segment = b.mul(b.remU(thread, kTile / kChunk), kChunk);
   auto bytesType = VectorType::get({kChunk}, b.getI8Type());
   Value globalCol = b.add(colBase, segment);
-  Value rowOffset = b.add(b.mul(b.add(rowBase, row), cols), globalCol);
-  Value loaded = vector::LoadOp::create(b, bytesType, q, rowOffset, false,
-                                        llvm::Align(16));
-  vector::StoreOp::create(b, loaded, tile, ValueRange{row, segment}, false,
-                          llvm::Align(16));
+  // Whether the 16 bytes at (r, c) of an extentR x extentC tensor lie inside
+  // it: partial tiles run their loads and stores only there.
+  auto inside = [&](Value r, Value c, int64_t extentR, int64_t extentC) {
+    return b.andI(b.ult(r, extentR), b.ult(c, extentC));
+  };
+  auto predicated = [&](Value condition, function_ref<void()> body) {
+    if (!condition)
+      return body();
+    OpBuilder::InsertionGuard guard(b);
+    auto ifInside = scf::IfOp::create(b, condition, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifInside.thenBlock());
+    body();
+  };
+  Value rowInside = partialTiles
+                        ? inside(b.add(rowBase, row), globalCol, rows, cols)
+                        : Value();
+  predicated(rowInside, [&] {
+    Value rowOffset = b.add(b.mul(b.add(rowBase, row), cols), globalCol);
+    Value loaded = vector::LoadOp::create(b, bytesType, q, rowOffset, false,
+                                          llvm::Align(16));
+    vector::StoreOp::create(b, loaded, tile, ValueRange{row, segment}, false,
+                            llvm::Align(16));
+  });
   gpu::BarrierOp::create(b);
   // Column pass: thread t gathers tile column t / 4, rows 16 (t % 4) .. +15:
   // 16 consecutive bytes of a row of the transpose.
-  SmallVector<Value> column;
-  for (int64_t i = 0; i < kChunk; ++i)
-    column.push_back(
-        memref::LoadOp::create(b, tile, ValueRange{b.add(segment, i), row}));
-  Value gathered = vector::FromElementsOp::create(b, bytesType, column);
-  Value transposedCol = b.add(rowBase, segment);
-  Value columnOffset = b.add(b.mul(b.add(colBase, row), rows), transposedCol);
-  vector::StoreOp::create(b, gathered, qt, columnOffset, false,
-                          llvm::Align(16));
+  Value columnInside =
+      partialTiles
+          ? inside(b.add(colBase, row), b.add(rowBase, segment), cols, rows)
+          : Value();
+  predicated(columnInside, [&] {
+    SmallVector<Value> column;
+    for (int64_t i = 0; i < kChunk; ++i)
+      column.push_back(
+          memref::LoadOp::create(b, tile, ValueRange{b.add(segment, i), row}));
+    Value gathered = vector::FromElementsOp::create(b, bytesType, column);
+    Value transposedCol = b.add(rowBase, segment);
+    Value columnOffset = b.add(b.mul(b.add(colBase, row), rows), transposedCol);
+    vector::StoreOp::create(b, gathered, qt, columnOffset, false,
+                            llvm::Align(16));
+  });
 
   // Scales: a grid-stride loop, scale[r][c] -> scale_t[c][r].
   Value start = b.globalIdX();

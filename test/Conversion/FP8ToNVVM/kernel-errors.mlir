@@ -93,9 +93,9 @@ func.func @slice_dynamic_offset(%a: tensor<64x128xf32>, %i: index) -> tensor<16x
 
 // -----
 
-// fp8.transpose's kernel moves 64x64 tiles.
+// fp8.transpose moves 16-byte rows: its dims are multiples of 16.
 func.func @transpose_partial_tile(%q: tensor<100x128xf8E4M3FN>, %s: tensor<1x1xf32>) -> (tensor<128x100xf8E4M3FN>, tensor<1x1xf32>) {
-  // expected-error @+1 {{convert-fp8-to-nvvm transposes static rank-2 data whose dims are multiples of 64 so far, got 'tensor<100x128xf8E4M3FN>'}}
+  // expected-error @+1 {{convert-fp8-to-nvvm transposes static rank-2 data whose dims are multiples of 16 (16-byte rows, as the GEMMs need), got 'tensor<100x128xf8E4M3FN>'}}
   %t, %ts = fp8.transpose %q, %s {scaling = #fp8.scaling<tile = [*, *], scale = f32>}
       : tensor<100x128xf8E4M3FN>, tensor<1x1xf32> -> tensor<128x100xf8E4M3FN>, tensor<1x1xf32>
   return %t, %ts : tensor<128x100xf8E4M3FN>, tensor<1x1xf32>
@@ -112,4 +112,17 @@ func.func @high_precision_batch(%a: tensor<2x128x256xbf16>, %b: tensor<2x256x128
   %c = linalg.batch_matmul {fp8_high_precision}
          ins(%a, %b : tensor<2x128x256xbf16>, tensor<2x256x128xbf16>) outs(%init : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
   return %c : tensor<2x128x128xf32>
+}
+
+// -----
+
+// A pad kernel writes zeros only (what fp8-pad-contraction inserts).
+func.func @pad_nonzero(%x: tensor<100x64xbf16>) -> tensor<112x64xbf16> {
+  %one = arith.constant 1.0 : bf16
+  // expected-error @+1 {{convert-fp8-to-nvvm: a pad needs static shapes and offsets and a constant zero padding value}}
+  %p = tensor.pad %x low[0, 0] high[12, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : bf16
+  } : tensor<100x64xbf16> to tensor<112x64xbf16>
+  return %p : tensor<112x64xbf16>
 }

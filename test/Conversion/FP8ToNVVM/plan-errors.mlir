@@ -5,7 +5,7 @@
 
 // RUN: not fp8-opt %t/return-argument.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=RETARG
 // RUN: not fp8-opt %t/return-twice.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=TWICE
-// RUN: not fp8-opt %t/pad.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=PAD
+// RUN: not fp8-opt %t/concat.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=CONCAT
 // RUN: not fp8-opt %t/matmul.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=MATMUL
 // RUN: not fp8-opt %t/unlaunched.mlir --fp8-emit=dir=%t/out 2>&1 | FileCheck %s --check-prefix=UNLAUNCHED
 // RUN: test ! -e %t/out
@@ -29,15 +29,11 @@ func.func @f(%x: tensor<64x128xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x1xf
   return %q, %s, %s : tensor<64x128xf8E4M3FN>, tensor<64x1xf32>, tensor<64x1xf32>
 }
 
-// An op without a GPU kernel: a tensor.pad before a quantization.
-//--- pad.mlir
-func.func @f(%x: tensor<64x100xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x1xf32>) {
-  %zero = arith.constant 0.0 : bf16
-  // PAD: pad.mlir:[[@LINE+1]]:8: error: 'tensor.pad' op convert-fp8-to-nvvm: has no GPU kernel
-  %p = tensor.pad %x low[0, 0] high[0, 28] {
-  ^bb0(%i: index, %j: index):
-    tensor.yield %zero : bf16
-  } : tensor<64x100xbf16> to tensor<64x128xbf16>
+// An op without a GPU kernel: a tensor.concat before a quantization.
+//--- concat.mlir
+func.func @f(%x: tensor<64x64xbf16>, %y: tensor<64x64xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x1xf32>) {
+  // CONCAT: concat.mlir:[[@LINE+1]]:8: error: 'tensor.concat' op convert-fp8-to-nvvm: has no GPU kernel
+  %p = tensor.concat dim(1) %x, %y : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x128xbf16>
   %q, %s = fp8.quantize %p {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
       : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
   return %q, %s : tensor<64x128xf8E4M3FN>, tensor<64x1xf32>

@@ -9,7 +9,8 @@ every gradient, on the H100.
                            torch needed
 
 Checks, per recipe:
-  * Linear forward Y, dX and dW against the float64 product of the same
+  * Linear forward Y, dX and dW (at 512 tokens, and at 1, 17, 1000 and
+    4095: partial tiles and a padded Wgrad contraction) against the float64 product of the same
     FP8 operands (each operand quantized by the recipe's policy for its
     role, with check_quantize.py's bit-exact model, then
     check_gemm.py's reference and bound-relative tolerance, as
@@ -47,6 +48,9 @@ sys.path.insert(0, HERE)
 import fp8_mlir  # noqa: E402
 
 M, K, N = 512, 1024, 768
+# Token counts that are not multiples of a tile or of 16 (Wgrad contracts
+# the token dim: fp8-pad-contraction pads it with zeros).
+TOKEN_COUNTS = (1, 17, 1000, 4095)
 DIM, HIDDEN = 512, 1536
 FLOAT64_RECIPES = ("tensorwise", "rowwise", "blockwise", "mxfp8")
 RECIPES = FLOAT64_RECIPES + ("delayed",)
@@ -68,6 +72,10 @@ def programs():
         for split in (None, False):
             out.append((fp8_mlir.compile_linear,
                         dict(m=M, n=N, k=K, recipe=r, split=split)))
+    for r in FLOAT64_RECIPES:
+        for m in TOKEN_COUNTS:
+            out.append((fp8_mlir.compile_linear,
+                        dict(m=m, n=N, k=K, recipe=r, split=None)))
     out.append((fp8_mlir.compile_linear,
                 dict(m=M, n=N, k=K, recipe="blockwise", bias=True,
                      split=None)))
@@ -130,7 +138,9 @@ def float64_check(what, got, a, a_role, b, b_role, recipe, out_dtype):
              "".join("\n      " + f for f in first)))
 
 
-def test_linear(recipe):
+def test_linear(recipe, m=M):
+    """Y, dX and dW of a layer on m tokens."""
+    what = recipe if m == M else "%s, %d tokens" % (recipe, m)
     torch.manual_seed(1)
     layer = fp8_mlir.nn.Linear(K, N, bias=False, recipe=recipe,
                                device="cuda")
@@ -138,9 +148,9 @@ def test_linear(recipe):
                           dtype=torch.bfloat16)
     with torch.no_grad():
         ref.weight.copy_(layer.weight)
-    x = gaussian(M, K).requires_grad_()
+    x = gaussian(m, K).requires_grad_()
     xr = x.detach().clone().requires_grad_()
-    dy = gaussian(M, N, scale=1e-3)
+    dy = gaussian(m, N, scale=1e-3)
     y = layer(x)
     y.backward(dy)
     yr = ref(xr)
@@ -148,14 +158,14 @@ def test_linear(recipe):
     w = layer.weight.detach()
     check(y.dtype == torch.bfloat16 and x.grad.dtype == torch.bfloat16 and
           layer.weight.grad.dtype == torch.bfloat16,
-          "%s: Y, dX, dW are bf16 like torch.nn.Linear's" % recipe)
+          "%s: Y, dX, dW are bf16 like torch.nn.Linear's" % what)
     if recipe in FLOAT64_RECIPES:
         xd = x.detach()
-        float64_check("%s Y" % recipe, y.detach(), xd, "activation", w,
+        float64_check("%s Y" % what, y.detach(), xd, "activation", w,
                       "weight", recipe, "bf16")
-        float64_check("%s dX" % recipe, x.grad, dy, "gradient",
+        float64_check("%s dX" % what, x.grad, dy, "gradient",
                       w.t().contiguous(), "weight", recipe, "bf16")
-        float64_check("%s dW" % recipe, layer.weight.grad,
+        float64_check("%s dW" % what, layer.weight.grad,
                       dy.t().contiguous(), "gradient", xd.t().contiguous(),
                       "activation", recipe, "bf16")
     tol = BF16_TOL[recipe]
@@ -163,7 +173,7 @@ def test_linear(recipe):
                             ("dW", layer.weight.grad, ref.weight.grad)):
         e = rel(got, want)
         check(e < tol, "%s %s vs bf16 torch.nn.Linear: relative error %.4f "
-              "(< %.2f)" % (recipe, name, e, tol))
+              "(< %.2f)" % (what, name, e, tol))
     if recipe == "delayed":
         hx, hw = layer.amax_history_x, layer.amax_history_w
         hdy = layer.amax_history_dy
@@ -362,6 +372,8 @@ def main():
     cp.import_torch()
     cg = cp.cg
     tests = [("linear-" + r, lambda r=r: test_linear(r)) for r in RECIPES]
+    tests += [("tokens-%s-%d" % (r, m), lambda r=r, m=m: test_linear(r, m))
+              for r in FLOAT64_RECIPES for m in TOKEN_COUNTS]
     tests += [("bias", test_bias)]
     tests += [("mlp-%s-%s" % (r, a), lambda r=r, a=a: test_mlp(r, a))
               for r in ("tensorwise", "blockwise")

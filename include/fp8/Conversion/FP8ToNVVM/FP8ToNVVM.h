@@ -126,9 +126,9 @@ FailureOr<gpu::GPUModuleOp> buildReduceKernel(OpBuilder &builder,
                                               StringRef name,
                                               const Target &target);
 
-/// Builds the kernel of a static tensor.extract_slice or
+/// Builds the kernel of a static tensor.extract_slice,
 /// tensor.insert_slice (a new tensor: the destination with the box
-/// replaced).
+/// replaced) or tensor.pad with zeros.
 FailureOr<gpu::GPUModuleOp> buildSliceKernel(OpBuilder &builder, Operation *op,
                                              StringRef name,
                                              const Target &target);

@@ -2,9 +2,9 @@
 //
 // Role propagation and matmul recognition for fp8-quantize-matmuls. A role
 // follows a value through anything that does not mix it with other data
-// (transposes, reshapes, casts, elementwise ops), and matmuls create roles:
-// Fprop produces the next layer's activations, Dgrad the previous layer's
-// gradients.
+// (transposes, reshapes, casts, pads, elementwise ops), and matmuls create
+// roles: Fprop produces the next layer's activations, Dgrad the previous
+// layer's gradients.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,8 +93,8 @@ static bool preservesRole(Operation *op) {
   if (op->hasTrait<OpTrait::Elementwise>())
     return true;
   if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CastOp,
-          tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp>(
-          op))
+          tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp,
+          tensor::PadOp>(op))
     return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();

@@ -9,6 +9,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FP8PadContraction : Pass<"fp8-pad-contraction", "::mlir::ModuleOp"> {
+  let summary = "zero-pad every matmul's contracted dim to a multiple of 16";
+  let description = [{
+    Gives both operands of a matmul (`linalg.matmul`, `linalg.batch_matmul`
+    or a contraction `linalg.generic`, static shapes) whose contracted extent
+    is not a multiple of 16 a `tensor.pad` with zeros along that dim, up to
+    the next multiple of 16. The FP8 GEMMs load K-major operands through TMA,
+    which needs 16-byte row strides; Wgrad contracts the token dimension, so
+    this is what lets any token count train. The result is unchanged: the
+    added products are zero, and no recipe's scale changes (zeros never raise
+    an amax). First pass of `fp8-pipeline`; `tensor.pad` passes operand roles
+    on.
+
+    Example (Wgrad of 1000 tokens): `%dy : tensor<1000x512xbf16>` and
+    `%x : tensor<1000x256xbf16>` are padded to 1008 rows each.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8QuantizeMatmuls : Pass<"fp8-quantize-matmuls", "::mlir::ModuleOp"> {
   let summary = "rewrite high-precision matmuls into fp8 quantize + scaled_matmul";
   let description = [{
