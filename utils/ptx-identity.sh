@@ -17,29 +17,50 @@ if [ -z "$mode" ] || [ -z "$dir" ] || { [ "$mode" != save ] && [ "$mode" != comp
   exit 2
 fi
 inputs="test/Integration/GPU/gemm.mlir test/Integration/GPU/quantize.mlir
-        bench/gemm.mlir $(ls test/Conversion/FP8ToNVVM/*-ptx.mlir)"
+        bench/gemm.mlir bench/layer_gemms.mlir
+        $(ls test/Conversion/FP8ToNVVM/*-ptx.mlir)"
 # fp8-emit with its options (line info off: it changes no instruction), or
 # the older `--fp8-emit=DIR` of a baseline built before they existed.
+# The chip is the one the input's RUN lines name (sm_90a if none). An input
+# that does not emit (its RUN lines run passes first) leaves a note of that,
+# so that a change in what emits is a difference too.
 if "$fp8_opt" --help | grep -c "line-info" > /dev/null; then
-  emit() { "$fp8_opt" "$1" "--fp8-emit=dir=$2 line-info=false" -o /dev/null; }
+  emit() {
+    local chip
+    chip=$(grep -o 'chip=sm_[0-9]*a' "$1" | head -1 || true)
+    "$fp8_opt" "$1" "--fp8-emit=dir=$2 line-info=false ${chip}" -o /dev/null \
+      2> /dev/null || echo "emission failed" > "$2/FAILED"
+  }
 else
-  emit() { "$fp8_opt" "$1" "--fp8-emit=$2" -o /dev/null; }
+  emit() { "$fp8_opt" "$1" "--fp8-emit=$2" -o /dev/null 2> /dev/null ||
+             echo "emission failed" > "$2/FAILED"; }
 fi
 out=$dir
 [ "$mode" = compare ] && out=$(mktemp -d)
 for input in $inputs; do
   name=$(basename "$input" .mlir)-$(basename "$(dirname "$input")")
   mkdir -p "$out/$name"
-  emit "$input" "$out/$name"
+  if grep -q '^//--- ' "$input"; then
+    # A split-file test: each part's kernels go to a folder of their own.
+    parts=$(mktemp -d)
+    "$(command -v split-file || echo /usr/lib/llvm-22/bin/split-file)" "$input" "$parts"
+    for part in "$parts"/*.mlir; do
+      mkdir -p "$out/$name/$(basename "$part" .mlir)"
+      emit "$part" "$out/$name/$(basename "$part" .mlir)"
+    done
+    rm -rf "$parts"
+  else
+    emit "$input" "$out/$name"
+  fi
   # Code only: drop comment lines.
-  for f in "$out/$name"/*.ptx; do
+  find "$out/$name" -name '*.ptx' | while read -r f; do
     grep -v '^[[:space:]]*//' "$f" > "$f.code"; mv "$f.code" "$f"
   done
-  rm -f "$out/$name/manifest.json"
+  find "$out/$name" -name manifest.json -delete
 done
-[ "$mode" = save ] && { echo "saved $(ls "$dir"/*/*.ptx | wc -l) kernels in $dir"; exit 0; }
+[ "$mode" = save ] && { echo "saved $(find "$dir" -name '*.ptx' | wc -l) kernels in $dir"; exit 0; }
 if diff -r "$dir" "$out" > "$out.diff"; then
-  echo "identical: $(ls "$out"/*/*.ptx | wc -l) kernels"
+  echo "identical: $(find "$out" -name '*.ptx' | wc -l) kernels"
   rm -rf "$out" "$out.diff"
 else
   echo "PTX differs (diff in $out.diff):" >&2
