@@ -16,8 +16,10 @@
 using namespace mlir;
 
 void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // First, on the high-precision matmuls: every contracted extent a multiple
-  // of 16 (zero padding, exact), as the GEMMs' TMA loads need.
+  // First, on the high-precision matmuls: [B, T, K] contractions as plain
+  // matmuls, then every contracted extent a multiple of 16 (zero padding,
+  // exact), as the GEMMs' TMA loads need.
+  pm.addPass(createFP8CollapseContractions());
   pm.addPass(createFP8PadContraction());
 
   FP8QuantizeMatmulsOptions quantize;
@@ -63,7 +65,8 @@ void fp8::registerFP8Pipeline() {
   registerPassPipeline(
       "fp8-pipeline",
       "Quantize a training graph's matmuls under a recipe and legalize them "
-      "for a chip: fp8-pad-contraction, fp8-quantize-matmuls, "
+      "for a chip: fp8-collapse-contractions, fp8-pad-contraction, "
+      "fp8-quantize-matmuls, "
       "fp8-insert-hadamard (if the recipe "
       "asks), fp8-derive-scaling, fp8-legalize, canonicalize, cse, "
       "fp8-fuse-quantization",

@@ -9,6 +9,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FP8CollapseContractions
+    : Pass<"fp8-collapse-contractions", "::mlir::ModuleOp"> {
+  let summary = "contractions over [B, T, K] activations as one matmul each";
+  let description = [{
+    Models hold activations as `[batch, sequence, features]`: a layer's
+    Fprop and Dgrad are contractions with two M loops and its Wgrad
+    contracts two loops. For a contraction (`linalg.generic`, named matmuls,
+    static shapes, projected-permutation maps, a body without
+    `linalg.index`) with more than one loop in its batch, M, N or K group,
+    where each group's loops are adjacent and in one order in every operand,
+    the operands are collapsed (`tensor.collapse_shape`, a view) so that
+    each group is one dim, the contraction becomes a `linalg.generic` over
+    one loop per group (the matmul fp8-quantize-matmuls takes), and its
+    result is expanded back (`tensor.expand_shape`). Where a group's loops
+    are not so, the contraction is left as it is with a warning that names
+    them. First pass of `fp8-pipeline`.
+
+    Example: `Y[b, t, n] = sum_k X[b, t, k] W[n, k]` becomes
+    `collapse(X) : 4x128x512 -> 512x512`, a 512x512 by 256x512 matmul and
+    `expand(Y) : 512x256 -> 4x128x256`.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def FP8PadContraction : Pass<"fp8-pad-contraction", "::mlir::ModuleOp"> {
   let summary = "zero-pad every matmul's contracted dim to a multiple of 16";
   let description = [{
