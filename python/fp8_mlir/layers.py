@@ -278,10 +278,11 @@ def _split_option(split, recompute):
 
 
 def default_split():
-    """Whether split=None means a split program: only where $FP8_MLIR_SPLIT
-    is 1, until the split programs have run on a GPU (check_nn.py's split
-    tests were written without one; docs/Training.md)."""
-    return os.environ.get("FP8_MLIR_SPLIT", "0") == "1"
+    """Whether split=None means a split program: yes, unless
+    $FP8_MLIR_SPLIT is 0 (the unsplit programs, e.g. to compare). The split
+    programs give the unsplit ones' bits on the H100 (check_nn.py,
+    2026-12-07; docs/Training.md)."""
+    return os.environ.get("FP8_MLIR_SPLIT", "1") != "0"
 
 
 def _check_split(split, recipe, monitor):

@@ -2,8 +2,8 @@
 Llama/GPT MLP block, and `convert` to swap a model's linear layers.
 
 Forward runs the compiled forward function; backward the compiled Dgrad
-and Wgrad. With split=True (or split=None under FP8_MLIR_SPLIT=1, until the
-split programs have run on a GPU: layers.default_split), where the recipe
+and Wgrad. With split=None (the default; FP8_MLIR_SPLIT=0 turns it off:
+layers.default_split) or split=True, where the recipe
 allows it (fp8_mlir.layers.split_supported: every recipe but delayed
 scaling, and not with monitor=True), the layer is compiled from its joint
 training graph split by

@@ -166,9 +166,9 @@ EXPECTED_LINEAR = {
 class CompiledTest(unittest.TestCase):
     def setUp(self):
         self.cache = tempfile.mkdtemp(prefix="fp8-mlir-split-")
-        # split=None means split only under FP8_MLIR_SPLIT=1 for now.
+        # split=None means split unless FP8_MLIR_SPLIT=0.
         self.env = os.environ.get("FP8_MLIR_SPLIT")
-        os.environ["FP8_MLIR_SPLIT"] = "1"
+        os.environ.pop("FP8_MLIR_SPLIT", None)
 
     def tearDown(self):
         shutil.rmtree(self.cache, ignore_errors=True)

@@ -37,8 +37,9 @@ import sys
 import traceback
 import types
 
-# The split programs are what this check is for: split=None means split.
-os.environ.setdefault("FP8_MLIR_SPLIT", "1")
+# split=None means split (the default) unless FP8_MLIR_SPLIT=0: the
+# check is of the split programs.
+os.environ.pop("FP8_MLIR_SPLIT", None)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
