@@ -29,7 +29,18 @@ def _ints(text):
 
 
 def _strs(text):
-    return [v for v in text.split(",") if v]
+    """Comma-separated values; a comma inside <...> (a #fp8.recipe<...>)
+    does not separate."""
+    values, depth, current = [], 0, ""
+    for c in text:
+        depth += (c == "<") - (c == ">")
+        if c == "," and depth == 0:
+            values.append(current.strip())
+            current = ""
+        else:
+            current += c
+    values.append(current.strip())
+    return [v for v in values if v]
 
 
 def main(argv=None):

@@ -161,9 +161,12 @@ def compile_graph(text, recipe, chip="sm_90a", describe=None, aot_hint=None,
         if split:
             split_flag = ["--fp8-split-forward-backward" + (
                 "=" + split if isinstance(split, str) else "")]
+        # A #fp8.recipe<...> has spaces and commas: quoted, it is one
+        # option value (a preset name needs no quotes).
+        quoted = '"%s"' % recipe if recipe.startswith("#") else recipe
         cmd = [fp8_opt, graph,
                "--fp8-pipeline=recipe=%s chip=%s%s" % (
-                   recipe, chip, " monitor=true" if monitor else "")] + \
+                   quoted, chip, " monitor=true" if monitor else "")] + \
             split_flag + [
                "--fp8-emit=dir=%s chip=%s" % (tmp, chip), "-o", os.devnull]
         proc = subprocess.run(cmd, capture_output=True, text=True)

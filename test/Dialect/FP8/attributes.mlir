@@ -40,11 +40,18 @@ func.func @full_form_equals_preset() attributes {
 // CHECK-SAME: r = #fp8.recipe<mxfp8, hadamard = 32, stochastic_gradients = true>
 // CHECK-SAME: s = #fp8.recipe<activation = #fp8.policy<f8E4M3FN, tile = [1, 128], scale = f32>, weight = #fp8.policy<f8E4M3FN, tile = [128, 128], scale = f32>, gradient = #fp8.policy<f8E4M3FN, tile = [1, 128], scale = f32>, amax = delayed<16, most_recent>, margin = 2, accumulate = fast, hadamard = 0, stochastic_gradients = false, high_precision = [dgrad, wgrad]>
 // CHECK-SAME: t = #fp8.recipe<rowwise, gradient = #fp8.policy<f8E5M2, tile = [1, *], scale = f32, round = pow2_ceil>>
+// A format alone keeps the preset's tile, scale and rounding:
+// CHECK-SAME: u = #fp8.recipe<blockwise, gradient = #fp8.policy<f8E5M2, tile = [1, 128], scale = f32>>
+// CHECK-SAME: v = #fp8.recipe<tensorwise>
+// CHECK-SAME: w = #fp8.recipe<mxfp8, activation = #fp8.policy<f8E5M2, tile = [1, 32], scale = f8E8M0FNU, round = pow2_ceil>>
 func.func @overrides() attributes {
   r = #fp8.recipe<mxfp8, hadamard = 32, stochastic_gradients = true>,
   s = #fp8.recipe<blockwise, amax = delayed<16, most_recent>, margin = 2,
                   accumulate = fast, high_precision = [dgrad, wgrad]>,
-  t = #fp8.recipe<rowwise, gradient = #fp8.policy<f8E5M2, tile = [1, *], round = pow2_ceil>>} {
+  t = #fp8.recipe<rowwise, gradient = #fp8.policy<f8E5M2, tile = [1, *], round = pow2_ceil>>,
+  u = #fp8.recipe<blockwise, gradient = e5m2>,
+  v = #fp8.recipe<tensorwise, gradient = e5m2>,
+  w = #fp8.recipe<mxfp8, activation = e5m2>} {
   return
 }
 

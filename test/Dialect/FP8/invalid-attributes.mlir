@@ -235,3 +235,14 @@ func.func @f() attributes {fp8.target = "sm_90a"} { return }
 // The chip is a name, not a number.
 // expected-error @+1 {{'fp8.target' must be a chip name (a string) on a builtin.module, got 90 : i64 on 'builtin.module'}}
 module attributes {fp8.target = 90} {}
+
+// -----
+
+// expected-error @+1 {{unknown FP8 format 'e3m4', expected e4m3, e5m2 or a #fp8.policy<...>}}
+func.func @f() attributes {a = #fp8.recipe<blockwise, gradient = e3m4>}
+
+// -----
+
+// A format alone changes a preset's policy; without a preset there is none.
+// expected-error @+1 {{'gradient = e5m2' changes a preset's format: start from a preset (#fp8.recipe<blockwise, gradient = e5m2>)}}
+func.func @f() attributes {a = #fp8.recipe<gradient = e5m2>}

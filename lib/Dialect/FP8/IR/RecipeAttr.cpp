@@ -210,12 +210,37 @@ static ParseResult parseAmaxMode(AsmParser &parser, RecipeFields &fields) {
 static ParseResult parseRecipeField(AsmParser &parser, StringRef key, SMLoc loc,
                                     RecipeFields &fields) {
   if (key == "activation" || key == "weight" || key == "gradient") {
+    PolicyAttr &slot = key == "activation" ? fields.activation
+                       : key == "weight"   ? fields.weight
+                                           : fields.gradient;
+    // `gradient = e5m2`: the base preset's policy in another FP8 format
+    // (its tile, scale and rounding kept), e.g. blockwise with e5m2
+    // gradients for their range.
+    SMLoc valueLoc = parser.getCurrentLocation();
+    StringRef format;
+    if (succeeded(parser.parseOptionalKeyword(&format))) {
+      MLIRContext *context = parser.getContext();
+      Type element = format == "e4m3"   ? Type(Float8E4M3FNType::get(context))
+                     : format == "e5m2" ? Type(Float8E5M2Type::get(context))
+                                        : Type();
+      if (!element)
+        return parser.emitError(valueLoc)
+               << "unknown FP8 format '" << format
+               << "', expected e4m3, e5m2 or a #fp8.policy<...>";
+      if (!slot)
+        return parser.emitError(valueLoc)
+               << "'" << key << " = " << format
+               << "' changes a preset's format: start from a preset "
+                  "(#fp8.recipe<blockwise, "
+               << key << " = " << format << ">)";
+      slot = PolicyAttr::get(context, element, slot.getTile(), slot.getScale(),
+                             slot.getRound());
+      return success();
+    }
     PolicyAttr policy;
     if (parser.parseAttribute(policy))
       return failure();
-    (key == "activation" ? fields.activation
-     : key == "weight"   ? fields.weight
-                         : fields.gradient) = policy;
+    slot = policy;
     return success();
   }
   if (key == "amax")

@@ -135,6 +135,7 @@ def FP8_RecipeAttr : FP8_Attr<"Recipe", "recipe"> {
     ```mlir
     #fp8.recipe<blockwise>
     #fp8.recipe<mxfp8, hadamard = 32>
+    #fp8.recipe<blockwise, gradient = e5m2>   // the preset's tile and scale
     #fp8.recipe<activation = #fp8.policy<f8E4M3FN, tile = [1, *], scale = f32>,
                 weight = #fp8.policy<f8E4M3FN, tile = [1, *], scale = f32>,
                 gradient = #fp8.policy<f8E5M2, tile = [1, *], scale = f32>,
