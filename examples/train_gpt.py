@@ -165,7 +165,10 @@ def format_eta(seconds):
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--recipe", default="blockwise", choices=RECIPES)
+    p.add_argument("--recipe", default="blockwise",
+                   help="one of %s, or an #fp8.recipe<...> attribute (e.g. "
+                   "'#fp8.recipe<blockwise, gradient = e5m2>')" %
+                   ", ".join(RECIPES))
     p.add_argument("--size", default="small", choices=sorted(SIZES))
     p.add_argument("--steps", type=int, default=1000)
     p.add_argument("--lr", type=float, default=1e-3)
@@ -222,6 +225,10 @@ def parse_args(argv=None):
         p.error("--steps must be positive")
     if args.resume and not args.out:
         p.error("--resume needs --out")
+    if args.recipe not in RECIPES and not args.recipe.startswith(
+            "#fp8.recipe<"):
+        p.error("--recipe: expected one of %s or an #fp8.recipe<...> "
+                "attribute, got %r" % (", ".join(RECIPES), args.recipe))
     if args.monitor and args.recipe == "bf16":
         p.error("--monitor needs an FP8 recipe")
     if args.nproc < 1:

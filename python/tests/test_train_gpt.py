@@ -155,6 +155,11 @@ class ArgsTest(unittest.TestCase):
         finally:
             del os.environ["WORLD_SIZE"]
 
+    def test_custom_recipe(self):
+        recipe = "#fp8.recipe<blockwise, gradient = e5m2>"
+        self.assertEqual(train_gpt.parse_args(["--recipe", recipe]).recipe,
+                         recipe)
+
     def test_relaunch_drops_nproc(self):
         self.assertEqual(train_gpt.without_nproc(
             ["--nproc", "2", "--steps", "5", "--nproc=2", "--out", "d"]),
@@ -164,6 +169,8 @@ class ArgsTest(unittest.TestCase):
         self.assertIn("--monitor needs an FP8 recipe",
                       self.error(["--recipe", "bf16", "--monitor"]))
         self.assertIn("--resume needs --out", self.error(["--resume"]))
+        self.assertIn("--recipe: expected one of bf16, tensorwise",
+                      self.error(["--recipe", "fp4"]))
         self.assertIn("--steps must be positive",
                       self.error(["--steps", "0"]))
         self.assertIn("--nproc > 1 needs --mlp linears",
