@@ -616,6 +616,10 @@ def main(argv=None):
 
     model = build_model(torch, args, device)
     n_params = sum(p.numel() for p in model.parameters())
+    advisor = None
+    if args.monitor:
+        from fp8_mlir import health
+        advisor = health.HealthAdvisor(warn=say)
     if dist.dist:
         from torch.distributed.fsdp import fully_shard
         if args.all_gather == "fp8":
@@ -776,6 +780,10 @@ def main(argv=None):
         if args.monitor and (done % args.monitor_every == 0 or done == 1):
             record = record or {"step": done}
             record["fp8_stats"] = monitor_record(model)
+            # A fraction flushed or saturated that stays high: warn once
+            # per layer and operand, with the override to try.
+            for advice in advisor.observe_model(model):
+                record.setdefault("fp8_advice", []).append(advice.message)
         if done % args.eval_every == 0 or done == args.steps:
             record = record or {"step": done}
             record["val_loss"] = evaluate()
