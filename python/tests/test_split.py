@@ -151,8 +151,8 @@ class SavedSignatureTest(unittest.TestCase):
 # in order, and the inputs backward still reads. X is joint argument 0, W
 # argument 1; ".T" marks a transposed layout.
 EXPECTED_LINEAR = {
-    "tensorwise": (["arg0.T:qt", "arg0.T:scale_t", "arg1.T:qt",
-                    "arg1.T:scale_t"], []),
+    "tensorwise": (["arg0:qt", "arg0:scale_t", "arg1:qt",
+                    "arg1:scale_t"], []),
     "blockwise": (["arg0:qt", "arg0:scale_t", "arg1.T:qt",
                    "arg1.T:scale_t"], []),
     "rowwise": (["arg1.T:q", "arg1.T:scale", "arg0.T:q", "arg0.T:scale"],

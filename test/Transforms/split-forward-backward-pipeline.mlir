@@ -30,14 +30,16 @@
 // BLOCKWISE: fp8.scaled_matmul %[[GQT]], %[[GST]], %[[BQT]], %[[BST]]
 // BLOCKWISE-NOT: func.func @linear_fwd_bwd(
 
-// Tensorwise: the FP8 transposes of X and W (lossless) run in forward.
+// Tensorwise: X and W quantized with their transposes (one tensorwise
+// cast-transpose each) in forward.
 // TENSORWISE-LABEL: func.func @linear_fwd_bwd_fwd(
-// TENSORWISE-SAME: -> (tensor<256x1024xbf16>, tensor<512x256xf8E4M3FN> {fp8.saved = "arg0.T:qt"}, tensor<1x1xf32> {fp8.saved = "arg0.T:scale_t"}, tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1.T:qt"}, tensor<1x1xf32> {fp8.saved = "arg1.T:scale_t"})
-// TENSORWISE-COUNT-2: fp8.transpose
+// TENSORWISE-SAME: -> (tensor<256x1024xbf16>, tensor<512x256xf8E4M3FN> {fp8.saved = "arg0:qt"}, tensor<1x1xf32> {fp8.saved = "arg0:scale_t"}, tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1:qt"}, tensor<1x1xf32> {fp8.saved = "arg1:scale_t"})
+// TENSORWISE-COUNT-2: fp8.quantize_transpose
 // TENSORWISE-LABEL: func.func @linear_fwd_bwd_bwd(
-// TENSORWISE-SAME: %{{.*}}: tensor<256x1024xbf16> {fp8.role = "gradient"}, %{{.*}}: tensor<512x256xf8E4M3FN> {fp8.saved = "arg0.T:qt"}
-// TENSORWISE: fp8.quantize %arg0
+// TENSORWISE-SAME: %{{.*}}: tensor<256x1024xbf16> {fp8.role = "gradient"}, %{{.*}}: tensor<512x256xf8E4M3FN> {fp8.saved = "arg0:qt"}
+// TENSORWISE: fp8.quantize_transpose %arg0
 // TENSORWISE-NOT: fp8.quantize
+// TENSORWISE-NOT: fp8.transpose
 
 // rowwise_gw_hp keeps Wgrad in bf16: X crosses as it is, with a remark;
 // Dgrad's W crosses quantized.

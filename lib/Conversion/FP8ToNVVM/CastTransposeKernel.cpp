@@ -130,6 +130,10 @@ static void streamStore(KernelBuilder &b, Value bytes, Value buffer,
 FailureOr<gpu::GPUModuleOp>
 fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
                               StringRef name, const Target &target) {
+  // One scale: its own kernel (the tensorwise kernel's two passes).
+  if (llvm::all_of(op.getScaling().getTile(), ShapedType::isDynamic))
+    return kernels::buildTensorwiseCastTransposeKernel(builder, op, name,
+                                                       target);
   return kernels::buildCastTransposeKernel(
       builder, op, cast<RankedTensorType>(op.getInput().getType()),
       op.getResult().getType().getElementType(), op.getScaling(),

@@ -78,6 +78,14 @@ QuantizeKernelBuilder::QuantizeKernelBuilder(KernelBuilder &b,
     margin = delayed.getMargin();
     historyOperand = &delayed.getHistoryMutable();
     mostRecent = delayed.getMostRecent();
+  } else if (auto both = dyn_cast_or_null<QuantizeTransposeOp>(op)) {
+    // Round-to-nearest with its own amax, and the transpose's buffers.
+    elementType = both.getResult().getType().getElementType();
+    scaling = both.getScaling();
+    scaleElement = scaling.getScale();
+    margin = both.getMargin();
+    scaleLayout = both.getScaleLayout();
+    transposed = true;
   } else if (auto fused = dyn_cast_or_null<QuantizeElementwiseOp>(op)) {
     // Round-to-nearest with its own amax: the op has neither amax nor seed.
     elementType = fused.getQuantized().getType().getElementType();
@@ -145,6 +153,14 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     signature.addBuffer(
         "scale", ParamRole::output, scaleElement, stored,
         MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
+    // One scale: the transpose's is the same, stored again.
+    if (transposed) {
+      signature.addBuffer("qt", ParamRole::output, elementType, {cols, rows},
+                          MemRefType::get({numElements}, b.getI8Type()));
+      signature.addBuffer(
+          "scale_t", ParamRole::output, scaleElement, stored,
+          MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
+    }
     // The data's amax, which the caller rolls into the history.
     if (historyOperand)
       signature.addBuffer("amax", ParamRole::output, f32, scaleShape(),
@@ -174,6 +190,10 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
       signature.bindOperand("history", *historyOperand);
     signature.bindResult("q", op->getResult(0));
     signature.bindResult("scale", op->getResult(1));
+    if (transposed) {
+      signature.bindResult("qt", op->getResult(2));
+      signature.bindResult("scale_t", op->getResult(3));
+    }
     if (historyOperand)
       signature.bindResult("amax", op->getResult(2));
     if (monitor) {
@@ -223,6 +243,8 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
       numElements * (producer ? 1 : inputBytes + 1) + scaleBytes;
   if (producer)
     bytesMoved += producer->bytesMoved();
+  if (transposed)
+    bytesMoved += numElements + scaleBytes;
   // Every CTA reads the history; one writes the data's amax.
   if (historyOperand)
     bytesMoved +=
@@ -260,6 +282,10 @@ gpu::GPUFuncOp QuantizeKernelBuilder::create(StringRef name,
   if (!amaxOnly()) {
     data = signature.getArgument(func, "q");
     scales = signature.getArgument(func, "scale");
+    if (transposed) {
+      dataT = signature.getArgument(func, "qt");
+      scalesT = signature.getArgument(func, "scale_t");
+    }
   }
   if (workspace)
     scratch = signature.getArgument(func, "workspace");

@@ -88,6 +88,10 @@ struct QuantizeKernelBuilder {
   // The kernel's buffers, bound by create (null where the kernel has none):
   // the seed is already loaded, `scratch` is the workspace.
   Value input, seed, data, scales, amaxOut, scratch;
+  // An fp8.quantize_transpose with one scale (tensorwise): the transpose's
+  // data and scale buffers too.
+  bool transposed = false;
+  Value dataT, scalesT;
   // Monitoring: the tile_amax and counts outputs, the counts' workspace
   // (saturated, flushed, CTA tickets), this thread's two counters (i32) and
   // the grid's CTA count.
@@ -207,6 +211,14 @@ gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
                                         StringRef name, const Target &target);
 gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
                                        const Target &target);
+
+/// The kernel of an fp8.quantize_transpose with tensorwise scaling ([*, *],
+/// dims multiples of 64): the tensorwise kernel's grid-wide amax, then a
+/// pass over 64x64 tiles that writes each tile's quantized rows and,
+/// through shared memory, its columns (QuantizeTensorwiseKernel.cpp).
+FailureOr<gpu::GPUModuleOp>
+buildTensorwiseCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
+                                   StringRef name, const Target &target);
 
 /// The kernel of an fp8.quantize_delayed: the tensorwise kernel's passes,
 /// one where the history's amax is usable, two where it is not

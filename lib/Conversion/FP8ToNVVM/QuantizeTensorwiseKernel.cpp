@@ -12,12 +12,15 @@
 #include "QuantizeKernel.h"
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -363,4 +366,107 @@ kernels::buildQuantizeDelayedKernel(OpBuilder &builder, QuantizeDelayedOp op,
   KernelBuilder b(op.getLoc(), builder);
   QuantizeKernelBuilder k(b, inputType, op.getScaling().getTile(), op);
   return buildDelayedTensorwiseKernel(k, name, target);
+}
+
+/// The tile of the tensorwise cast-transpose's second pass, and its shared
+/// memory rows: 16 bytes of padding, for aligned 16-byte row stores and
+/// fewer bank conflicts in the column reads (as fp8.transpose's kernel).
+static constexpr int64_t kCastTile = Target::kTensorwiseCastTransposeTile;
+static constexpr int64_t kCastStride = kCastTile + kChunk;
+/// Tiles a CTA loads before it stores any: 2 CTAs an SM hold too few bytes
+/// in flight with one.
+static constexpr int64_t kUnrolledTiles = 2;
+
+/// fp8.quantize_transpose with one scale: pass 1 is the tensorwise
+/// kernel's grid-wide amax. Pass 2 takes 64x64 tiles, a grid-stride loop
+/// over them, two at a time: thread t loads row t / 4, elements
+/// 16 (t % 4) .. +15 of each (32 bytes of bf16), quantizes them with the one
+/// scale, stores the 16 bytes to q and to the tile in shared memory, and
+/// after a barrier gathers tile column t / 4, rows 16 (t % 4) .. +15: 16
+/// bytes of a row of qt. The bytes are the tensorwise kernel's and the
+/// transpose's, so the fused kernel changes no bit.
+FailureOr<gpu::GPUModuleOp> kernels::buildTensorwiseCastTransposeKernel(
+    OpBuilder &builder, QuantizeTransposeOp op, StringRef name,
+    const Target &target) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  if (!Target::fitsTensorwiseCastTranspose(inputType, op.getScaling()))
+    return op.emitOpError("convert-fp8-to-nvvm: the tensorwise "
+                          "cast-transpose needs a 16-bit input with both "
+                          "dims multiples of 64, got ")
+           << inputType;
+  KernelBuilder b(op.getLoc(), builder);
+  QuantizeKernelBuilder k(b, inputType, op.getScaling().getTile(), op);
+  int64_t numChunks = k.rows * k.cols / kChunk;
+  int64_t tilesPerRow = k.cols / kCastTile;
+  int64_t numTiles = k.rows / kCastTile * tilesPerRow;
+  int64_t numBlocks = getNumBlocks(numChunks);
+  gpu::GPUFuncOp func = k.create(name, target, numBlocks, /*workspace=*/true);
+  keepResident(b, func);
+  Value tile = func.addWorkgroupAttribution(
+      b.workgroupMemRef({kCastTile * kCastStride}, b.getI8Type()), b.getLoc());
+  func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                   LLVM::LLVMDialect::getAlignAttrName(),
+                                   b.getI64IntegerAttr(16));
+  TensorwiseGrid g = getGrid(k, func, numChunks, numBlocks);
+  Value amax = g.gridAmax();
+  TileScales scales = k.tileScales(amax);
+
+  Value row = b.divU(g.thread, kCastTile / kChunk);
+  Value segment = b.mul(b.remU(g.thread, kCastTile / kChunk), kChunk);
+  auto bytesType = VectorType::get({kChunk}, b.getI8Type());
+  auto loop = scf::ForOp::create(b, g.block, b.index(numTiles),
+                                 b.index(kUnrolledTiles * numBlocks));
+  b.setInsertionPointToStart(loop.getBody());
+  // Tile u of the iteration; past the end, the last tile is loaded again
+  // (uniform per CTA) and nothing is stored.
+  SmallVector<Value> tiles, loaded;
+  for (int64_t u = 0; u < kUnrolledTiles; ++u) {
+    tiles.push_back(b.add(loop.getInductionVar(), b.index(u * numBlocks)));
+    Value index = b.minU(tiles.back(), b.index(numTiles - 1));
+    Value rowBase = b.mul(b.divU(index, tilesPerRow), kCastTile);
+    Value colBase = b.mul(b.remU(index, tilesPerRow), kCastTile);
+    loaded.push_back(k.load(
+        b.add(b.mul(b.add(rowBase, row), k.cols), b.add(colBase, segment))));
+  }
+  for (int64_t u = 0; u < kUnrolledTiles; ++u) {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifTile = scf::IfOp::create(b, b.ult(tiles[u], numTiles),
+                                    /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifTile.thenBlock());
+    Value rowBase = b.mul(b.divU(tiles[u], tilesPerRow), kCastTile);
+    Value colBase = b.mul(b.remU(tiles[u], tilesPerRow), kCastTile);
+    SmallVector<Value> scaled;
+    for (int64_t i = 0; i < kChunk; ++i)
+      scaled.push_back(b.mulF(vector::ExtractOp::create(b, loaded[u], i),
+                              scales.quantScale));
+    Value bytes = convertToBytes(b, scaled, k.elementType);
+    Value offset =
+        b.add(b.mul(b.add(rowBase, row), k.cols), b.add(colBase, segment));
+    vector::StoreOp::create(b, bytes, k.data, offset, false, llvm::Align(16));
+    vector::StoreOp::create(b, bytes, tile,
+                            ValueRange{b.add(b.mul(row, kCastStride), segment)},
+                            false, llvm::Align(16));
+    gpu::BarrierOp::create(b);
+    SmallVector<Value> column;
+    for (int64_t i = 0; i < kChunk; ++i)
+      column.push_back(memref::LoadOp::create(
+          b, tile, b.add(b.mul(b.add(segment, i), kCastStride), row)));
+    Value gathered = vector::FromElementsOp::create(b, bytesType, column);
+    Value columnOffset =
+        b.add(b.mul(b.add(colBase, row), k.rows), b.add(rowBase, segment));
+    vector::StoreOp::create(b, gathered, k.dataT, columnOffset, false,
+                            llvm::Align(16));
+    // The next tile overwrites the shared tile.
+    gpu::BarrierOp::create(b);
+  }
+  b.setInsertionPointAfter(loop);
+
+  Value writer = b.andI(g.isLeader, b.eq(g.block, 0));
+  auto store = scf::IfOp::create(b, writer, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
+  k.storeTile(amax, scales, b.index(0), amax);
+  memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), k.scalesT,
+                          b.index(0));
+  b.setInsertionPointAfter(store);
+  return k.finish(func);
 }

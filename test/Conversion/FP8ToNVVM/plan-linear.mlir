@@ -279,45 +279,33 @@
 // BW-NEXT: "workspace_bytes": 1323008,
 // BW-NEXT: "zeroed_bytes": 0
 
-// tensorwise: one quantization per tensor and an fp8.transpose of it (the
-// GEMMs take K-major operands); each quantization zeroes the one 16-byte
-// amax workspace.
+// tensorwise: one tensorwise cast-transpose per tensor (its quantization
+// and the transpose of it, one kernel: the GEMMs take K-major operands);
+// each zeroes the one 16-byte amax workspace.
 // TW-LABEL: "functions": [
 // TW:      "launches": [
 // TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_quantize_0",
+// TW:      "kernel": "linear_fwd_bwd_cast_transpose_0",
 // TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// TW-NEXT: "op": "fp8.quantize"
+// TW-NEXT: "op": "fp8.quantize_transpose"
 // TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_transpose_1",
-// TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// TW-NEXT: "op": "fp8.transpose"
-// TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_quantize_2",
+// TW:      "kernel": "linear_fwd_bwd_cast_transpose_1",
 // TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// TW-NEXT: "op": "fp8.quantize"
+// TW-NEXT: "op": "fp8.quantize_transpose"
 // TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_transpose_3",
+// TW:      "kernel": "linear_fwd_bwd_gemm_2",
+// TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// TW-NEXT: "op": "fp8.scaled_matmul"
+// TW-NOT:  "kernel"
+// TW:      "kernel": "linear_fwd_bwd_cast_transpose_3",
 // TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// TW-NEXT: "op": "fp8.transpose"
+// TW-NEXT: "op": "fp8.quantize_transpose"
 // TW-NOT:  "kernel"
 // TW:      "kernel": "linear_fwd_bwd_gemm_4",
-// TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// TW-NEXT: "op": "fp8.scaled_matmul"
-// TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_quantize_5",
-// TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// TW-NEXT: "op": "fp8.quantize"
-// TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_transpose_6",
-// TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// TW-NEXT: "op": "fp8.transpose"
-// TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_gemm_7",
 // TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // TW-NEXT: "op": "fp8.scaled_matmul"
 // TW-NOT:  "kernel"
-// TW:      "kernel": "linear_fwd_bwd_gemm_8",
+// TW:      "kernel": "linear_fwd_bwd_gemm_5",
 // TW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
 // TW-NEXT: "op": "fp8.scaled_matmul"
 // TW-NOT:  "kernel"

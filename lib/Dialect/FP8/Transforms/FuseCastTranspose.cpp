@@ -2,7 +2,10 @@
 //
 // The cast-transpose: `fp8.quantize %x` and `fp8.quantize` of
 // `linalg.transpose %x`, quantized alike, become one fp8.quantize_transpose,
-// which one kernel computes from one read of %x (docs/Passes.md).
+// which one kernel computes from one read of %x (docs/Passes.md). With one
+// scale for the whole tensor (tensorwise), the transpose is an exact
+// `fp8.transpose` of the quantization (fp8-derive-scaling made it so), and
+// the two become one fp8.quantize_transpose too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,4 +79,31 @@ void fusion::fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
   if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
       empty && empty->use_empty())
     empty.erase();
+}
+
+bool fusion::fuseTensorwiseTranspose(TransposeOp transpose) {
+  auto q = transpose.getInput().getDefiningOp<QuantizeOp>();
+  if (!q || transpose.getScale() != q.getScale() ||
+      transpose.getScaling() != q.getScaling() ||
+      !Target::fitsTensorwiseCastTranspose(q.getInput().getType(),
+                                           q.getScaling()) ||
+      q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed() ||
+      q->hasAttr(kKernelAttrName) || transpose->hasAttr(kKernelAttrName) ||
+      q->getBlock() != transpose->getBlock())
+    return false;
+  OpBuilder b(q);
+  auto fused = QuantizeTransposeOp::create(
+      b, FusedLoc::get(b.getContext(), {q.getLoc(), transpose.getLoc()}),
+      q.getResult().getType(), q.getScale().getType(),
+      transpose.getResult().getType(), transpose.getScale().getType(),
+      q.getInput(), q.getScaling(), q.getMargin());
+  if (Attribute role = q->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  transpose.getResult().replaceAllUsesWith(fused.getResultT());
+  transpose.getResultScale().replaceAllUsesWith(fused.getScaleT());
+  q.getResult().replaceAllUsesWith(fused.getResult());
+  q.getScale().replaceAllUsesWith(fused.getScale());
+  transpose.erase();
+  q.erase();
+  return true;
 }

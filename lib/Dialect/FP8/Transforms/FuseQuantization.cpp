@@ -12,7 +12,8 @@
 //
 // The pass runs the fusions in order (each in a file of its own,
 // FuseQuantization.h): cast-transposes first, then each quantization takes
-// its producer, then the delayed amax, and last the scale re-layouts.
+// its producer, then tensorwise quantizations without one take their
+// transposes, then the delayed amax, and last the scale re-layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,8 +49,10 @@ struct FP8FuseQuantizationPass
       *rows = nullptr;
       transposed = nullptr;
     }
-    if (!producers)
+    if (!producers) {
+      fuseTensorwiseTransposes();
       return fuseScales();
+    }
     // Then each quantization (plain or fused with its transpose) takes its
     // producer; a producer that several quantizations read fuses into the
     // first, whose kept result the others read.
@@ -60,6 +63,9 @@ struct FP8FuseQuantizationPass
     });
     for (Operation *quantize : candidates)
       fuseProducerOf(quantize);
+    // Tensorwise quantizations that kept no producer, with their exact
+    // transposes (the tensorwise cast-transpose reads no producer).
+    fuseTensorwiseTransposes();
     // Delayed scaling's quantizations with the data's amax (the producer
     // fusion leaves quantizations with a given amax alone).
     SmallVector<QuantizeOp> delayed;
@@ -70,6 +76,13 @@ struct FP8FuseQuantizationPass
     for (QuantizeOp q : delayed)
       fuseDelayedAmax(q);
     fuseScales();
+  }
+
+  void fuseTensorwiseTransposes() {
+    SmallVector<TransposeOp> transposes;
+    getOperation().walk([&](TransposeOp t) { transposes.push_back(t); });
+    for (TransposeOp t : transposes)
+      fuseTensorwiseTranspose(t);
   }
 
   /// Last, the scale re-layouts into the quantizations' scale stores.

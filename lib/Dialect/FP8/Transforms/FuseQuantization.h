@@ -32,6 +32,12 @@ QuantizeOp *findRowsPartner(QuantizeOp transposed,
 /// fp8.quantize_transpose (FuseCastTranspose.cpp).
 void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed);
 
+/// Replaces `transpose` of a tensorwise quantization (one scale, so the
+/// transpose is exact) and that quantization by one fp8.quantize_transpose,
+/// where the tensorwise cast-transpose kernel takes them; returns whether
+/// it did (FuseCastTranspose.cpp).
+bool fuseTensorwiseTranspose(TransposeOp transpose);
+
 /// Fuses the producer of `quantize`'s input (an fp8.quantize or
 /// fp8.quantize_transpose) into it where it can: an elementwise producer,
 /// a norm's row sums, a Hadamard rotation. Returns whether it did

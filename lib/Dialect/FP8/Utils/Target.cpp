@@ -97,6 +97,15 @@ bool Target::fitsCastTranspose(Type inputType, ScalingAttr scaling) {
          scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile};
 }
 
+bool Target::fitsTensorwiseCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kTensorwiseCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kTensorwiseCastTransposeTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+         llvm::all_of(scaling.getTile(), ShapedType::isDynamic);
+}
+
 bool Target::hasTmaLoadableScales(ScalingAttr scaling) const {
   if (!isHopper())
     return false;

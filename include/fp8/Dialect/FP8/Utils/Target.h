@@ -106,6 +106,15 @@ public:
   /// fp8-fuse-quantization fuses exactly these.
   static bool fitsCastTranspose(Type inputType, ScalingAttr scaling);
 
+  /// The tensorwise cast-transpose's tile: 64 x 64 elements.
+  static constexpr int64_t kTensorwiseCastTransposeTile = 64;
+
+  /// Whether the tensorwise cast-transpose kernel quantizes a matrix of
+  /// `inputType` and its transpose with one scale (`scaling` [*, *]):
+  /// static, 16-bit, both dims multiples of kTensorwiseCastTransposeTile.
+  /// fp8-fuse-quantization fuses exactly these.
+  static bool fitsTensorwiseCastTranspose(Type inputType, ScalingAttr scaling);
+
   bool operator==(const Target &other) const { return chip == other.chip; }
 
 private:
