@@ -29,7 +29,11 @@ gradients' histories.
 
 import math
 
-import torch
+try:
+    import torch
+except ImportError as _e:
+    from .errors import TorchNotFound
+    raise TorchNotFound("fp8_mlir.nn", _e) from None
 
 from . import layers, torch_bridge
 
