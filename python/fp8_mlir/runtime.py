@@ -20,6 +20,7 @@ import ctypes
 import difflib
 import json
 import os
+import shutil
 import threading
 
 from . import errors, names
@@ -64,10 +65,18 @@ def library_candidates():
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, "libfp8rt.so"),
-            os.path.join(_REPO, "build-run", "lib", "libfp8rt.so"),
-            os.path.join(_REPO, "build", "lib", "libfp8rt.so"),
-            os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
+    found = [os.path.join(here, "libfp8rt.so"),
+             os.path.join(_REPO, "build-run", "lib", "libfp8rt.so"),
+             os.path.join(_REPO, "build", "lib", "libfp8rt.so"),
+             os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
+    # Installed by `cmake --install` (PREFIX/lib): beside fp8-opt's
+    # PREFIX/bin, or from the sources under PREFIX/share/fp8-mlir/python.
+    fp8_opt = shutil.which("fp8-opt")
+    if fp8_opt:
+        found.append(os.path.join(os.path.dirname(os.path.dirname(
+            os.path.realpath(fp8_opt))), "lib", "libfp8rt.so"))
+    found.append(os.path.join(_REPO, "..", "..", "lib", "libfp8rt.so"))
+    return [os.path.normpath(p) for p in found]
 
 
 def available():
