@@ -23,7 +23,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
-        gpu-fusion run-gpu-fusion check-docs \
+        gpu-fusion run-gpu-fusion check-docs check-readme \
         install demo docs format hooks clean
 
 all: build
@@ -154,7 +154,16 @@ check-python: build
 check-docs: deps
 	$(PYTHON) utils/check-doc-links.py
 
-check: check-docs check-format check-lit check-run check-python check-embed
+# The shell commands of README.md's "first hour" section, run as written
+# from the repository root (utils/check-readme-commands.py: the blocks
+# marked `run`; those that need a GPU or PyTorch are skipped and listed),
+# after the checker's own test. Outputs in build/first-hour. Under 10 s.
+check-readme: build
+	$(PYTHON) utils/check-readme-commands.py --self-test
+	$(PYTHON) utils/check-readme-commands.py --fp8-opt $(FP8_OPT)
+
+check: check-docs check-format check-lit check-run check-python check-embed \
+       check-readme
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
