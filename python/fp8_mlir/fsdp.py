@@ -389,3 +389,15 @@ if torch is not None:
             raise ValueError("enable_fp8_all_gather: the model has no "
                              "fp8_mlir.nn.Linear layer")
         return model
+
+
+# What needs PyTorch, for an actionable error where it is missing.
+_TORCH_NAMES = ("quantize_shard", "Fp8WeightShard", "Fp8GatheredWeight",
+                "Fp8AllGatherLinear", "enable_fp8_all_gather")
+
+
+def __getattr__(name):
+    if torch is None and name in _TORCH_NAMES:
+        from .errors import TorchNotFound
+        raise TorchNotFound("fp8_mlir.fsdp.%s" % name)
+    raise AttributeError("module 'fp8_mlir.fsdp' has no attribute %r" % name)

@@ -235,7 +235,10 @@ class WithoutTorchTest(unittest.TestCase):
                            ("fp8_mlir.convert", "fp8_mlir.convert"),
                            ("fp8_mlir.nn", "import fp8_mlir.nn"),
                            ("fp8_mlir.torch_bridge",
-                            "import fp8_mlir.torch_bridge")):
+                            "import fp8_mlir.torch_bridge"),
+                           ("fp8_mlir.fsdp.enable_fp8_all_gather",
+                            "import fp8_mlir.fsdp as f; "
+                            "f.enable_fp8_all_gather")):
             proc = without_torch(
                 "import fp8_mlir\n"
                 "try:\n"
