@@ -75,7 +75,8 @@ def library_candidates():
     if fp8_opt:
         found.append(os.path.join(os.path.dirname(os.path.dirname(
             os.path.realpath(fp8_opt))), "lib", "libfp8rt.so"))
-    found.append(os.path.join(_REPO, "..", "..", "lib", "libfp8rt.so"))
+    if _REPO.endswith(os.path.join("share", "fp8-mlir")):
+        found.append(os.path.join(_REPO, "..", "..", "lib", "libfp8rt.so"))
     return [os.path.normpath(p) for p in found]
 
 
