@@ -21,6 +21,10 @@ try:
 except ImportError as _e:
     from .errors import TorchNotFound
     raise TorchNotFound("fp8_mlir.torch_bridge", _e) from None
+from .errors import TorchNotFound, torch_too_old  # noqa: E402
+
+if torch_too_old(torch):
+    raise TorchNotFound("fp8_mlir.torch_bridge", version=torch_too_old(torch))
 
 from . import runtime
 

@@ -217,7 +217,7 @@ class WithoutTorchTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("TorchNotFound True", proc.stdout)
         self.assertIn("%s needs PyTorch" % what, proc.stdout)
-        self.assertIn("Install PyTorch", proc.stdout)
+        self.assertIn("Install it with CUDA", proc.stdout)
 
     def test_calling_a_function(self):
         proc = without_torch(
@@ -247,6 +247,27 @@ class WithoutTorchTest(unittest.TestCase):
                 "    print(type(e).__name__, isinstance(e, "
                 "fp8_mlir.Fp8MlirError), e)\n" % code)
             self.check(proc, what)
+
+
+    def test_too_old(self):
+        # Debian 12's python3-torch is 1.13: no float8 dtypes.
+        proc = without_torch(
+            "import types\n"
+            "t = sys.modules['torch'] = types.ModuleType('torch')\n"
+            "t.__version__ = '1.13.0'\n"
+            "import fp8_mlir\n"
+            "for what in ('fp8_mlir.nn', 'fp8_mlir.fsdp.quantize_shard'):\n"
+            "    try:\n"
+            "        eval(what, {'fp8_mlir': fp8_mlir,"
+            " 'fsdp': __import__('fp8_mlir.fsdp')})\n"
+            "    except ImportError as e:\n"
+            "        print(type(e).__name__, e)\n")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for what in ("fp8_mlir.nn", "fp8_mlir.fsdp.quantize_shard"):
+            self.assertIn("TorchNotFound %s needs PyTorch 2.4 or later "
+                          "(float8 dtypes, torch.library.custom_op); this "
+                          "Python (%s) has PyTorch 1.13.0. Upgrade it" % (
+                              what, sys.executable), proc.stdout)
 
 
 class AotGraphTest(TempDir):
