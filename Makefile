@@ -23,7 +23,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
-        gpu-fusion run-gpu-fusion check-docs \
+        gpu-fusion run-gpu-fusion check-docs check-readme \
         install demo docs format hooks clean
 
 all: build
@@ -63,7 +63,8 @@ check-lit: build
 
 # Installs the package, builds examples/embed against it as a project of its
 # own, and matches what its C++ and C programs print against the FileCheck
-# directives in input.mlir and fp8-embed-c.c. Outputs go to files first so
+# directives in input.mlir and fp8-embed-c.c (and fp8-embed-rt.c's, on the
+# installed libfp8rt, where CUDA's headers let the build make it). Outputs go to files first so
 # that a program's exit status is checked too.
 EMBED_BUILD_DIR ?= examples/embed/build
 FILECHECK       := $(LLVM_PREFIX)/bin/FileCheck
@@ -81,6 +82,15 @@ check-embed: install
 	$(EMBED_BUILD_DIR)/fp8-embed-c > $(EMBED_BUILD_DIR)/fp8-embed-c.out
 	$(FILECHECK) examples/embed/fp8-embed-c.c \
 	  --input-file $(EMBED_BUILD_DIR)/fp8-embed-c.out
+	@if [ -x $(EMBED_BUILD_DIR)/fp8-embed-rt ]; then set -ex; \
+	  $(EMBED_BUILD_DIR)/fp8-embed-rt runtime/test/plan \
+	    > $(EMBED_BUILD_DIR)/fp8-embed-rt.out; \
+	  $(FILECHECK) examples/embed/fp8-embed-rt.c \
+	    --input-file $(EMBED_BUILD_DIR)/fp8-embed-rt.out; \
+	else \
+	  echo "check-embed: fp8-embed-rt skipped (libfp8rt not installed:" \
+	    "no CUDA toolkit where fp8-mlir was built)"; \
+	fi
 	@echo "check-embed: passed"
 
 # Every C++ source of the repository as clang-format-22 formats it
@@ -144,7 +154,16 @@ check-python: build
 check-docs: deps
 	$(PYTHON) utils/check-doc-links.py
 
-check: check-docs check-format check-lit check-run check-python check-embed
+# The shell commands of README.md's "first hour" section, run as written
+# from the repository root (utils/check-readme-commands.py: the blocks
+# marked `run`; those that need a GPU or PyTorch are skipped and listed),
+# after the checker's own test. Outputs in build/first-hour. Under 10 s.
+check-readme: build
+	$(PYTHON) utils/check-readme-commands.py --self-test
+	$(PYTHON) utils/check-readme-commands.py --fp8-opt $(FP8_OPT)
+
+check: check-docs check-format check-lit check-run check-python check-embed \
+       check-readme
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,
@@ -390,7 +409,11 @@ check-gpu-programs: gpu-programs
 	@echo "check-gpu-programs: passed"
 
 # --prefix, because the build directory may have been configured with
-# another CMAKE_INSTALL_PREFIX (the package is relocatable).
+# another CMAKE_INSTALL_PREFIX (the package is relocatable). Installs
+# fp8-opt, the libraries, headers and CMake package (lib/cmake/fp8mlir),
+# libfp8rt with its headers and package (lib/cmake/fp8rt) and fp8-run where
+# the CUDA toolkit is (skipped with a message where not), and the Python
+# package's sources in share/fp8-mlir/python for pip (docs/Python.md).
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(abspath $(INSTALL_DIR))
 
@@ -447,7 +470,7 @@ $(SANITIZE_BUILD_DIR)/build.ninja:
 	  -DCMAKE_C_COMPILER=$(SANITIZE_CC) -DCMAKE_CXX_COMPILER=$(SANITIZE_CXX) \
 	  "-DCMAKE_C_FLAGS=$(SANITIZE_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SANITIZE_FLAGS)" \
 	  -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
-	  -DFP8_ENABLE_ASSERTIONS=ON -DFP8_BUILD_FUZZER=ON \
+	  -DFP8_ENABLE_ASSERTIONS=ON -DFP8_BUILD_FUZZER=ON -DFP8_BUILD_RUN=OFF \
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit
 

@@ -12,11 +12,11 @@ The core (load, compile_linear, compile_mlp) needs no PyTorch; calling a
 function on tensors, fp8_mlir.nn and convert do. See docs/Python.md.
 """
 
-import importlib
-
+from . import errors
 from .compiler import CHIPS, RECIPES, cache_root, find_compiler  # noqa: F401
 from .errors import (CompileError, CompilerNotFound, Fp8MlirError,  # noqa
-                     RuntimeFailure, RuntimeNotFound)
+                     ProgramNotFound, RuntimeFailure, RuntimeNotFound,
+                     TorchNotFound)
 from .layers import LayerProgram, compile_linear, compile_mlp  # noqa: F401
 from .runtime import Function, Program  # noqa: F401
 
@@ -31,6 +31,6 @@ def __getattr__(name):
     # torch is imported only when the modules that need it are asked for.
     # (importlib: `from . import nn` here would call this again.)
     if name in ("nn", "convert"):
-        nn = importlib.import_module(".nn", __name__)
+        nn = errors.import_torch_module(".nn", "fp8_mlir." + name)
         return nn if name == "nn" else nn.convert
     raise AttributeError("module 'fp8_mlir' has no attribute %r" % name)

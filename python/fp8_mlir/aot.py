@@ -4,7 +4,14 @@
         --recipe blockwise,tensorwise [--bias] [--chip sm_90a] [--cache DIR]
     python3 -m fp8_mlir.aot mlp --m 8192 --dim 4096 --hidden 14336 \\
         --recipe blockwise [--activation swiglu|gelu] [--cache DIR]
+    python3 -m fp8_mlir.aot graph FILE.mlir --recipe blockwise \
+        [--chip sm_90a] [--monitor] [--split] [--cache DIR]
     python3 -m fp8_mlir.aot list [--cache DIR]
+
+`graph` compiles any graph file: bf16/f16/f32 `linalg` ops in `func.func`s
+whose matmul operands carry `fp8.role` (docs/Overview.md), as
+fp8_mlir.compiler.compile_graph does from Python; it prints each entry's
+directory and its functions' signatures, which fp8_mlir.load(DIR) loads.
 
 --split (auto, the default: as fp8_mlir.nn compiles) picks the split
 program, whose forward keeps its FP8 operands for backward, or (no) the
@@ -21,7 +28,7 @@ import json
 import os
 import sys
 
-from . import compiler, layers
+from . import compiler, layers, runtime
 
 
 def _ints(text):
@@ -84,12 +91,28 @@ def main(argv=None):
     mlp.add_argument("--hidden", type=int, required=True)
     mlp.add_argument("--activation", default="swiglu",
                      choices=layers.graphs.ACTIVATIONS)
+    gr = sub.add_parser("graph", help="any linalg graph file (.mlir)")
+    gr.add_argument("file", help="the graph: func.funcs of linalg ops "
+                    "whose matmul operands have fp8.role")
+    gr.add_argument("--recipe", type=_strs, default=["tensorwise"],
+                    help="recipe presets (or #fp8.recipe<...>), "
+                    "comma-separated")
+    gr.add_argument("--chip", default="sm_90a", choices=compiler.CHIPS)
+    gr.add_argument("--cache", help="the cache directory (default "
+                    "$FP8_MLIR_CACHE or ~/.cache/fp8_mlir)")
+    gr.add_argument("--monitor", action="store_true",
+                    help="with the quantizations' health statistics")
+    gr.add_argument("--split", action="store_true",
+                    help="split each joint training function into _fwd "
+                    "and _bwd (fp8-split-forward-backward)")
     ls = sub.add_parser("list", help="the cache's entries")
     ls.add_argument("--cache")
     args = parser.parse_args(argv)
 
     if args.what == "list":
         return _list(args.cache or compiler.cache_root())
+    if args.what == "graph":
+        return _graph(args)
     if compiler.find_compiler() is None:
         print("fp8_mlir.aot: no fp8-opt here (set FP8_OPT or build the "
               "repository: make build)", file=sys.stderr)
@@ -114,6 +137,37 @@ def main(argv=None):
                         recompute=args.recompute)
                 print("%s %s: %s" % (args.what, json.dumps(
                     lp.describe, sort_keys=True), lp.path))
+    except (ValueError, compiler.errors.Fp8MlirError) as e:
+        print("fp8_mlir.aot: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _graph(args):
+    """Compiles the graph file for each recipe; prints the entries."""
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print("fp8_mlir.aot: cannot read the graph %s: %s" % (args.file, e),
+              file=sys.stderr)
+        return 1
+    try:
+        for recipe in args.recipe:
+            describe = {"kind": "graph", "file": os.path.abspath(args.file),
+                        "recipe": recipe, "chip": args.chip,
+                        "monitor": args.monitor, "split": args.split}
+            path = compiler.compile_graph(
+                text, recipe, args.chip, describe=describe,
+                aot_hint="python3 -m fp8_mlir.aot graph %s --recipe %s "
+                "--chip %s%s%s" % (args.file, recipe, args.chip,
+                                   " --monitor" if args.monitor else "",
+                                   " --split" if args.split else ""),
+                cache=args.cache, monitor=args.monitor, split=args.split)
+            print("graph %s %s: %s" % (args.file, recipe, path))
+            program = runtime.Program(path)
+            for function in program.functions.values():
+                print("  %r" % function)
     except (ValueError, compiler.errors.Fp8MlirError) as e:
         print("fp8_mlir.aot: %s" % e, file=sys.stderr)
         return 1

@@ -2,6 +2,9 @@
 these name what is missing on the machine or failed in the compiler or the
 runtime."""
 
+import importlib
+import sys
+
 
 class Fp8MlirError(Exception):
     """Base of the errors below."""
@@ -30,3 +33,57 @@ class CompilerNotFound(Fp8MlirError):
 
 class CompileError(Fp8MlirError):
     """fp8-opt rejected the graph; the message holds its diagnostics."""
+
+
+class ProgramNotFound(Fp8MlirError, FileNotFoundError):
+    """The path given as a program is missing, or is a directory without
+    the manifest.json that `fp8-opt --fp8-emit=dir=DIR` writes."""
+
+
+class TorchNotFound(Fp8MlirError, ModuleNotFoundError):
+    """What was asked for needs PyTorch, and `import torch` failed. Still
+    an ImportError (ModuleNotFoundError), as before."""
+
+    def __init__(self, what, cause=None, version=None):
+        if version:
+            problem = ("needs PyTorch %s or later (float8 dtypes, "
+                       "torch.library.custom_op); this Python (%s) has "
+                       "PyTorch %s. Upgrade it" % (
+                           MIN_TORCH, sys.executable, version))
+        else:
+            problem = ("needs PyTorch, which this Python (%s) cannot "
+                       "import%s. Install it" % (
+                           sys.executable, " (%s)" % cause if cause else ""))
+        super().__init__(
+            "%s %s with CUDA (https://pytorch.org/get-started/), or run "
+            "where it is installed. Compiling and inspecting need no "
+            "PyTorch: fp8_mlir.load(DIR) shows a program's signatures, "
+            "fp8_mlir.compile_linear and `python3 -m fp8_mlir.aot` compile "
+            "(docs/Python.md)" % (what, problem), name="torch")
+        self.what = what
+
+
+# The oldest PyTorch the bridge runs on: torch.library.custom_op.
+MIN_TORCH = "2.4"
+
+
+def torch_too_old(torch):
+    """The version of `torch` where it lacks what the bridge uses, else
+    None."""
+    if hasattr(torch, "float8_e4m3fn") and \
+            hasattr(getattr(torch, "library", None), "custom_op"):
+        return None
+    return getattr(torch, "__version__", "(unknown version)")
+
+
+def import_torch_module(module, what):
+    """fp8_mlir's module `module` (".nn") that needs PyTorch, imported;
+    TorchNotFound naming `what` where torch cannot be imported."""
+    try:
+        import torch
+    except ImportError as e:
+        raise TorchNotFound(what, e) from None
+    old = torch_too_old(torch)
+    if old:
+        raise TorchNotFound(what, version=old)
+    return importlib.import_module(module, __package__)

@@ -30,10 +30,15 @@ serve check_fsdp.py --aot).
 
 from . import compiler, graphs, layers, runtime
 
+from .errors import TorchNotFound, torch_too_old
+
 try:
     import torch
-except ImportError:  # the compile helpers need no PyTorch
-    torch = None
+    _TORCH_PROBLEM = {"version": torch_too_old(torch)}
+    if _TORCH_PROBLEM["version"]:
+        torch = None  # too old: as if missing, with its own message
+except ImportError as _e:  # the compile helpers need no PyTorch
+    torch, _TORCH_PROBLEM = None, {"cause": _e}
 
 
 def compile_prequantized_linear(m, n, k, recipe, chip="sm_90a", bias=False,
@@ -389,3 +394,14 @@ if torch is not None:
             raise ValueError("enable_fp8_all_gather: the model has no "
                              "fp8_mlir.nn.Linear layer")
         return model
+
+
+# What needs PyTorch, for an actionable error where it is missing.
+_TORCH_NAMES = ("quantize_shard", "Fp8WeightShard", "Fp8GatheredWeight",
+                "Fp8AllGatherLinear", "enable_fp8_all_gather")
+
+
+def __getattr__(name):
+    if torch is None and name in _TORCH_NAMES:
+        raise TorchNotFound("fp8_mlir.fsdp.%s" % name, **_TORCH_PROBLEM)
+    raise AttributeError("module 'fp8_mlir.fsdp' has no attribute %r" % name)

@@ -29,7 +29,15 @@ gradients' histories.
 
 import math
 
-import torch
+try:
+    import torch
+except ImportError as _e:
+    from .errors import TorchNotFound
+    raise TorchNotFound("fp8_mlir.nn", _e) from None
+from .errors import TorchNotFound, torch_too_old  # noqa: E402
+
+if torch_too_old(torch):
+    raise TorchNotFound("fp8_mlir.nn", version=torch_too_old(torch))
 
 from . import layers, torch_bridge
 

@@ -17,11 +17,13 @@ fp8-opt does); running a function then raises RuntimeNotFound.
 """
 
 import ctypes
+import difflib
 import json
 import os
+import shutil
 import threading
 
-from . import errors
+from . import errors, names
 
 # fp8rt.h's enums, in the same order.
 DTYPES = ("bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "e8m0", "i1",
@@ -63,10 +65,19 @@ def library_candidates():
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, "libfp8rt.so"),
-            os.path.join(_REPO, "build-run", "lib", "libfp8rt.so"),
-            os.path.join(_REPO, "build", "lib", "libfp8rt.so"),
-            os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
+    found = [os.path.join(here, "libfp8rt.so"),
+             os.path.join(_REPO, "build-run", "lib", "libfp8rt.so"),
+             os.path.join(_REPO, "build", "lib", "libfp8rt.so"),
+             os.path.join(_REPO, "build-rt", "lib", "libfp8rt.so")]
+    # Installed by `cmake --install` (PREFIX/lib): beside fp8-opt's
+    # PREFIX/bin, or from the sources under PREFIX/share/fp8-mlir/python.
+    fp8_opt = shutil.which("fp8-opt")
+    if fp8_opt:
+        found.append(os.path.join(os.path.dirname(os.path.dirname(
+            os.path.realpath(fp8_opt))), "lib", "libfp8rt.so"))
+    if _REPO.endswith(os.path.join("share", "fp8-mlir")):
+        found.append(os.path.join(_REPO, "..", "..", "lib", "libfp8rt.so"))
+    return [os.path.normpath(p) for p in found]
 
 
 def available():
@@ -162,14 +173,20 @@ class _ManifestSignatures:
 
 
 class TensorSpec:
-    """One input or output of a function: name, dtype name, shape."""
+    """One input or output of a function: name, dtype name, shape, and
+    role (the graph's fp8.role, "amax_history", "saved", "monitor", or
+    None). Names and roles come from the graph the program was compiled
+    from where it can be read (fp8_mlir.names); else the manifest's
+    `arg<i>` / `result<i>`."""
 
-    def __init__(self, name, dtype, shape, nbytes):
+    def __init__(self, name, dtype, shape, nbytes, role=None):
         self.name, self.dtype = name, dtype
         self.shape, self.nbytes = tuple(shape), nbytes
+        self.role = role
 
     def __repr__(self):
-        return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
+        return "%s: %s%s%s" % (self.name, self.dtype, list(self.shape),
+                               " (%s)" % self.role if self.role else "")
 
 
 class Function:
@@ -183,6 +200,7 @@ class Function:
             (self.location, self.num_launches, self.workspace_bytes,
              self.zeroed_bytes, self.inputs,
              self.outputs) = program._manifest.signature(name)
+            self._name_tensors()
             return
         sig = _Signature()
         _check(lib, lib.fp8rt_function_info(handle, name.encode(),
@@ -207,6 +225,19 @@ class Function:
 
         self.inputs = specs(lib.fp8rt_function_input, sig.num_inputs)
         self.outputs = specs(lib.fp8rt_function_output, sig.num_outputs)
+        self._name_tensors()
+
+    def _name_tensors(self):
+        """The graph's names and roles (fp8_mlir.names), where the
+        program's description has them for every input and output."""
+        found = self.program._names.get(self.name)
+        if not found:
+            return
+        ins, outs = found
+        if len(ins) == len(self.inputs) and len(outs) == len(self.outputs):
+            for spec, (name, role) in zip(self.inputs + self.outputs,
+                                          ins + outs):
+                spec.name, spec.role = name, role
 
     def check_arguments(self, args, role="input"):
         """Checks (dtype name, shape, device kind, contiguous) tuples against
@@ -266,9 +297,16 @@ class Function:
                                                   self.program.path),
                program=self.program.path, function=self.name)
 
+    def describe_input(self, i):
+        """"input 1 (w: bf16[384, 512] (weight))", for messages."""
+        if 0 <= i < len(self.inputs):
+            return "input %d (%r)" % (i, self.inputs[i])
+        return "input %d (one too many: it takes %d)" % (i, len(self.inputs))
+
     def __call__(self, *args):
-        from . import torch_bridge
-        return torch_bridge.call(self, args)
+        return errors.import_torch_module(
+            ".torch_bridge", "calling %s of %s" % (
+                self.name, self.program.path)).call(self, args)
 
     def __repr__(self):
         return "<fp8_mlir function %s(%s) -> (%s), %d launches>" % (
@@ -288,6 +326,39 @@ def compatible_dtypes(name):
     return (name,) + torch_names.get(name, ())
 
 
+def _manifest_path(path):
+    """The manifest.json of the program at `path` (its directory or the
+    manifest itself); ProgramNotFound where there is none."""
+    if os.path.isdir(path):
+        manifest = os.path.join(path, "manifest.json")
+        if not os.path.isfile(manifest):
+            raise errors.ProgramNotFound(
+                "%s is not a compiled program: it has no manifest.json "
+                "(`fp8-opt ... --fp8-emit=dir=%s` writes one; "
+                "fp8_mlir.compile_linear returns a program's path)" % (
+                    path, path))
+        return manifest
+    if os.path.isfile(path):
+        return path
+    raise errors.ProgramNotFound(
+        "%s does not exist: fp8_mlir.load takes the directory that "
+        "`fp8-opt ... --fp8-emit=dir=DIR` wrote, or its manifest.json" %
+        path)
+
+
+def _read_names(manifest):
+    """fp8_mlir.names.describe of the manifest, or {} where it cannot be
+    read (libfp8rt then says why, or _ManifestSignatures does)."""
+    try:
+        with open(manifest) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return names.describe(data, os.path.dirname(manifest))
+
+
 class Program:
     """A compiled program: its functions by name. Loading reads the
     manifest and the PTX; kernels are JIT-compiled per CUDA context on
@@ -297,6 +368,9 @@ class Program:
     def __init__(self, path):
         self.path = os.path.abspath(path)
         self._handle = None
+        self._lib = None
+        manifest = _manifest_path(self.path)
+        self._names = _read_names(manifest)
         try:
             self._lib = library()
         except errors.RuntimeNotFound as e:
@@ -315,18 +389,32 @@ class Program:
                  for i in range(self._lib.fp8rt_num_functions(handle))]
         self.functions = {n: Function(self, n) for n in names}
 
+    def _no_function(self, name):
+        """The message for a function the program does not have."""
+        known = list(self.functions)
+        close = difflib.get_close_matches(str(name), known, n=1)
+        return "program %s has no function %r%s; its functions: %s" % (
+            self.path, name,
+            " (did you mean %r?)" % close[0] if close else "",
+            ", ".join(known) or "none")
+
     def __getitem__(self, name):
         try:
             return self.functions[name]
         except KeyError:
-            raise KeyError("%s has no function %r (it has %s)" % (
-                self.path, name, ", ".join(self.functions) or "none"))
+            raise KeyError(self._no_function(name)) from None
 
     def __getattr__(self, name):
-        functions = self.__dict__.get("functions", {})
+        functions = self.__dict__.get("functions")
+        if functions is None or name.startswith("__"):
+            raise AttributeError(name)
         if name in functions:
             return functions[name]
-        raise AttributeError(name)
+        raise AttributeError(self._no_function(name))
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) |
+                      set(self.__dict__.get("functions", ())))
 
     def __del__(self):
         handle = getattr(self, "_handle", None)

@@ -16,7 +16,15 @@ as a registered custom op, so that torch.compile captures it in its graphs
 import ctypes
 import threading
 
-import torch
+try:
+    import torch
+except ImportError as _e:
+    from .errors import TorchNotFound
+    raise TorchNotFound("fp8_mlir.torch_bridge", _e) from None
+from .errors import TorchNotFound, torch_too_old  # noqa: E402
+
+if torch_too_old(torch):
+    raise TorchNotFound("fp8_mlir.torch_bridge", version=torch_too_old(torch))
 
 from . import runtime
 
@@ -97,8 +105,9 @@ def check(function, tensors):
     tensors = list(tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, torch.Tensor):
-            raise TypeError("%s: input %d is a %s, expected a torch.Tensor" %
-                            (function.name, i, type(t).__name__))
+            raise TypeError("%s: %s is a %s, expected a torch.Tensor" %
+                            (function.name, function.describe_input(i),
+                             type(t).__name__))
     function.check_arguments([
         (str(t.dtype).replace("torch.", ""), tuple(t.shape), t.device.type,
          t.is_contiguous()) for t in tensors])
@@ -108,9 +117,9 @@ def check(function, tensors):
             function.name, ", ".join(sorted(map(str, devices)))))
     for i, t in enumerate(tensors):
         if t.numel() and t.data_ptr() % 16:
-            raise ValueError("%s: input %d is not 16-byte aligned (a view "
+            raise ValueError("%s: %s is not 16-byte aligned (a view "
                              "at an odd offset?); pass a copy" %
-                             (function.name, i))
+                             (function.name, function.describe_input(i)))
     return tensors
 
 

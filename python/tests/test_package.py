@@ -210,7 +210,8 @@ class CompileTest(CacheDir):
         self.assertIs(program.linear_fwd, program["linear_fwd"])
         with self.assertRaisesRegex(KeyError, "has no function 'nope'"):
             program["nope"]
-        with self.assertRaisesRegex(fp8_mlir.RuntimeFailure, "loading"):
+        with self.assertRaisesRegex(fp8_mlir.ProgramNotFound,
+                                    "missing does not exist"):
             fp8_mlir.load(os.path.join(self.cache, "missing"))
 
     def test_aot(self):
