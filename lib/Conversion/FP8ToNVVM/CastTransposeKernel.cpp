@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
 #include "KernelUtils.h"
@@ -128,16 +128,16 @@ static void streamStore(KernelBuilder &b, Value bytes, Value buffer,
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
-                              StringRef name, const Target &target) {
-  return kernels::buildCastTransposeKernel(
+kernels::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
+                                  StringRef name, const Target &target) {
+  return buildCastTransposeOfMatrix(
       builder, op, cast<RankedTensorType>(op.getInput().getType()),
       op.getResult().getType().getElementType(), op.getScaling(),
       op.getMargin(), {op.getScaleLayout(), op.getScaleTLayout()}, name, target,
       /*producer=*/nullptr);
 }
 
-FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeKernel(
+FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeOfMatrix(
     OpBuilder &builder, Operation *op, RankedTensorType inputType,
     Type elementType, ScalingAttr scaling, int64_t margin,
     std::array<ScaleLayout, 2> layouts, StringRef name, const Target &target,

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
@@ -22,10 +22,9 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-FailureOr<gpu::GPUModuleOp> fp8::buildDequantizeKernel(OpBuilder &builder,
-                                                       DequantizeOp op,
-                                                       StringRef name,
-                                                       const Target &target) {
+FailureOr<gpu::GPUModuleOp>
+kernels::buildDequantizeKernel(OpBuilder &builder, DequantizeOp op,
+                               StringRef name, const Target &target) {
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
   if (!dataType.hasStaticShape() || dataType.getRank() != 2)
     return op.emitOpError("convert-fp8-to-nvvm needs a static rank-2 input, "

@@ -43,7 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "Gemm/Epilogue.h"
 #include "Gemm/Fragment.h"
@@ -377,10 +377,10 @@ static LogicalResult checkPromotionInterval(Operation *op, int64_t promotion) {
             "of it)";
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
-                                                 ScaledMatmulOp op,
-                                                 StringRef name,
-                                                 const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildGemmKernel(OpBuilder &builder,
+                                                     ScaledMatmulOp op,
+                                                     StringRef name,
+                                                     const Target &target) {
   if (!target.hasGemmKernel()) {
     // Name what the user chose: the function's recipe where the pipeline
     // set one, and the scalings the kernel would have to apply.
@@ -455,8 +455,8 @@ FailureOr<gpu::GPUModuleOp> fp8::buildGemmKernel(OpBuilder &builder,
 static int64_t kBlockOf(ScalingAttr scaling) { return scaling.getTile()[1]; }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
-                            StringRef name, const Target &target) {
+kernels::buildGroupedGemmKernel(OpBuilder &builder, GroupedScaledMatmulOp op,
+                                StringRef name, const Target &target) {
   if (!target.hasGemmKernel() || target.isBlackwell())
     return op.emitOpError("convert-fp8-to-nvvm has no ")
            << target.getName()
@@ -582,8 +582,8 @@ static bool isZeroFill(Value value) {
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildHighPrecisionGemmKernel(OpBuilder &builder, linalg::LinalgOp op,
-                                  StringRef name, const Target &target) {
+kernels::buildHighPrecisionGemmKernel(OpBuilder &builder, linalg::LinalgOp op,
+                                      StringRef name, const Target &target) {
   if (!target.hasGemmKernel() || target.isBlackwell())
     return op.emitOpError("convert-fp8-to-nvvm has no ")
            << target.getName()

@@ -22,7 +22,7 @@
 #include "HadamardKernel.h"
 
 #include "KernelUtils.h"
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
@@ -533,10 +533,10 @@ static FailureOr<gpu::GPUModuleOp> buildColumnKernel(OpBuilder &builder,
   return finishKernel(b, func);
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildHadamardKernel(OpBuilder &builder,
-                                                     HadamardOp op,
-                                                     StringRef name,
-                                                     const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildHadamardKernel(OpBuilder &builder,
+                                                         HadamardOp op,
+                                                         StringRef name,
+                                                         const Target &target) {
   auto type = cast<RankedTensorType>(op.getInput().getType());
   int64_t n = op.getSize();
   if (!type.hasStaticShape() || type.getRank() != 2 || n < kChunk ||

@@ -23,8 +23,8 @@
 
 #include "QuantizeKernel.h"
 
+#include "OpKernels.h"
 #include "StochasticCast.h"
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -526,16 +526,17 @@ buildQuantizationKernel(OpBuilder &builder, OpTy op, StringRef name,
   return buildTileKernel(k, op, name, target);
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildQuantizeKernel(OpBuilder &builder,
-                                                     QuantizeOp op,
-                                                     StringRef name,
-                                                     const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildQuantizeKernel(OpBuilder &builder,
+                                                         QuantizeOp op,
+                                                         StringRef name,
+                                                         const Target &target) {
   return buildQuantizationKernel(builder, op, name, target);
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildQuantizeMonitoredKernel(OpBuilder &builder, QuantizeMonitoredOp op,
-                                  StringRef name, const Target &target) {
+kernels::buildQuantizeMonitoredKernel(OpBuilder &builder,
+                                      QuantizeMonitoredOp op, StringRef name,
+                                      const Target &target) {
   return buildQuantizationKernel(builder, op, name, target);
 }
 
@@ -553,7 +554,7 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
   FusedProducer producer(op);
   FailureOr<gpu::GPUModuleOp> module = failure();
   if (op.getTranspose()) {
-    module = buildCastTransposeKernel(
+    module = buildCastTransposeOfMatrix(
         builder, op, producedType, op.getQuantized().getType().getElementType(),
         op.getScaling(), op.getMargin(),
         {op.getScaleLayout(), op.getScaleTLayout()}, name, target, &producer);
@@ -588,9 +589,9 @@ kernels::buildQuantizeElementwiseKernel(OpBuilder &builder,
   return module;
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildAmaxKernel(OpBuilder &builder, AmaxOp op,
-                                                 StringRef name,
-                                                 const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildAmaxKernel(OpBuilder &builder,
+                                                     AmaxOp op, StringRef name,
+                                                     const Target &target) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   if (failed(checkStaticMatrix(op, inputType)))
     return failure();

@@ -11,6 +11,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 
+#include "FusedProducer.h"
 #include "HadamardKernel.h"
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
@@ -21,52 +22,6 @@ namespace mlir::fp8::kernels {
 /// The most 4096-element steps a single-row tile may take in one CTA (its
 /// chunks stay in registers: 8 x 16 values per thread).
 inline constexpr int64_t kMaxBlockSteps = 8;
-
-/// The elementwise producer of an fp8.quantize_elementwise, computed where
-/// a quantize kernel loads its input (ElementwiseKernel.cpp): each input's
-/// elements read through its indexing map, the body cloned per element, and
-/// the produced value stored where the op keeps it. The quantize kernels
-/// call it from their load hook, so every kernel shape fuses the same way.
-class FusedProducer {
-public:
-  explicit FusedProducer(QuantizeElementwiseOp op) : op(op) {}
-
-  /// Declares the inputs (`in0`, `in1`, ...) and the kept value (`kept`)
-  /// as the kernel's parameters, bound to the op's operands and result.
-  void declare(KernelSignature &signature);
-  /// Finds those parameters' arguments in the kernel.
-  void bind(const KernelSignature &signature, gpu::GPUFuncOp func);
-  /// The `width` produced elements from row-major offset `offset` (a
-  /// vector of the produced type; a scalar for width 1), also stored to the
-  /// kept value where the op has one. `offset` is a multiple of `width`:
-  /// apply(load(...)).
-  Value compute(KernelBuilder &b, Value offset, int64_t width);
-
-  /// Each input's `width` elements that compute reads at `offset`.
-  using Inputs = SmallVector<SmallVector<Value>>;
-  /// Loads `type` (a whole vector) from a 1-D memref at an element offset.
-  using VectorLoader = llvm::function_ref<Value(KernelBuilder &, VectorType,
-                                                Value memref, Value offset)>;
-  /// The loads of compute alone, so that a kernel can put them in flight
-  /// long before the body runs (the vector loads through `vectorLoad`
-  /// where given).
-  Inputs load(KernelBuilder &b, Value offset, int64_t width,
-              VectorLoader vectorLoad = nullptr);
-  /// The body of compute on inputs `loaded` (and the kept value's store).
-  Value apply(KernelBuilder &b, const Inputs &loaded, Value offset,
-              int64_t width);
-  /// The 32-bit registers the inputs of `width` elements take, at most.
-  int64_t loadedWords(int64_t width);
-  /// The bytes the producer's inputs and kept value move.
-  int64_t bytesMoved();
-  /// The produced element type (what the quantization reads).
-  Type getElement() { return op.getProducedType().getElementType(); }
-
-private:
-  QuantizeElementwiseOp op;
-  SmallVector<Value> inputs;
-  Value kept;
-};
 
 /// What the kernel shapes share: the tiling, the types and the buffers.
 /// With an fp8.quantize or fp8.quantize_monitored the kernel quantizes;
@@ -208,38 +163,16 @@ gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
 gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
                                        const Target &target);
 
-/// The kernel of an fp8.quantize_delayed: the tensorwise kernel's passes,
-/// one where the history's amax is usable, two where it is not
-/// (QuantizeTensorwiseKernel.cpp).
-FailureOr<gpu::GPUModuleOp> buildQuantizeDelayedKernel(OpBuilder &builder,
-                                                       QuantizeDelayedOp op,
-                                                       StringRef name,
-                                                       const Target &target);
-
-/// The kernel of an fp8.quantize_elementwise: the quantize kernel of its
-/// tiling, or with `transpose` the cast-transpose, loading through the
-/// producer.
-FailureOr<gpu::GPUModuleOp>
-buildQuantizeElementwiseKernel(OpBuilder &builder, QuantizeElementwiseOp op,
-                               StringRef name, const Target &target);
-
 /// The cast-transpose kernel of a matrix of `inputType` quantized with
 /// `scaling` to `elementType`, reading `op`'s operand 0, or computing the
 /// matrix with `producer` (CastTransposeKernel.cpp).
 /// `layouts` are those of the scales and of the transpose's scales.
 FailureOr<gpu::GPUModuleOp>
-buildCastTransposeKernel(OpBuilder &builder, Operation *op,
-                         RankedTensorType inputType, Type elementType,
-                         ScalingAttr scaling, int64_t margin,
-                         std::array<ScaleLayout, 2> layouts, StringRef name,
-                         const Target &target, FusedProducer *producer);
-
-/// The kernel of an fp8.quantize_elementwise with `reduce` regions (a norm
-/// and its row quantization): a warp per row (RowNormQuantizeKernel.cpp).
-FailureOr<gpu::GPUModuleOp> buildRowNormQuantizeKernel(OpBuilder &builder,
-                                                       QuantizeElementwiseOp op,
-                                                       StringRef name,
-                                                       const Target &target);
+buildCastTransposeOfMatrix(OpBuilder &builder, Operation *op,
+                           RankedTensorType inputType, Type elementType,
+                           ScalingAttr scaling, int64_t margin,
+                           std::array<ScaleLayout, 2> layouts, StringRef name,
+                           const Target &target, FusedProducer *producer);
 
 } // namespace mlir::fp8::kernels
 

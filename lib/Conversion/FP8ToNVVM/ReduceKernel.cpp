@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "WarpRowSum.h"
@@ -151,10 +151,10 @@ static FailureOr<gpu::GPUModuleOp> buildRowSumKernel(OpBuilder &builder,
   return module;
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildReduceKernel(OpBuilder &builder,
-                                                   linalg::LinalgOp op,
-                                                   StringRef name,
-                                                   const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildReduceKernel(OpBuilder &builder,
+                                                       linalg::LinalgOp op,
+                                                       StringRef name,
+                                                       const Target &target) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
     return op->emitOpError("convert-fp8-to-nvvm: only reductions on tensors "
                            "with one result have a kernel");

@@ -22,7 +22,7 @@
 #include "QuantizeKernel.h"
 #include "WarpRowSum.h"
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

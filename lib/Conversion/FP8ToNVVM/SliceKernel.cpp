@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -109,9 +109,10 @@ static FailureOr<gpu::GPUModuleOp> buildPadKernel(OpBuilder &builder,
   return finishKernel(b, func);
 }
 
-FailureOr<gpu::GPUModuleOp> fp8::buildSliceKernel(OpBuilder &builder,
-                                                  Operation *op, StringRef name,
-                                                  const Target &target) {
+FailureOr<gpu::GPUModuleOp> kernels::buildSliceKernel(OpBuilder &builder,
+                                                      Operation *op,
+                                                      StringRef name,
+                                                      const Target &target) {
   if (auto pad = dyn_cast<tensor::PadOp>(op))
     return buildPadKernel(builder, pad, name, target);
   auto extract = dyn_cast<tensor::ExtractSliceOp>(op);

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
@@ -24,8 +24,8 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
-                              StringRef name, const Target &target) {
+kernels::buildTcgen05ScalesKernel(OpBuilder &builder, Tcgen05ScalesOp op,
+                                  StringRef name, const Target &target) {
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   if (failed(checkStaticScales(op, scaleType, resultType)))

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,7 +28,7 @@ static int64_t vectorLength(Type type) {
   return 16 / (type.getIntOrFloatBitWidth() / 8);
 }
 
-bool fp8::fitsTiledTransposeKernel(linalg::TransposeOp op) {
+bool kernels::fitsTiledTransposeKernel(linalg::TransposeOp op) {
   auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
   if (!type || !type.hasStaticShape() || type.getRank() != 2 ||
       op.getPermutation() != ArrayRef<int64_t>{1, 0})
@@ -39,8 +39,8 @@ bool fp8::fitsTiledTransposeKernel(linalg::TransposeOp op) {
 }
 
 FailureOr<gpu::GPUModuleOp>
-fp8::buildTiledTransposeKernel(OpBuilder &builder, linalg::TransposeOp op,
-                               StringRef name, const Target &target) {
+kernels::buildTiledTransposeKernel(OpBuilder &builder, linalg::TransposeOp op,
+                                   StringRef name, const Target &target) {
   assert(fitsTiledTransposeKernel(op) && "see fitsTiledTransposeKernel");
   auto type = cast<RankedTensorType>(op.getInput().getType());
   Type element = type.getElementType();

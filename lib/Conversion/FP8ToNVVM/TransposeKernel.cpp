@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "OpKernels.h"
 
 #include "KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
@@ -30,10 +30,9 @@ static constexpr int64_t kTile = 64;
 // the column reads.
 static constexpr int64_t kStride = kTile + 16;
 
-FailureOr<gpu::GPUModuleOp> fp8::buildTransposeKernel(OpBuilder &builder,
-                                                      TransposeOp op,
-                                                      StringRef name,
-                                                      const Target &target) {
+FailureOr<gpu::GPUModuleOp>
+kernels::buildTransposeKernel(OpBuilder &builder, TransposeOp op,
+                              StringRef name, const Target &target) {
   auto dataType = cast<RankedTensorType>(op.getInput().getType());
   auto scaleType = cast<RankedTensorType>(op.getScale().getType());
   if (!dataType.hasStaticShape() || dataType.getRank() != 2 ||
