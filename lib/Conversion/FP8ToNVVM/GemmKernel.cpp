@@ -59,6 +59,7 @@
 #include "KernelBuilder.h"
 #include "KernelSignature.h"
 #include "KernelUtils.h"
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -71,6 +72,7 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
+namespace schema = mlir::fp8::manifest;
 
 static GemmProblem describeProblem(ScaledMatmulOp op, const Target &target) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
@@ -151,8 +153,9 @@ static GemmLaunch getHopperLaunch(KernelBuilder &b, const GemmConfig &config,
       config.threads(),
       config.sharedBytes(),
       {config.tileM, config.tileN, problem.aLayout().kBlockElements()},
-      {b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
-       b.getNamedAttr("split_tiles", b.getI64IntegerAttr(config.splitTiles))},
+      {b.getNamedAttr(schema::kStages, b.getI64IntegerAttr(config.stages)),
+       b.getNamedAttr(schema::kSplitTiles,
+                      b.getI64IntegerAttr(config.splitTiles))},
       /*cluster=*/{1, 1, 1},
       /*pdl=*/true};
 }
