@@ -10,7 +10,7 @@
 
 #include "Gemm/HighPrecisionGemm.h"
 #include "OpKernels.h"
-#include "ProgrammaticLaunch.h"
+#include "Program/ProgrammaticLaunch.h"
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"

@@ -2,7 +2,7 @@
 
 #include "GemmManifest.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
 using namespace mlir;

@@ -36,9 +36,9 @@
 
 #include "Tcgen05Kernel.h"
 
-#include "../KernelBuilder.h"
-#include "../KernelSignature.h"
-#include "../KernelUtils.h"
+#include "../Program/KernelBuilder.h"
+#include "../Program/KernelSignature.h"
+#include "../Program/KernelUtils.h"
 #include "GemmManifest.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"

@@ -21,8 +21,8 @@
 
 #include "HadamardKernel.h"
 
-#include "KernelUtils.h"
-#include "OpKernels.h"
+#include "../OpKernels.h"
+#include "../Program/KernelUtils.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"

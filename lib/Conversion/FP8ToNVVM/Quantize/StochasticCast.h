@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_STOCHASTICCAST_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_STOCHASTICCAST_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_STOCHASTICCAST_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_STOCHASTICCAST_H
 
-#include "KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::fp8::kernels {
@@ -32,4 +32,4 @@ Value buildStochasticBytes(KernelBuilder &b, Value seed, Value offset,
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_STOCHASTICCAST_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_STOCHASTICCAST_H

@@ -11,7 +11,7 @@
 
 #include "QuantizeKernel.h"
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELBUILDER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELBUILDER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -156,4 +156,4 @@ private:
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELBUILDER_H

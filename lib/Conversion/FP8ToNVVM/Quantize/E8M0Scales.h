@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_E8M0SCALES_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_E8M0SCALES_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_E8M0SCALES_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_E8M0SCALES_H
 
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 
@@ -34,4 +34,4 @@ TileScales buildRceilScales(OpBuilder &b, Location loc, Value amax,
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_E8M0SCALES_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_E8M0SCALES_H

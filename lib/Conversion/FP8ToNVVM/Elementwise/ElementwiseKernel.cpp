@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Elementwise/WarpRowSum.h"
 #include "QuantizeKernel.h"
-#include "WarpRowSum.h"
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_FUSEDPRODUCER_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_FUSEDPRODUCER_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_FUSEDPRODUCER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_FUSEDPRODUCER_H
 
-#include "KernelBuilder.h"
-#include "KernelSignature.h"
+#include "../Program/KernelBuilder.h"
+#include "../Program/KernelSignature.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -64,4 +64,4 @@ private:
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_FUSEDPRODUCER_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_FUSEDPRODUCER_H

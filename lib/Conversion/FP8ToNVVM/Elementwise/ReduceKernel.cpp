@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "WarpRowSum.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -23,7 +23,7 @@
 
 #include "QuantizeKernel.h"
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 #include "StochasticCast.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

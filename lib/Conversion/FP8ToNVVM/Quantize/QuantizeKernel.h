@@ -8,12 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_QUANTIZEKERNEL_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_QUANTIZEKERNEL_H
 
-#include "FusedProducer.h"
-#include "HadamardKernel.h"
-#include "KernelUtils.h"
+#include "../Elementwise/FusedProducer.h"
+#include "../Program/KernelUtils.h"
+#include "../Transform/HadamardKernel.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 
@@ -176,4 +176,4 @@ buildCastTransposeOfMatrix(OpBuilder &builder, Operation *op,
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZE_QUANTIZEKERNEL_H

@@ -36,29 +36,29 @@
 // setmaxnreg.
 //
 // This file checks the op, declares the kernel's parameters and manifest,
-// and assembles the parts under Gemm/: the configuration (GemmConfig), the
-// tile scheduler, the producer pipeline, the Hopper main loop and the
-// epilogue. For chip=sm_100a it hands the op, after the checks both targets
-// share, to the tcgen05 GEMM (Gemm/Tcgen05Kernel.cpp).
+// and assembles the parts beside it in Gemm/: the configuration
+// (GemmConfig), the tile scheduler, the producer pipeline, the Hopper main
+// loop and the epilogue. For chip=sm_100a it hands the op, after the checks
+// both targets share, to the tcgen05 GEMM (Tcgen05Kernel.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
-#include "Gemm/Epilogue.h"
-#include "Gemm/Fragment.h"
-#include "Gemm/GemmConfig.h"
-#include "Gemm/GemmManifest.h"
-#include "Gemm/GemmProblem.h"
-#include "Gemm/GroupedTileScheduler.h"
-#include "Gemm/HighPrecisionGemm.h"
-#include "Gemm/HopperMainLoop.h"
-#include "Gemm/ProducerPipeline.h"
-#include "Gemm/Tcgen05Kernel.h"
-#include "Gemm/TileScheduler.h"
-#include "KernelBuilder.h"
-#include "KernelSignature.h"
-#include "KernelUtils.h"
+#include "../Program/KernelBuilder.h"
+#include "../Program/KernelSignature.h"
+#include "../Program/KernelUtils.h"
+#include "Epilogue.h"
+#include "Fragment.h"
+#include "GemmConfig.h"
+#include "GemmManifest.h"
+#include "GemmProblem.h"
+#include "GroupedTileScheduler.h"
+#include "HighPrecisionGemm.h"
+#include "HopperMainLoop.h"
+#include "ProducerPipeline.h"
+#include "Tcgen05Kernel.h"
+#include "TileScheduler.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -20,10 +20,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "QuantizeKernel.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"

@@ -7,7 +7,7 @@
 
 #include "WarpRowSum.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

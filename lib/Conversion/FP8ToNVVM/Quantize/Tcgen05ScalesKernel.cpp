@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

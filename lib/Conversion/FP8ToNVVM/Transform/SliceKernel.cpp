@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpKernels.h"
+#include "../OpKernels.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

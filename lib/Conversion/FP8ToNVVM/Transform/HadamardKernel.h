@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_HADAMARDKERNEL_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_HADAMARDKERNEL_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_TRANSFORM_HADAMARDKERNEL_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_TRANSFORM_HADAMARDKERNEL_H
 
-#include "KernelBuilder.h"
-#include "KernelUtils.h"
+#include "../Program/KernelBuilder.h"
+#include "../Program/KernelUtils.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -66,4 +66,4 @@ void butterflyInRegisters(KernelBuilder &b, const HadamardRotation &rotation,
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_HADAMARDKERNEL_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_TRANSFORM_HADAMARDKERNEL_H

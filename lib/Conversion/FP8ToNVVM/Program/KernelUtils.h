@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELUTILS_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELUTILS_H
 
 #include "KernelBuilder.h"
 #include "KernelSignature.h"
@@ -130,4 +130,4 @@ SmallVector<Value> convertFromBytes(KernelBuilder &b, Value bytes,
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_KERNELUTILS_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELUTILS_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_CONVERSION_FP8TONVVM_PROGRAMMATICLAUNCH_H
-#define FP8_CONVERSION_FP8TONVVM_PROGRAMMATICLAUNCH_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_PROGRAMMATICLAUNCH_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_PROGRAMMATICLAUNCH_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -24,4 +24,4 @@ void waitForPreviousGridAtEntry(gpu::GPUModuleOp module);
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_CONVERSION_FP8TONVVM_PROGRAMMATICLAUNCH_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_PROGRAMMATICLAUNCH_H

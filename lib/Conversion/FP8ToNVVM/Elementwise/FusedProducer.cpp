@@ -8,7 +8,7 @@
 
 #include "FusedProducer.h"
 
-#include "KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_WARPROWSUM_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_WARPROWSUM_H
 
-#include "KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 
 #include <optional>
 
@@ -71,4 +71,4 @@ Value butterflySum(KernelBuilder &b, Value sum);
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_WARPROWSUM_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_ELEMENTWISE_WARPROWSUM_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_LAUNCHPLAN_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_LAUNCHPLAN_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_LAUNCHPLAN_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_LAUNCHPLAN_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -32,4 +32,4 @@ std::string formatLocation(Location loc);
 
 } // namespace mlir::fp8
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_LAUNCHPLAN_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_LAUNCHPLAN_H

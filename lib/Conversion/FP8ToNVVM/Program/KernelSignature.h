@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELSIGNATURE_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_KERNELSIGNATURE_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELSIGNATURE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELSIGNATURE_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -87,4 +87,4 @@ private:
 
 } // namespace mlir::fp8::kernels
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_KERNELSIGNATURE_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_PROGRAM_KERNELSIGNATURE_H
