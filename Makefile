@@ -23,7 +23,7 @@ FP8_OPT := $(BUILD_DIR)/bin/fp8-opt
 .PHONY: all deps configure build check check-format check-lit check-run \
         check-embed check-gpu gpu-programs run-gpu-programs \
         check-gpu-programs gpu-python run-gpu-python check-python check-gpu-multi \
-        gpu-fusion run-gpu-fusion check-docs check-readme \
+        gpu-fusion run-gpu-fusion check-docs check-readme check-manifest-keys \
         install demo docs format hooks clean
 
 all: build
@@ -162,8 +162,14 @@ check-readme: build
 	$(PYTHON) utils/check-readme-commands.py --self-test
 	$(PYTHON) utils/check-readme-commands.py --fp8-opt $(FP8_OPT)
 
-check: check-docs check-format check-lit check-run check-python check-embed \
-       check-readme
+# The manifest keys python/fp8_mlir reads are the schema's
+# (ManifestSchema.h); the self-test shows that a bad key fails.
+check-manifest-keys: deps
+	$(PYTHON) utils/check-manifest-keys.py --self-test
+	$(PYTHON) utils/check-manifest-keys.py
+
+check: check-docs check-manifest-keys check-format check-lit check-run \
+       check-python check-embed check-readme
 
 # The GPU tests, on the GPU machine (CUDA and PyTorch, no LLVM/MLIR; see
 # test/Integration/GPU/README.md): builds fp8-run on its own in build-run/,

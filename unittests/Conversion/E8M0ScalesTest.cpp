@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "E8M0Scales.h"
+#include "Quantize/E8M0Scales.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelUtils.h"
+#include "Program/KernelUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -9,9 +9,8 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "Gemm/HighPrecisionGemm.h"
-#include "ProgrammaticLaunch.h"
-
-#include "QuantizeKernel.h"
+#include "OpKernels.h"
+#include "Program/ProgrammaticLaunch.h"
 
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "fp8/Conversion/Passes.h"
@@ -30,6 +29,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_CONVERTFP8TONVVM
@@ -127,6 +127,142 @@ bool fp8::needsKernel(Operation *op) {
           llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>));
 }
 
+/// Names a kernel after its function, `what` it computes and its position.
+using KernelNamer = function_ref<std::string(Operation *op, StringRef what)>;
+
+/// Whether `op` launches nothing: not an op of a function's body (ops inside
+/// bodies belong to their op), or a view or constant (reshapes are views of
+/// their source's buffer; constants are cloned into the kernels that use
+/// them).
+static bool launchesNothing(Operation *op) {
+  return !op->getParentOfType<func::FuncOp>() ||
+         isa<func::FuncOp, func::ReturnOp, tensor::EmptyOp,
+             tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>() ||
+         op->getParentOp() != op->getParentOfType<func::FuncOp>();
+}
+
+/// The kernels of tensor and linalg ops: slices, transposes, elementwise ops
+/// and reductions; a matmul left unquantized has none.
+static FailureOr<gpu::GPUModuleOp> buildTensorKernel(OpBuilder &b,
+                                                     Operation *op,
+                                                     KernelNamer kernelName,
+                                                     const Target &target) {
+  using namespace kernels;
+  auto sized = [&] { return succeeded(checkBufferSizes(op)); };
+  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::PadOp>(op)) {
+    if (!sized())
+      return failure();
+    return buildSliceKernel(
+        b, op, kernelName(op, op->getName().stripDialect().str()), target);
+  }
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
+      transpose && fitsTiledTransposeKernel(transpose)) {
+    if (!sized())
+      return failure();
+    return buildTiledTransposeKernel(b, transpose, kernelName(op, "transpose"),
+                                     target);
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      linalgOp && !linalg::isaContractionOpInterface(linalgOp)) {
+    if (!sized())
+      return failure();
+    std::string name = kernelName(op, op->getName().stripDialect().str());
+    return linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
+               ? buildElementwiseKernel(b, linalgOp, name, target)
+               : buildReduceKernel(b, linalgOp, name, target);
+  }
+  InFlightDiagnostic diag =
+      op->emitOpError("convert-fp8-to-nvvm: has no GPU kernel");
+  if (isa<linalg::LinalgOp>(op))
+    diag << " (a matmul left unquantized: give its operands an "
+            "fp8.role so that fp8-quantize-matmuls quantizes it)";
+  return diag;
+}
+
+/// The table from op to kernel builder: `op`'s kernel, failure (reported at
+/// the op), or a null module where the op launches nothing. The fp8 ops
+/// come first, then a matmul kept in high precision (a linalg op), then the
+/// other ops of a function's body.
+static FailureOr<gpu::GPUModuleOp> buildKernelOf(OpBuilder &b, Operation *op,
+                                                 KernelNamer kernelName,
+                                                 const Target &target) {
+  using namespace kernels;
+  using Result = FailureOr<gpu::GPUModuleOp>;
+  // Builders divide by tile extents that an empty dimension makes 0.
+  if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
+          QuantizeElementwiseOp, QuantizeDelayedOp, DequantizeOp, AmaxOp,
+          TransposeOp, TmaAlignScalesOp, Tcgen05ScalesOp, HadamardOp,
+          ScaledMatmulOp>(op) &&
+      failed(checkBufferSizes(op)))
+    return failure();
+  return TypeSwitch<Operation *, Result>(op)
+      .Case([&](QuantizeOp op) {
+        return buildQuantizeKernel(b, op, kernelName(op, "quantize"), target);
+      })
+      .Case([&](QuantizeMonitoredOp op) {
+        return buildQuantizeMonitoredKernel(
+            b, op, kernelName(op, "quantize_monitored"), target);
+      })
+      .Case([&](QuantizeTransposeOp op) {
+        return buildCastTransposeKernel(b, op, kernelName(op, "cast_transpose"),
+                                        target);
+      })
+      .Case([&](QuantizeElementwiseOp op) {
+        if (!op.getReductions().empty())
+          return buildRowNormQuantizeKernel(
+              b, op, kernelName(op, "quantize_row_norm"), target);
+        return buildQuantizeElementwiseKernel(
+            b, op,
+            kernelName(op, op.getTranspose() ? "quantize_elementwise_t"
+                                             : "quantize_elementwise"),
+            target);
+      })
+      .Case([&](QuantizeDelayedOp op) {
+        return buildQuantizeDelayedKernel(
+            b, op, kernelName(op, "quantize_delayed"), target);
+      })
+      .Case([&](TransposeOp op) {
+        return buildTransposeKernel(b, op, kernelName(op, "transpose"), target);
+      })
+      .Case([&](TmaAlignScalesOp op) {
+        return buildTmaAlignScalesKernel(
+            b, op, kernelName(op, "tma_align_scales"), target);
+      })
+      .Case([&](Tcgen05ScalesOp op) {
+        return buildTcgen05ScalesKernel(b, op, kernelName(op, "tcgen05_scales"),
+                                        target);
+      })
+      .Case([&](HadamardOp op) {
+        return buildHadamardKernel(b, op, kernelName(op, "hadamard"), target);
+      })
+      .Case([&](AmaxOp op) {
+        return buildAmaxKernel(b, op, kernelName(op, "amax"), target);
+      })
+      .Case([&](ScaledMatmulOp op) {
+        return buildGemmKernel(b, op, kernelName(op, "gemm"), target);
+      })
+      .Case([&](GroupedScaledMatmulOp op) {
+        return buildGroupedGemmKernel(b, op, kernelName(op, "grouped_gemm"),
+                                      target);
+      })
+      .Case([&](DequantizeOp op) {
+        return buildDequantizeKernel(b, op, kernelName(op, "dequantize"),
+                                     target);
+      })
+      .Default([&](Operation *op) -> Result {
+        // A matmul the recipe keeps in high precision (not one left
+        // unquantized by accident: that has no marker and is refused by
+        // buildTensorKernel).
+        if (isHighPrecisionGemm(op))
+          return buildHighPrecisionGemmKernel(b, cast<linalg::LinalgOp>(op),
+                                              kernelName(op, "gemm"), target);
+        if (launchesNothing(op))
+          return gpu::GPUModuleOp();
+        return buildTensorKernel(b, op, kernelName, target);
+      });
+}
+
 namespace {
 struct ConvertFP8ToNVVMPass
     : fp8::impl::ConvertFP8ToNVVMBase<ConvertFP8ToNVVMPass> {
@@ -197,104 +333,16 @@ struct ConvertFP8ToNVVMPass
     // One kernel per op, in program order (fused ops are fp8-fuse-
     // quantization's, explicit in the IR).
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (hasKernel(op))
+      // Tagged ops keep their kernels; a gpu.module is a kernel.
+      if (hasKernel(op) || isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
-      if (isa<QuantizeOp, QuantizeMonitoredOp, QuantizeTransposeOp,
-              QuantizeElementwiseOp, QuantizeDelayedOp, DequantizeOp, AmaxOp,
-              TransposeOp, TmaAlignScalesOp, Tcgen05ScalesOp, HadamardOp,
-              ScaledMatmulOp>(op) &&
-          failed(checkBufferSizes(op)))
+      FailureOr<gpu::GPUModuleOp> kernel =
+          buildKernelOf(b, op, kernelName, target);
+      if (failed(kernel))
         return WalkResult::interrupt();
-      FailureOr<gpu::GPUModuleOp> kernel = failure();
-      if (auto quantize = dyn_cast<QuantizeOp>(op)) {
-        kernel = buildQuantizeKernel(b, quantize, kernelName(op, "quantize"),
-                                     target);
-      } else if (auto monitored = dyn_cast<QuantizeMonitoredOp>(op)) {
-        kernel = buildQuantizeMonitoredKernel(
-            b, monitored, kernelName(op, "quantize_monitored"), target);
-      } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
-        kernel = buildCastTransposeKernel(
-            b, fused, kernelName(op, "cast_transpose"), target);
-      } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op);
-                 fused && !fused.getReductions().empty()) {
-        kernel = kernels::buildRowNormQuantizeKernel(
-            b, fused, kernelName(op, "quantize_row_norm"), target);
-      } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
-        kernel = kernels::buildQuantizeElementwiseKernel(
-            b, fused,
-            kernelName(op, fused.getTranspose() ? "quantize_elementwise_t"
-                                                : "quantize_elementwise"),
-            target);
-      } else if (auto delayed = dyn_cast<QuantizeDelayedOp>(op)) {
-        kernel = kernels::buildQuantizeDelayedKernel(
-            b, delayed, kernelName(op, "quantize_delayed"), target);
-      } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-        kernel = buildTransposeKernel(b, transpose, kernelName(op, "transpose"),
-                                      target);
-      } else if (auto align = dyn_cast<TmaAlignScalesOp>(op)) {
-        kernel = buildTmaAlignScalesKernel(
-            b, align, kernelName(op, "tma_align_scales"), target);
-      } else if (auto chunks = dyn_cast<Tcgen05ScalesOp>(op)) {
-        kernel = buildTcgen05ScalesKernel(
-            b, chunks, kernelName(op, "tcgen05_scales"), target);
-      } else if (auto hadamard = dyn_cast<HadamardOp>(op)) {
-        kernel = buildHadamardKernel(b, hadamard, kernelName(op, "hadamard"),
-                                     target);
-      } else if (auto amax = dyn_cast<AmaxOp>(op)) {
-        kernel = buildAmaxKernel(b, amax, kernelName(op, "amax"), target);
-      } else if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
-        kernel = buildGemmKernel(b, matmul, kernelName(op, "gemm"), target);
-      } else if (auto grouped = dyn_cast<GroupedScaledMatmulOp>(op)) {
-        kernel = buildGroupedGemmKernel(b, grouped,
-                                        kernelName(op, "grouped_gemm"), target);
-      } else if (isHighPrecisionGemm(op)) {
-        // A matmul the recipe keeps in high precision (not one left
-        // unquantized by accident: that has no marker and is refused below).
-        kernel = buildHighPrecisionGemmKernel(b, cast<linalg::LinalgOp>(op),
-                                              kernelName(op, "gemm"), target);
-      } else if (auto dequantize = dyn_cast<DequantizeOp>(op)) {
-        kernel = buildDequantizeKernel(b, dequantize,
-                                       kernelName(op, "dequantize"), target);
-      } else if (isa<gpu::GPUModuleOp>(op)) {
-        return WalkResult::skip();
-      } else if (!op->getParentOfType<func::FuncOp>() ||
-                 isa<func::FuncOp, func::ReturnOp, tensor::EmptyOp,
-                     tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) ||
-                 op->hasTrait<OpTrait::ConstantLike>() ||
-                 op->getParentOp() != op->getParentOfType<func::FuncOp>()) {
-        // Not a program op: nothing to launch (reshapes are views of their
-        // source's buffer; constants are cloned into the kernels that use
-        // them; ops inside bodies belong to their op).
+      if (!*kernel)
         return WalkResult::advance();
-      } else if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp,
-                     tensor::PadOp>(op)) {
-        if (failed(checkBufferSizes(op)))
-          return WalkResult::interrupt();
-        kernel = buildSliceKernel(
-            b, op, kernelName(op, op->getName().stripDialect().str()), target);
-      } else if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
-                 transpose && fitsTiledTransposeKernel(transpose)) {
-        if (failed(checkBufferSizes(op)))
-          return WalkResult::interrupt();
-        kernel = buildTiledTransposeKernel(b, transpose,
-                                           kernelName(op, "transpose"), target);
-      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-                 linalgOp && !linalg::isaContractionOpInterface(linalgOp)) {
-        if (failed(checkBufferSizes(op)))
-          return WalkResult::interrupt();
-        std::string name = kernelName(op, op->getName().stripDialect().str());
-        kernel = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
-                     ? buildElementwiseKernel(b, linalgOp, name, target)
-                     : buildReduceKernel(b, linalgOp, name, target);
-      } else {
-        InFlightDiagnostic diag =
-            op->emitOpError("convert-fp8-to-nvvm: has no GPU kernel");
-        if (isa<linalg::LinalgOp>(op))
-          diag << " (a matmul left unquantized: give its operands an "
-                  "fp8.role so that fp8-quantize-matmuls quantizes it)";
-        return WalkResult::interrupt();
-      }
-      if (failed(kernel) || failed(checkLaunchable(op, *kernel)))
+      if (failed(checkLaunchable(op, *kernel)))
         return WalkResult::interrupt();
       // The GEMMs wait for the previous grid where their setup ends, or
       // (sm_100a) take no PDL; every other kernel waits at entry.

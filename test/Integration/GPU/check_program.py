@@ -310,7 +310,7 @@ def model_hp_gemm(entry, raw, read, args):
 
 
 # ---------------------------------------------------------------------------
-# Elementwise kernels (lib/Conversion/FP8ToNVVM/ElementwiseKernel.cpp)
+# Elementwise kernels (lib/Conversion/FP8ToNVVM/Elementwise/ElementwiseKernel.cpp)
 # ---------------------------------------------------------------------------
 # The manifest does not carry a linalg.generic's body, so its model comes
 # from the program: ELEMENTWISE[function] lists the models of the function's

@@ -62,6 +62,32 @@ inline constexpr const char kMonitor[] = "monitor";
 // the joint function that backward reads (fp8-split-forward-backward).
 inline constexpr const char kSaved[] = "saved";
 
+// A GEMM kernel's kMatmul entries: the problem, the scalings and scale
+// layouts of A and B, the result's dtype, the tile (kTile) and the chip's
+// pipeline; a grouped GEMM adds kGroups {kCount, kLayout, kCapacity}.
+inline constexpr const char kM[] = "m";
+inline constexpr const char kN[] = "n";
+inline constexpr const char kK[] = "k";
+inline constexpr const char kContracting[] = "contracting";
+inline constexpr const char kAccumulate[] = "accumulate";
+inline constexpr const char kAScaling[] = "a_scaling";
+inline constexpr const char kBScaling[] = "b_scaling";
+inline constexpr const char kAScaleLayout[] = "a_scale_layout";
+inline constexpr const char kBScaleLayout[] = "b_scale_layout";
+inline constexpr const char kOutDType[] = "out_dtype";
+inline constexpr const char kGroups[] = "groups";
+inline constexpr const char kCount[] = "count";
+inline constexpr const char kCapacity[] = "capacity";
+// The pipeline: both chips' stages and split tiles (0 on sm_100a), and
+// sm_100a's accumulators, tensor-memory columns and CTA group.
+inline constexpr const char kStages[] = "stages";
+inline constexpr const char kSplitTiles[] = "split_tiles";
+inline constexpr const char kAccumulators[] = "accumulators";
+inline constexpr const char kTmemColumns[] = "tmem_columns";
+inline constexpr const char kCtaGroup[] = "cta_group";
+// A high-precision GEMM's kAccumulate value.
+inline constexpr const char kAccumulateF32[] = "f32";
+
 // One parameter: a device pointer to a buffer, or a tensor map.
 inline constexpr const char kRole[] = "role";
 inline constexpr const char kDType[] = "dtype";

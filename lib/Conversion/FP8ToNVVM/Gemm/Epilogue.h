@@ -11,7 +11,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "Fragment.h"
 #include "GemmConfig.h"
 #include "GemmProblem.h"

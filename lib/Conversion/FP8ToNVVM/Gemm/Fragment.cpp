@@ -9,7 +9,7 @@
 
 #include "Fragment.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

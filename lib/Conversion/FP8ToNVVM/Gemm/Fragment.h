@@ -15,7 +15,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_FRAGMENT_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_FRAGMENT_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "GemmConfig.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"

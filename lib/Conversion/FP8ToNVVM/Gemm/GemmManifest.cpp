@@ -2,7 +2,7 @@
 
 #include "GemmManifest.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 
 using namespace mlir;
@@ -65,17 +65,18 @@ matmulEntries(OpBuilder &b, OpT op, const GemmProblem &problem,
   auto named = [&](StringRef key, Attribute value) {
     return b.getNamedAttr(key, value);
   };
-  return {
-      named("m", b.getI64IntegerAttr(problem.m)),
-      named("n", b.getI64IntegerAttr(problem.n)),
-      named("k", b.getI64IntegerAttr(problem.k)),
-      named("contracting", b.getI64ArrayAttr(contracting)),
-      named("accumulate",
-            b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
-      named("a_scaling", manifestScaling(b, op.getAScaling())),
-      named("b_scaling", manifestScaling(b, op.getBScaling())),
-      named("a_scale_layout", b.getStringAttr(stringifyScaleLayout(aLayout))),
-      named("b_scale_layout", b.getStringAttr(stringifyScaleLayout(bLayout)))};
+  return {named(schema::kM, b.getI64IntegerAttr(problem.m)),
+          named(schema::kN, b.getI64IntegerAttr(problem.n)),
+          named(schema::kK, b.getI64IntegerAttr(problem.k)),
+          named(schema::kContracting, b.getI64ArrayAttr(contracting)),
+          named(schema::kAccumulate,
+                b.getStringAttr(stringifyAccumulate(op.getAccumulate()))),
+          named(schema::kAScaling, manifestScaling(b, op.getAScaling())),
+          named(schema::kBScaling, manifestScaling(b, op.getBScaling())),
+          named(schema::kAScaleLayout,
+                b.getStringAttr(stringifyScaleLayout(aLayout))),
+          named(schema::kBScaleLayout,
+                b.getStringAttr(stringifyScaleLayout(bLayout)))};
 }
 
 /// Sets the manifest of a scaled GEMM from its `matmul` entries: the
@@ -97,9 +98,9 @@ finishManifest(OpBuilder &b, gpu::GPUFuncOp kernel, OpT op,
   auto named = [&](StringRef key, Attribute value) {
     return b.getNamedAttr(key, value);
   };
-  entries.append(
-      {named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
-       named(schema::kTile, b.getI64ArrayAttr(launch.tile))});
+  entries.append({named(schema::kOutDType,
+                        b.getStringAttr(dtypeName(problem.resultElement))),
+                  named(schema::kTile, b.getI64ArrayAttr(launch.tile))});
   entries.append(launch.pipeline.begin(), launch.pipeline.end());
   SmallVector<NamedAttribute> extra =
       manifestQuantization(b, problem.aElement, op.getAScaling());
@@ -164,12 +165,13 @@ void gemm::setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
   SmallVector<int64_t> contracting = {problem.aMnMajor ? 0 : 1,
                                       problem.bMnMajor ? 0 : 1};
   SmallVector<NamedAttribute> entries = {
-      named("m", b.getI64IntegerAttr(m)),
-      named("n", b.getI64IntegerAttr(n)),
-      named("k", b.getI64IntegerAttr(k)),
-      named("contracting", b.getI64ArrayAttr(contracting)),
-      named("accumulate", b.getStringAttr("f32")),
-      named("out_dtype", b.getStringAttr(dtypeName(problem.resultElement))),
+      named(schema::kM, b.getI64IntegerAttr(m)),
+      named(schema::kN, b.getI64IntegerAttr(n)),
+      named(schema::kK, b.getI64IntegerAttr(k)),
+      named(schema::kContracting, b.getI64ArrayAttr(contracting)),
+      named(schema::kAccumulate, b.getStringAttr(schema::kAccumulateF32)),
+      named(schema::kOutDType,
+            b.getStringAttr(dtypeName(problem.resultElement))),
       named(schema::kTile, b.getI64ArrayAttr(launch.tile))};
   entries.append(launch.pipeline.begin(), launch.pipeline.end());
   SmallVector<NamedAttribute> extra = {
@@ -212,12 +214,13 @@ void gemm::setGroupedGemmManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
       problem.groups.masked ? schema::kLayoutMasked : schema::kLayoutContiguous;
   SmallVector<NamedAttribute> entries = matmulEntries(
       b, op, problem, {1, 1}, op.getAScaleLayout(), ScaleLayout::row_major);
-  entries.push_back(named(
-      "groups",
-      b.getDictionaryAttr(
-          {named("count", b.getI64IntegerAttr(groups)),
-           named(schema::kLayout, b.getStringAttr(layout)),
-           named("capacity", b.getI64IntegerAttr(problem.groups.capacity))})));
+  entries.push_back(
+      named(schema::kGroups,
+            b.getDictionaryAttr(
+                {named(schema::kCount, b.getI64IntegerAttr(groups)),
+                 named(schema::kLayout, b.getStringAttr(layout)),
+                 named(schema::kCapacity,
+                       b.getI64IntegerAttr(problem.groups.capacity))})));
   // Each group's rows are bounded by all of M (contiguous) or by its
   // capacity (masked).
   int64_t rowsBound =

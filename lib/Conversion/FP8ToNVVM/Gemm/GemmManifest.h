@@ -11,7 +11,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
 
-#include "../KernelSignature.h"
+#include "../Program/KernelSignature.h"
 #include "GemmProblem.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"

@@ -5,16 +5,15 @@
 // accumulation, a bf16 or f32 result. It is the FP8 kernel's pipeline,
 // main loop and epilogue (GemmKernel.cpp) with 16-bit wgmmas and no scales.
 // A matmul left unquantized by accident carries no marker and is refused
-// where kernels are chosen (FP8ToNVVM.cpp).
+// where kernels are chosen (FP8ToNVVM.cpp). Its builder is
+// buildHighPrecisionGemmKernel (OpKernels.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HIGHPRECISIONGEMM_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HIGHPRECISIONGEMM_H
 
-#include "fp8/Dialect/FP8/Utils/Target.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Operation.h"
 
 namespace mlir::fp8 {
 
@@ -26,13 +25,6 @@ inline constexpr StringLiteral kHighPrecisionAttrName = "fp8_high_precision";
 
 /// Whether `op` is a matmul that the recipe keeps in high precision.
 bool isHighPrecisionGemm(Operation *op);
-
-/// The sm_90a kernel of such a matmul, or an error naming what it cannot
-/// take.
-FailureOr<gpu::GPUModuleOp> buildHighPrecisionGemmKernel(OpBuilder &builder,
-                                                         linalg::LinalgOp op,
-                                                         StringRef name,
-                                                         const Target &target);
 
 } // namespace mlir::fp8
 

@@ -20,7 +20,7 @@
 
 #include "HopperMainLoop.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "LoopHints.h"
 #include "ScaledTerm.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

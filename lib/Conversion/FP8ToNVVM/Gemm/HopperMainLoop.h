@@ -12,7 +12,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HOPPERMAINLOOP_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HOPPERMAINLOOP_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "Fragment.h"
 #include "GemmConfig.h"
 #include "GemmProblem.h"

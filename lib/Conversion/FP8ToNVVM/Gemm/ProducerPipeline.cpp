@@ -11,7 +11,7 @@
 
 #include "ProducerPipeline.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "Fragment.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

@@ -11,7 +11,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_PRODUCERPIPELINE_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_PRODUCERPIPELINE_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "GemmConfig.h"
 #include "GemmProblem.h"
 #include "TileScheduler.h"

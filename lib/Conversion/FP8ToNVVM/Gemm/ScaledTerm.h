@@ -15,7 +15,7 @@
 #ifndef FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
 #define FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 
 namespace mlir::fp8::kernels::gemm {
 

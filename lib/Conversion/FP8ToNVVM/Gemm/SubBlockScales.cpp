@@ -14,7 +14,7 @@
 
 #include "SubBlockScales.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -17,7 +17,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SUBBLOCKSCALES_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SUBBLOCKSCALES_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "Fragment.h"
 #include "GemmConfig.h"
 #include "GemmProblem.h"

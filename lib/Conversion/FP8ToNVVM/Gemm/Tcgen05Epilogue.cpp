@@ -28,7 +28,7 @@
 
 #include "Tcgen05Epilogue.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "Fragment.h"
 #include "LoopHints.h"
 #include "ScaledTerm.h"

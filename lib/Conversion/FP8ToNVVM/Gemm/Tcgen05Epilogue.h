@@ -17,7 +17,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "GemmProblem.h"
 #include "Tcgen05GemmConfig.h"
 #include "Tcgen05Pipeline.h"

@@ -36,9 +36,9 @@
 
 #include "Tcgen05Kernel.h"
 
-#include "../KernelBuilder.h"
-#include "../KernelSignature.h"
-#include "../KernelUtils.h"
+#include "../Program/KernelBuilder.h"
+#include "../Program/KernelSignature.h"
+#include "../Program/KernelUtils.h"
 #include "GemmManifest.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"
@@ -47,6 +47,7 @@
 #include "Tcgen05MainLoop.h"
 #include "Tcgen05Pipeline.h"
 #include "TileScheduler.h"
+#include "fp8/Conversion/FP8ToNVVM/ManifestSchema.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -55,6 +56,7 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 using namespace mlir::fp8::kernels::gemm;
+namespace schema = mlir::fp8::manifest;
 
 using Config = Tcgen05GemmConfig;
 
@@ -182,11 +184,11 @@ static void setTcgen05Manifest(KernelBuilder &b, gpu::GPUFuncOp kernel,
                     config.threads(),
                     config.sharedBytes(),
                     {config.mmaM(), config.tileN, Config::kTileK},
-                    {entry("stages", config.stages),
-                     entry("accumulators", config.accumulators),
-                     entry("tmem_columns", config.tmemAllocColumns()),
-                     entry("cta_group", config.ctaGroup),
-                     entry("split_tiles", 0)},
+                    {entry(schema::kStages, config.stages),
+                     entry(schema::kAccumulators, config.accumulators),
+                     entry(schema::kTmemColumns, config.tmemAllocColumns()),
+                     entry(schema::kCtaGroup, config.ctaGroup),
+                     entry(schema::kSplitTiles, 0)},
                     {config.clusterSize(), 1, 1}};
   setGemmManifest(b, kernel, op, problem, signature, launch);
 }

@@ -21,7 +21,7 @@
 
 #include "Tcgen05Pipeline.h"
 
-#include "../KernelUtils.h"
+#include "../Program/KernelUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;

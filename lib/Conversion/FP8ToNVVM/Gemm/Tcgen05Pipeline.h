@@ -22,7 +22,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "GemmProblem.h"
 #include "ProducerPipeline.h"
 #include "Tcgen05GemmConfig.h"

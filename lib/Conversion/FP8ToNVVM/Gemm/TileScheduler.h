@@ -10,7 +10,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
 
-#include "../KernelBuilder.h"
+#include "../Program/KernelBuilder.h"
 #include "GemmConfig.h"
 
 namespace mlir::fp8::kernels::gemm {
