@@ -62,8 +62,11 @@ struct PadContractionPass
       int64_t k = op.getStaticLoopRanges()[dims->k[0]];
       if (ShapedType::isDynamic(k) || k % kContractionMultiple == 0)
         continue;
+      // Static operands of integer or float elements (a zero to pad with).
       if (llvm::any_of(op.getDpsInputOperands(), [](OpOperand *operand) {
-            return !cast<ShapedType>(operand->get().getType()).hasStaticShape();
+            auto type = cast<ShapedType>(operand->get().getType());
+            return !type.hasStaticShape() ||
+                   !type.getElementType().isIntOrFloat();
           }))
         continue;
       int64_t padded = llvm::alignTo(k, kContractionMultiple);
