@@ -80,3 +80,13 @@ func.func @dynamic(%x: tensor<?x40xbf16>, %w: tensor<40x64xbf16>, %o: tensor<?x6
                      outs(%o : tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
+
+// -----
+
+// Elements without a zero to pad with (complex) are left alone.
+// CHECK-LABEL: func.func @complex
+// CHECK-NOT: tensor.pad
+func.func @complex(%a: tensor<4x9xcomplex<f32>>, %b: tensor<9x8xcomplex<f32>>, %o: tensor<4x8xcomplex<f32>>) -> tensor<4x8xcomplex<f32>> {
+  %y = linalg.matmul ins(%a, %b : tensor<4x9xcomplex<f32>>, tensor<9x8xcomplex<f32>>) outs(%o : tensor<4x8xcomplex<f32>>) -> tensor<4x8xcomplex<f32>>
+  return %y : tensor<4x8xcomplex<f32>>
+}
