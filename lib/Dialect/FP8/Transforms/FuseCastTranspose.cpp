@@ -51,6 +51,25 @@ QuantizeOp *fusion::findRowsPartner(QuantizeOp transposed,
   return rows == candidates.end() ? nullptr : rows;
 }
 
+/// One fp8.quantize_transpose at `b`'s point, of `rows`'s input, scaling
+/// and margin, with `rows`'s role; it replaces `rows`'s results and the
+/// transposed data and scale `qt`, `scaleT` (of the op at `otherLoc`).
+static void replaceByQuantizeTranspose(OpBuilder &b, QuantizeOp rows,
+                                       Location otherLoc, Value qt,
+                                       Value scaleT) {
+  auto fused = QuantizeTransposeOp::create(
+      b, FusedLoc::get(b.getContext(), {rows.getLoc(), otherLoc}),
+      rows.getResult().getType(), rows.getScale().getType(), qt.getType(),
+      scaleT.getType(), rows.getInput(), rows.getScaling(), rows.getMargin());
+  // The role of the value quantized (both read it).
+  if (Attribute role = rows->getAttr(FP8Dialect::getRoleAttrName()))
+    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
+  qt.replaceAllUsesWith(fused.getResultT());
+  scaleT.replaceAllUsesWith(fused.getScaleT());
+  rows.getResult().replaceAllUsesWith(fused.getResult());
+  rows.getScale().replaceAllUsesWith(fused.getScale());
+}
+
 /// Replaces `rows` (of %x) and `transposed` (of its transpose) by one
 /// fp8.quantize_transpose at the earlier of the two, so that it dominates the
 /// readers of both (%x dominates both).
@@ -58,18 +77,8 @@ void fusion::fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
   auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
   Operation *earlier = rows->isBeforeInBlock(transposed) ? rows : transposed;
   OpBuilder b(earlier);
-  auto fused = QuantizeTransposeOp::create(
-      b, FusedLoc::get(b.getContext(), {rows.getLoc(), transposed.getLoc()}),
-      rows.getResult().getType(), rows.getScale().getType(),
-      transposed.getResult().getType(), transposed.getScale().getType(),
-      rows.getInput(), rows.getScaling(), rows.getMargin());
-  // The role of the value quantized (both quantizations read it).
-  if (Attribute role = rows->getAttr(FP8Dialect::getRoleAttrName()))
-    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
-  rows.getResult().replaceAllUsesWith(fused.getResult());
-  rows.getScale().replaceAllUsesWith(fused.getScale());
-  transposed.getResult().replaceAllUsesWith(fused.getResultT());
-  transposed.getScale().replaceAllUsesWith(fused.getScaleT());
+  replaceByQuantizeTranspose(b, rows, transposed.getLoc(),
+                             transposed.getResult(), transposed.getScale());
   rows.erase();
   transposed.erase();
   if (!transpose->use_empty())
@@ -92,17 +101,8 @@ bool fusion::fuseTensorwiseTranspose(TransposeOp transpose) {
       q->getBlock() != transpose->getBlock())
     return false;
   OpBuilder b(q);
-  auto fused = QuantizeTransposeOp::create(
-      b, FusedLoc::get(b.getContext(), {q.getLoc(), transpose.getLoc()}),
-      q.getResult().getType(), q.getScale().getType(),
-      transpose.getResult().getType(), transpose.getScale().getType(),
-      q.getInput(), q.getScaling(), q.getMargin());
-  if (Attribute role = q->getAttr(FP8Dialect::getRoleAttrName()))
-    fused->setAttr(FP8Dialect::getRoleAttrName(), role);
-  transpose.getResult().replaceAllUsesWith(fused.getResultT());
-  transpose.getResultScale().replaceAllUsesWith(fused.getScaleT());
-  q.getResult().replaceAllUsesWith(fused.getResult());
-  q.getScale().replaceAllUsesWith(fused.getScale());
+  replaceByQuantizeTranspose(b, q, transpose.getLoc(), transpose.getResult(),
+                             transpose.getResultScale());
   transpose.erase();
   q.erase();
   return true;
