@@ -155,10 +155,11 @@ EXPECTED_LINEAR = {
                     "arg1:scale_t"], []),
     "blockwise": (["arg0:qt", "arg0:scale_t", "arg1.T:qt",
                    "arg1.T:scale_t"], []),
-    "rowwise": (["arg1.T:q", "arg1.T:scale", "arg0.T:q", "arg0.T:scale"],
-                []),
+    # The rowwise cast-transposes: X and W quantized along their rows and
+    # columns in one launch each.
+    "rowwise": (["arg0:qt", "arg0:scale_t", "arg1:qt", "arg1:scale_t"], []),
     # Wgrad stays in bf16: it reads X itself.
-    "rowwise_gw_hp": (["arg1.T:q", "arg1.T:scale"], [0]),
+    "rowwise_gw_hp": (["arg1:qt", "arg1:scale_t"], [0]),
 }
 
 

@@ -13,13 +13,13 @@
 // RUN: FileCheck %s --check-prefix=TW < %t.tensorwise/manifest.json
 // RUN: rm -rf %t.rowwise && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=rowwise chip=sm_90a' --fp8-emit=dir=%t.rowwise -o /dev/null
-// RUN: FileCheck %s --check-prefixes=RW,RWMX < %t.rowwise/manifest.json
+// RUN: FileCheck %s --check-prefix=RW < %t.rowwise/manifest.json
 // RUN: rm -rf %t.mxfp8 && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=mxfp8 chip=sm_90a' --fp8-emit=dir=%t.mxfp8 -o /dev/null
-// RUN: FileCheck %s --check-prefixes=MX,RWMX < %t.mxfp8/manifest.json
+// RUN: FileCheck %s --check-prefix=MX < %t.mxfp8/manifest.json
 // RUN: rm -rf %t.ocp && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=mxfp8_ocp chip=sm_90a' --fp8-emit=dir=%t.ocp -o /dev/null
-// RUN: FileCheck %s --check-prefixes=MX,RWMX < %t.ocp/manifest.json
+// RUN: FileCheck %s --check-prefix=MX < %t.ocp/manifest.json
 //
 // RUN: rm -rf %t.delayed && fp8-opt %S/../../../examples/linear_fwd_bwd.mlir \
 // RUN:   --fp8-pipeline='recipe=delayed chip=sm_90a fuse-producers=false' --fp8-emit=dir=%t.delayed -o /dev/null
@@ -35,7 +35,7 @@
 // RUN:   --fp8-pipeline='recipe=rowwise_gw_hp chip=sm_90a' --fp8-emit=dir=%t.gwhp -o /dev/null
 // RUN: %python -c "import json, sys; [print(json.dumps(l, sort_keys=True)) for l in json.load(open(sys.argv[1]))['functions'][0]['launches']]" \
 // RUN:   %t.gwhp/manifest.json | FileCheck %s --check-prefix=GWHP
-// GWHP: {"args": [2, 0, [[DW:[0-9]+]], 2, 0, [[DW]]], "kernel": "linear_fwd_bwd_gemm_8", "location": "{{.*}}linear_fwd_bwd.mlir:32:9", "op": "linalg.matmul"}
+// GWHP: {"args": [2, 0, [[DW:[0-9]+]], 2, 0, [[DW]]], "kernel": "linear_fwd_bwd_gemm_6", "location": "{{.*}}linear_fwd_bwd.mlir:32:9", "op": "linalg.matmul"}
 
 // blockwise, in detail. X (arg0) and dY (arg2) each go through one fused
 // cast-transpose launch that writes both the 1x128 quantization and that of
@@ -318,70 +318,109 @@
 // TW-NEXT: "workspace_bytes": 1311744,
 // TW-NEXT: "zeroed_bytes": 256
 
-// rowwise, mxfp8 and mxfp8_ocp: the same program. Scales run along rows,
-// so a transposed operand is a bf16 linalg.transpose (an elementwise
+// rowwise: X (arg0), W (arg1) and dY (arg2) each go through one rowwise
+// cast-transpose launch (a scale per row of the matrix and per row of its
+// transpose), then the three GEMMs read them: 6 launches.
+// RW-LABEL: "functions": [
+// RW:      "launches": [
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_cast_transpose_0",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_cast_transpose_1",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_gemm_2",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_cast_transpose_3",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_gemm_4",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "linear_fwd_bwd_gemm_5",
+// RW-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      ],
+// RW:      "results": [
+// RW-NEXT:   13,
+// RW-NEXT:   19,
+// RW-NEXT:   20
+// RW-NEXT: ],
+// RW-NEXT:   "workspace_bytes": 1319936,
+// RW-NEXT: "zeroed_bytes": 6400
+// The three cast-transposes' workspaces (row and column amaxes, counters)
+// are zeroed once and left zero by every launch.
+
+// mxfp8 and mxfp8_ocp: the same program. Scales run along rows in blocks
+// of 32, so a transposed operand is a bf16 linalg.transpose (an elementwise
 // kernel) quantized again.
-// RWMX-LABEL: "functions": [
-// RWMX:      "launches": [
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_0",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_1",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_gemm_2",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_3",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_transpose_4",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_5",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_gemm_6",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_transpose_7",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_8",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_transpose_9",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_quantize_10",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "linear_fwd_bwd_gemm_11",
-// RWMX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      ],
-// RWMX:      "results": [
-// RWMX-NEXT:   7,
-// RWMX-NEXT:   13,
-// RWMX-NEXT:   20
-// RWMX-NEXT: ],
-// RW-NEXT:   "workspace_bytes": 1838080,
+// MX-LABEL: "functions": [
+// MX:      "launches": [
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_0",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_1",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_gemm_2",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_3",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_transpose_4",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_5",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_gemm_6",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_transpose_7",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_8",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_transpose_9",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_quantize_10",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "linear_fwd_bwd_gemm_11",
+// MX-NEXT: "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      ],
+// MX:      "results": [
+// MX-NEXT:   7,
+// MX-NEXT:   13,
+// MX-NEXT:   20
+// MX-NEXT: ],
 // MX-NEXT:   "workspace_bytes": 1859584,
-// RWMX-NEXT: "zeroed_bytes": 0
-// The bytes differ by the scales: one f32 per row against one e8m0 per 32.
+// MX-NEXT: "zeroed_bytes": 0
 
 // delayed, unfused (fuse-producers=false): each tensor's scale comes from
 // the amax of its history (three more arguments, rolled and returned as

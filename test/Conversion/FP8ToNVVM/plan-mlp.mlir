@@ -15,12 +15,12 @@
 // RUN:   --fp8-quantize-matmuls=recipe=rowwise --fp8-derive-scaling \
 // RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse '--fp8-fuse-quantization=producers=false scales=false' \
 // RUN:   --fp8-emit=dir=%t.rowwise -o /dev/null
-// RUN: FileCheck %s --check-prefixes=RWMX,RW < %t.rowwise/manifest.json
+// RUN: FileCheck %s --check-prefix=RW < %t.rowwise/manifest.json
 // RUN: rm -rf %t.mxfp8 && fp8-opt %S/../../../examples/mlp_block.mlir \
 // RUN:   --fp8-quantize-matmuls=recipe=mxfp8 --fp8-derive-scaling \
 // RUN:   --fp8-legalize=chip=sm_90a --canonicalize --cse '--fp8-fuse-quantization=producers=false scales=false' \
 // RUN:   --fp8-emit=dir=%t.mxfp8 -o /dev/null
-// RUN: FileCheck %s --check-prefixes=RWMX,MX < %t.mxfp8/manifest.json
+// RUN: FileCheck %s --check-prefix=MX < %t.mxfp8/manifest.json
 
 // The data flow through the GELUs (blockwise): H is the Fprop GEMM's
 // output; GELU reads it and writes A, which a cast-transpose quantizes for
@@ -178,123 +178,195 @@
 // BW-NEXT: "workspace_bytes": 26263552,
 // BW-NEXT: "zeroed_bytes": 0
 
-// rowwise and mxfp8: one program (the transposed operands are bf16
-// linalg.transposes quantized again); the GELUs read the Fprop GEMM's
-// output and the Dgrad GEMM's.
-// RWMX-LABEL: "functions": [
-// RWMX:      "launches": [
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_0",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_1",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_2",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_generic_3",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
-// RWMX-NEXT: "op": "linalg.generic"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_4",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_5",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_6",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_7",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_8",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_9",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_10",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_11",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_12",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_13",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_14",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_15",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_generic_16",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
-// RWMX-NEXT: "op": "linalg.generic"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_17",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_18",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_19",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_20",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_21",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_22",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_transpose_23",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
-// RWMX-NEXT: "op": "linalg.transpose"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_quantize_24",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
-// RWMX-NEXT: "op": "fp8.quantize"
-// RWMX-NOT:  "kernel"
-// RWMX:      "kernel": "mlp_block_gemm_25",
-// RWMX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
-// RWMX-NEXT: "op": "fp8.scaled_matmul"
-// RWMX-NOT:  "kernel"
-// RWMX:      ],
-// RWMX:      "results": [
-// RWMX-NEXT:   14,
-// RWMX-NEXT:   34,
-// RWMX-NEXT:   41,
-// RWMX-NEXT:   27
-// RWMX-NEXT: ],
-// RW-NEXT:   "workspace_bytes": 21514240,
+// rowwise: every quantized operand and its transpose (X, W1, the GELU's
+// output A, W2, dY, dH) come from one rowwise cast-transpose launch each;
+// the GELUs read the Fprop GEMM's output and the Dgrad GEMM's: 14 launches.
+// RW-LABEL: "functions": [
+// RW:      "launches": [
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_0",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_1",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_2",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_generic_3",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
+// RW-NEXT: "op": "linalg.generic"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_4",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_5",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_6",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_7",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_8",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_9",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_generic_10",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
+// RW-NEXT: "op": "linalg.generic"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_cast_transpose_11",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RW-NEXT: "op": "fp8.quantize_transpose"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_12",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      "kernel": "mlp_block_gemm_13",
+// RW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// RW-NEXT: "op": "fp8.scaled_matmul"
+// RW-NOT:  "kernel"
+// RW:      ],
+// RW:      "results": [
+// RW-NEXT:   26,
+// RW-NEXT:   40,
+// RW-NEXT:   41,
+// RW-NEXT:   33
+// RW-NEXT: ],
+// RW-NEXT:   "workspace_bytes": 26241024,
+// RW-NEXT: "zeroed_bytes": 20736
+
+
+// mxfp8: the transposed operands are bf16 linalg.transposes quantized
+// again (1x32 blocks); the GELUs read the Fprop GEMM's output and the
+// Dgrad GEMM's.
+// MX-LABEL: "functions": [
+// MX:      "launches": [
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_0",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_1",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_2",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_generic_3",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
+// MX-NEXT: "op": "linalg.generic"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_4",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_5",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_6",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_7",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_8",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_9",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_10",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_11",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_12",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_13",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_14",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_15",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_generic_16",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
+// MX-NEXT: "op": "linalg.generic"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_17",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_18",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_19",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_20",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_21",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_22",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_transpose_23",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// MX-NEXT: "op": "linalg.transpose"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_quantize_24",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// MX-NEXT: "op": "fp8.quantize"
+// MX-NOT:  "kernel"
+// MX:      "kernel": "mlp_block_gemm_25",
+// MX-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
+// MX-NEXT: "op": "fp8.scaled_matmul"
+// MX-NOT:  "kernel"
+// MX:      ],
+// MX:      "results": [
+// MX-NEXT:   14,
+// MX-NEXT:   34,
+// MX-NEXT:   41,
+// MX-NEXT:   27
+// MX-NEXT: ],
 // MX-NEXT:   "workspace_bytes": 21643264,
-// RWMX-NEXT: "zeroed_bytes": 0
+// MX-NEXT: "zeroed_bytes": 0

@@ -2,6 +2,8 @@
 // quantization kernels in the shapes quantize.mlir leaves out: column tiles
 // of f32 and bf16 (4 and 8 columns a thread, 32 .. 256 rows), stochastic,
 // delayed; the cast-transpose in e5m2 with a margin and in f16; the
+// rowwise cast-transpose (a CTA per tile, and runs of 2-3 tiles that cross
+// column strips and end on an odd tile); the
 // tensorwise kernel where its four-chunk loop iterations overrun the end;
 // stochastic row tiles whose last chunks lie past the end.
 // Each checked bit for bit against oracle.py, seeded and with special values.
@@ -43,6 +45,21 @@ func.func @ct256x512_f16(%x: tensor<256x512xf16>) -> (tensor<256x512xf8E4M3FN>, 
   %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, 128], scale = f32>}
       : tensor<256x512xf16> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
   return %q, %s, %qt, %st : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>, tensor<512x256xf8E4M3FN>, tensor<512x2xf32>
+}
+func.func @rct256x192_pow2(%x: tensor<256x192xbf16>) -> (tensor<256x192xf8E4M3FN>, tensor<256x1xf32>, tensor<192x256xf8E4M3FN>, tensor<192x1xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, *], scale = f32, round = pow2_ceil>}
+      : tensor<256x192xbf16> -> tensor<256x192xf8E4M3FN>, tensor<256x1xf32>, tensor<192x256xf8E4M3FN>, tensor<192x1xf32>
+  return %q, %s, %qt, %st : tensor<256x192xf8E4M3FN>, tensor<256x1xf32>, tensor<192x256xf8E4M3FN>, tensor<192x1xf32>
+}
+func.func @rct1024x640_f16_e5m2_margin(%x: tensor<1024x640xf16>) -> (tensor<1024x640xf8E5M2>, tensor<1024x1xf32>, tensor<640x1024xf8E5M2>, tensor<640x1xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>, margin = 1}
+      : tensor<1024x640xf16> -> tensor<1024x640xf8E5M2>, tensor<1024x1xf32>, tensor<640x1024xf8E5M2>, tensor<640x1xf32>
+  return %q, %s, %qt, %st : tensor<1024x640xf8E5M2>, tensor<1024x1xf32>, tensor<640x1024xf8E5M2>, tensor<640x1xf32>
+}
+func.func @rct2048x1344(%x: tensor<2048x1344xbf16>) -> (tensor<2048x1344xf8E4M3FN>, tensor<2048x1xf32>, tensor<1344x2048xf8E4M3FN>, tensor<1344x1xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
+      : tensor<2048x1344xbf16> -> tensor<2048x1344xf8E4M3FN>, tensor<2048x1xf32>, tensor<1344x2048xf8E4M3FN>, tensor<1344x1xf32>
+  return %q, %s, %qt, %st : tensor<2048x1344xf8E4M3FN>, tensor<2048x1xf32>, tensor<1344x2048xf8E4M3FN>, tensor<1344x1xf32>
 }
 func.func @q3000x1000_tensorwise(%x: tensor<3000x1000xbf16>) -> (tensor<3000x1000xf8E4M3FN>, tensor<1x1xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}

@@ -130,9 +130,13 @@ static void streamStore(KernelBuilder &b, Value bytes, Value buffer,
 FailureOr<gpu::GPUModuleOp>
 kernels::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
                                   StringRef name, const Target &target) {
-  // One scale: its own kernel (the tensorwise kernel's two passes).
-  if (llvm::all_of(op.getScaling().getTile(), ShapedType::isDynamic))
+  // One scale: its own kernel (the tensorwise kernel's two passes); a
+  // scale per row and per column: the rowwise kernel's two passes.
+  ArrayRef<int64_t> tile = op.getScaling().getTile();
+  if (llvm::all_of(tile, ShapedType::isDynamic))
     return buildTensorwiseCastTransposeKernel(builder, op, name, target);
+  if (tile[0] == 1 && ShapedType::isDynamic(tile[1]))
+    return buildRowwiseCastTransposeKernel(builder, op, name, target);
   return buildCastTransposeOfMatrix(
       builder, op, cast<RankedTensorType>(op.getInput().getType()),
       op.getResult().getType().getElementType(), op.getScaling(),

@@ -116,6 +116,16 @@ SmallVector<int64_t> QuantizeKernelBuilder::storedScaleShape() const {
   return getTmaAlignedScaleShape(scaleShape(), scaleElement);
 }
 
+SmallVector<int64_t> QuantizeKernelBuilder::storedScaleTShape() const {
+  ArrayRef<int64_t> tile = scaling.getTile();
+  if (llvm::all_of(tile, ShapedType::isDynamic))
+    return storedScaleShape();
+  int64_t tileRowsT = ShapedType::isDynamic(tile[0]) ? cols : tile[0];
+  int64_t tileColsT = ShapedType::isDynamic(tile[1]) ? rows : tile[1];
+  return {int64_t(llvm::divideCeil(cols, tileRowsT)),
+          int64_t(llvm::divideCeil(rows, tileColsT))};
+}
+
 int64_t QuantizeKernelBuilder::numScales() const {
   return scaleShape()[0] * scaleShape()[1];
 }
@@ -153,13 +163,13 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     signature.addBuffer(
         "scale", ParamRole::output, scaleElement, stored,
         MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
-    // One scale: the transpose's is the same, stored again.
     if (transposed) {
       signature.addBuffer("qt", ParamRole::output, elementType, {cols, rows},
                           MemRefType::get({numElements}, b.getI8Type()));
-      signature.addBuffer(
-          "scale_t", ParamRole::output, scaleElement, stored,
-          MemRefType::get({stored[0] * stored[1]}, storageType(scaleElement)));
+      SmallVector<int64_t> storedT = storedScaleTShape();
+      signature.addBuffer("scale_t", ParamRole::output, scaleElement, storedT,
+                          MemRefType::get({storedT[0] * storedT[1]},
+                                          storageType(scaleElement)));
     }
     // The data's amax, which the caller rolls into the history.
     if (historyOperand)
@@ -172,10 +182,11 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
                           MemRefType::get({2}, b.getI64Type()));
     }
   }
-  // A zero-initialized 16-byte scratch buffer (the tensorwise kernel's
-  // grid-wide amax and arrival counters), last parameter: 4 x i32, declared
-  // to fp8-run as 2 x i64 (it zero-fills parameters of role "workspace"
-  // once; the kernel leaves them zero again).
+  // A zero-initialized scratch buffer (the tensorwise kernel's grid-wide
+  // amax and arrival counters: 4 x i32), last parameter, of
+  // `workspaceWords` i32 declared to fp8-run as i64 (it zero-fills
+  // parameters of role "workspace" once; the kernel leaves them zero
+  // again).
   Operation *source = op ? op : amaxSource;
   if (!producer)
     signature.bindOperand("input", source->getOpOperand(0));
@@ -202,8 +213,9 @@ KernelSignature QuantizeKernelBuilder::getSignature(bool workspace) {
     }
   }
   if (workspace)
-    signature.addBuffer("workspace", ParamRole::workspace, b.getI64Type(), {2},
-                        MemRefType::get({4}, b.getI32Type()));
+    signature.addBuffer("workspace", ParamRole::workspace, b.getI64Type(),
+                        {(workspaceWords + 1) / 2},
+                        MemRefType::get({workspaceWords}, b.getI32Type()));
   // The counts' own workspace: saturated, flushed, and the ticket that
   // tells the last CTA; left zero like the tensorwise scratch.
   if (monitor)
@@ -243,8 +255,12 @@ void QuantizeKernelBuilder::setManifestOf(gpu::GPUFuncOp func,
       numElements * (producer ? 1 : inputBytes + 1) + scaleBytes;
   if (producer)
     bytesMoved += producer->bytesMoved();
-  if (transposed)
-    bytesMoved += numElements + scaleBytes;
+  if (transposed) {
+    SmallVector<int64_t> storedT = storedScaleTShape();
+    bytesMoved +=
+        numElements + storedT[0] * storedT[1] *
+                          (isa<Float8E8M0FNUType>(scaleElement) ? 1 : 4);
+  }
   // Every CTA reads the history; one writes the data's amax.
   if (historyOperand)
     bytesMoved +=

@@ -43,10 +43,13 @@ struct QuantizeKernelBuilder {
   // The kernel's buffers, bound by create (null where the kernel has none):
   // the seed is already loaded, `scratch` is the workspace.
   Value input, seed, data, scales, amaxOut, scratch;
-  // An fp8.quantize_transpose with one scale (tensorwise): the transpose's
+  // An fp8.quantize_transpose (tensorwise or rowwise): the transpose's
   // data and scale buffers too.
   bool transposed = false;
   Value dataT, scalesT;
+  // The i32 words of the workspace (`scratch`), where the kernel has one:
+  // the tensorwise kernel's amax and counters, or more.
+  int64_t workspaceWords = 4;
   // Monitoring: the tile_amax and counts outputs, the counts' workspace
   // (saturated, flushed, CTA tickets), this thread's two counters (i32) and
   // the grid's CTA count.
@@ -89,6 +92,10 @@ struct QuantizeKernelBuilder {
   /// The scale buffer's shape: scaleShape(), or its col_major_tma or
   /// tcgen05 form.
   SmallVector<int64_t> storedScaleShape() const;
+  /// An fp8.quantize_transpose's scale_t buffer: the scales of the
+  /// transpose's tiles (the same scaling over cols x rows), row-major; one
+  /// scale (tensorwise) is stored as the scale is.
+  SmallVector<int64_t> storedScaleTShape() const;
 
   /// The kernel, its manifest and its bound buffers. A quantize kernel's
   /// parameters are input, [seed], [amax], q and scale; an amax kernel's
@@ -166,6 +173,16 @@ gpu::GPUModuleOp buildGenericTileKernel(QuantizeKernelBuilder &k,
                                         StringRef name, const Target &target);
 gpu::GPUModuleOp buildTensorwiseKernel(QuantizeKernelBuilder &k, StringRef name,
                                        const Target &target);
+
+/// The kernel of an fp8.quantize_transpose with a scale per row ([1, *]):
+/// each row of the input and each row of its transpose (column of the
+/// input) scaled by its own amax, found by a first pass of resident CTAs
+/// that meet at a grid-wide barrier; then the tensorwise cast-transpose's
+/// 64x64-tile pass, with a scale per row and per column
+/// (RowwiseCastTransposeKernel.cpp).
+FailureOr<gpu::GPUModuleOp>
+buildRowwiseCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
+                                StringRef name, const Target &target);
 
 /// The kernel of an fp8.quantize_transpose with tensorwise scaling ([*, *],
 /// dims multiples of 64): the tensorwise kernel's grid-wide amax, then a

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridBarrier.h"
 #include "QuantizeKernel.h"
 
 #include "../OpKernels.h"
@@ -50,14 +51,9 @@ struct TensorwiseGrid {
   Value partials, block, thread, first, stride, unrolledStride, isLeader, zero;
 
   Value atomic(arith::AtomicRMWKind kind, Value value, int64_t slot) {
-    return memref::AtomicRMWOp::create(k.b, kind, value, k.scratch,
-                                       ValueRange{k.b.index(slot)})
-        .getResult();
+    return scratchAtomic(k.b, k.scratch, kind, value, k.b.index(slot));
   }
-  void fenceGpu() {
-    NVVM::MembarOp::create(k.b, NVVM::MemScopeKindAttr::get(
-                                    k.b.getContext(), NVVM::MemScopeKind::GPU));
-  }
+  void fenceGpu() { kernels::fenceGpu(k.b); }
   /// Chunk `u` of the iteration at `iv`; past the end a thread reloads the
   /// last chunk, which cannot change a max.
   Value chunkOf(Value iv, int64_t u) {
@@ -115,20 +111,7 @@ Value TensorwiseGrid::gridAmax() {
   Value bits = b.andI(b.bitcast(b.getI32Type(), blockMax), 0x7FFFFFFF);
   atomic(arith::AtomicRMWKind::maxs, bits, 0);
   fenceGpu();
-  atomic(arith::AtomicRMWKind::addi, b.i32(1), 1);
-  auto spin = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
-  {
-    Block *before = b.createBlock(&spin.getBefore());
-    b.setInsertionPointToStart(before);
-    Value arrived = atomic(arith::AtomicRMWKind::addi, b.i32(0), 1);
-    Value waiting = b.ult(arrived, numBlocks);
-    scf::ConditionOp::create(b, waiting, ValueRange{});
-    Block *after = b.createBlock(&spin.getAfter());
-    b.setInsertionPointToStart(after);
-    scf::YieldOp::create(b);
-  }
-  b.setInsertionPointAfter(spin);
-  fenceGpu();
+  arriveAndWait(b, k.scratch, /*slot=*/1, numBlocks);
   Value total = atomic(arith::AtomicRMWKind::addi, b.i32(0), 0);
   int64_t broadcastSlot = kThreadsPerBlock / kWarpSize;
   memref::StoreOp::create(b, b.bitcast(b.getF32Type(), total), partials,

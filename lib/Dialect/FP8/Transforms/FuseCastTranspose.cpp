@@ -5,7 +5,9 @@
 // which one kernel computes from one read of %x (docs/Passes.md). With one
 // scale for the whole tensor (tensorwise), the transpose is an exact
 // `fp8.transpose` of the quantization (fp8-derive-scaling made it so), and
-// the two become one fp8.quantize_transpose too.
+// the two become one fp8.quantize_transpose too. With a scale per row
+// ([1, *]), the quantizations of %x and of its transpose fuse alike, into
+// the rowwise cast-transpose, where neither took a producer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +21,10 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::fusion;
 
-/// Whether `q` is a quantization the cast-transpose computes: its input and
-/// scaling fit the kernel (Target::fitsCastTranspose), round-to-nearest, its
-/// own amax.
-static bool isPlainRowQuantization(QuantizeOp q, Value x) {
-  return Target::fitsCastTranspose(x.getType(), q.getScaling()) &&
+/// Whether `q` is a quantization a cast-transpose computes: its input and
+/// scaling fit the kernel (`fits`), round-to-nearest, its own amax.
+static bool isPlainRowQuantization(QuantizeOp q, Value x, KernelFit fits) {
+  return fits(x.getType(), q.getScaling()) &&
          q.getRounding() == Rounding::nearest && !q.getAmax() &&
          // Not one that kernel generation has already bound to a kernel.
          !q->hasAttr(kKernelAttrName);
@@ -34,10 +35,11 @@ static bool isPlainRowQuantization(QuantizeOp q, Value x) {
 /// `linalg.transpose %x`: quantized alike, in the same block. Null where
 /// none fits.
 QuantizeOp *fusion::findRowsPartner(QuantizeOp transposed,
-                                    MutableArrayRef<QuantizeOp> candidates) {
+                                    MutableArrayRef<QuantizeOp> candidates,
+                                    KernelFit fits) {
   auto transpose = transposed.getInput().getDefiningOp<linalg::TransposeOp>();
   if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
-      !isPlainRowQuantization(transposed, transpose.getInput()))
+      !isPlainRowQuantization(transposed, transpose.getInput(), fits))
     return nullptr;
   QuantizeOp *rows = llvm::find_if(candidates, [&](QuantizeOp q) {
     return q && q.getInput() == transpose.getInput() &&
@@ -45,7 +47,7 @@ QuantizeOp *fusion::findRowsPartner(QuantizeOp transposed,
            q.getResult().getType().getElementType() ==
                transposed.getResult().getType().getElementType() &&
            q.getMargin() == transposed.getMargin() &&
-           isPlainRowQuantization(q, q.getInput()) &&
+           isPlainRowQuantization(q, q.getInput(), fits) &&
            q->getBlock() == transposed->getBlock();
   });
   return rows == candidates.end() ? nullptr : rows;

@@ -13,13 +13,16 @@
 // The pass runs the fusions in order (each in a file of its own,
 // FuseQuantization.h): cast-transposes first, then each quantization takes
 // its producer, then tensorwise quantizations without one take their
-// transposes, then the delayed amax, and last the scale re-layouts.
+// transposes and rowwise ones the quantizations of their transposes, then
+// the delayed amax, and last the scale re-layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuseQuantization.h"
 
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
+#include "fp8/Dialect/FP8/Utils/Target.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8FUSEQUANTIZATION
@@ -36,21 +39,10 @@ struct FP8FuseQuantizationPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<QuantizeOp> quantizations;
-    getOperation().walk([&](QuantizeOp q) { quantizations.push_back(q); });
-    // Fused quantizations leave the list (null) so that each fuses once.
-    for (QuantizeOp &transposed : quantizations) {
-      if (!transposed)
-        continue;
-      QuantizeOp *rows = findRowsPartner(transposed, quantizations);
-      if (!rows)
-        continue;
-      fuseCastTranspose(*rows, transposed);
-      *rows = nullptr;
-      transposed = nullptr;
-    }
+    fuseCastTransposes(&Target::fitsCastTranspose);
     if (!producers) {
       fuseTensorwiseTransposes();
+      fuseCastTransposes(&fitsRowwiseCastTranspose);
       return fuseScales();
     }
     // Then each quantization (plain or fused with its transpose) takes its
@@ -64,8 +56,10 @@ struct FP8FuseQuantizationPass
     for (Operation *quantize : candidates)
       fuseProducerOf(quantize);
     // Tensorwise quantizations that kept no producer, with their exact
-    // transposes (the tensorwise cast-transpose reads no producer).
+    // transposes, and rowwise ones with the quantizations of their
+    // transposes (those cast-transposes read no producer).
     fuseTensorwiseTransposes();
+    fuseCastTransposes(&fitsRowwiseCastTranspose);
     // Delayed scaling's quantizations with the data's amax (the producer
     // fusion leaves quantizations with a given amax alone).
     SmallVector<QuantizeOp> delayed;
@@ -76,6 +70,24 @@ struct FP8FuseQuantizationPass
     for (QuantizeOp q : delayed)
       fuseDelayedAmax(q);
     fuseScales();
+  }
+
+  /// The quantizations of a matrix and of its transpose that the
+  /// cast-transpose `fits` describes, as one fp8.quantize_transpose.
+  void fuseCastTransposes(KernelFit fits) {
+    SmallVector<QuantizeOp> quantizations;
+    getOperation().walk([&](QuantizeOp q) { quantizations.push_back(q); });
+    // Fused quantizations leave the list (null) so that each fuses once.
+    for (QuantizeOp &transposed : quantizations) {
+      if (!transposed)
+        continue;
+      QuantizeOp *rows = findRowsPartner(transposed, quantizations, fits);
+      if (!rows)
+        continue;
+      fuseCastTranspose(*rows, transposed);
+      *rows = nullptr;
+      transposed = nullptr;
+    }
   }
 
   void fuseTensorwiseTransposes() {

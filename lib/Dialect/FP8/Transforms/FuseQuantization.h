@@ -22,11 +22,16 @@ namespace mlir::fp8::fusion {
 // The fusions, in the order the pass runs them
 //===----------------------------------------------------------------------===//
 
-/// The quantization of %x among `candidates` that the cast-transpose can
-/// compute together with `transposed`, a quantization of
-/// `linalg.transpose %x`; null where none fits (FuseCastTranspose.cpp).
+/// Whether a cast-transpose kernel takes a matrix of a type and scaling
+/// (Target::fitsCastTranspose, fitsRowwiseCastTranspose).
+using KernelFit = bool (*)(Type, ScalingAttr);
+
+/// The quantization of %x among `candidates` that the cast-transpose that
+/// `fits` describes can compute together with `transposed`, a quantization
+/// of `linalg.transpose %x`; null where none fits (FuseCastTranspose.cpp).
 QuantizeOp *findRowsPartner(QuantizeOp transposed,
-                            MutableArrayRef<QuantizeOp> candidates);
+                            MutableArrayRef<QuantizeOp> candidates,
+                            KernelFit fits);
 
 /// Replaces `rows` (of %x) and `transposed` (of its transpose) by one
 /// fp8.quantize_transpose (FuseCastTranspose.cpp).

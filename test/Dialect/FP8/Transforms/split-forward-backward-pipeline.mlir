@@ -45,9 +45,9 @@
 // Dgrad's W crosses quantized.
 // GWHP: remark: fp8-split-forward-backward: argument #0 of @linear_fwd_bwd ('tensor<256x512xbf16>') is read by forward and backward: autograd keeps it for backward as it is
 // GWHP-LABEL: func.func @linear_fwd_bwd_fwd(
-// GWHP-SAME: -> (tensor<256x1024xbf16>, tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1.T:q"}, tensor<512x1xf32> {fp8.saved = "arg1.T:scale"})
+// GWHP-SAME: -> (tensor<256x1024xbf16>, tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1:qt"}, tensor<512x1xf32> {fp8.saved = "arg1:scale_t"})
 // GWHP-LABEL: func.func @linear_fwd_bwd_bwd(
-// GWHP-SAME: %{{.*}}: tensor<256x1024xbf16> {fp8.role = "gradient"}, %[[GX:.*]]: tensor<256x512xbf16> {fp8.role = "activation", fp8.saved = "arg0"}, %{{.*}}: tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1.T:q"}, %{{.*}}: tensor<512x1xf32> {fp8.saved = "arg1.T:scale"})
+// GWHP-SAME: %{{.*}}: tensor<256x1024xbf16> {fp8.role = "gradient"}, %[[GX:.*]]: tensor<256x512xbf16> {fp8.role = "activation", fp8.saved = "arg0"}, %{{.*}}: tensor<512x1024xf8E4M3FN> {fp8.saved = "arg1:qt"}, %{{.*}}: tensor<512x1xf32> {fp8.saved = "arg1:scale_t"})
 // GWHP: linalg.matmul {{.*}}ins(%{{.*}}, %[[GX]] :
 
 // Delayed: forward takes and rolls the histories of X and W; dY's history

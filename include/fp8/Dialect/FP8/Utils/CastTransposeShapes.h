@@ -1,0 +1,39 @@
+//===- CastTransposeShapes.h - what the cast-transposes take -----*- C++
+//-*-===//
+//
+// The matrices and scalings a cast-transpose kernel (one read of X giving
+// X and Xᵀ quantized) computes: fp8-fuse-quantization fuses exactly these,
+// and the kernel refuses anything else with a diagnostic. Kernel policy,
+// not a fact about the chip, so not in fp8::Target. Header-only: the pass
+// and the kernel include it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FP8_DIALECT_FP8_UTILS_CASTTRANSPOSESHAPES_H
+#define FP8_DIALECT_FP8_UTILS_CASTTRANSPOSESHAPES_H
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::fp8 {
+
+/// The rowwise cast-transpose's tile: 64 x 64 elements.
+inline constexpr int64_t kRowwiseCastTransposeTile = 64;
+
+/// Whether the rowwise cast-transpose kernel quantizes a matrix of
+/// `inputType` and its transpose with `scaling`, a scale per row ([1, *]):
+/// static, 16-bit, both dims multiples of kRowwiseCastTransposeTile.
+inline bool fitsRowwiseCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kRowwiseCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kRowwiseCastTransposeTile == 0 &&
+         tensor.getNumElements() > 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+         scaling.getTile()[0] == 1 &&
+         ShapedType::isDynamic(scaling.getTile()[1]);
+}
+
+} // namespace mlir::fp8
+
+#endif // FP8_DIALECT_FP8_UTILS_CASTTRANSPOSESHAPES_H
