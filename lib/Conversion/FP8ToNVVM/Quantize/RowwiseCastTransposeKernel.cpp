@@ -101,7 +101,8 @@ struct RowwiseCastTranspose {
                                 ArrayRef<Value> columnMax);
   void flushColumns(Value strip, ArrayRef<Value> columnMax);
   void findAmaxes();
-  void deriveScales(Value index, Value slot);
+  Value amaxWordOf(Value index);
+  void deriveScales(Value index, Value slot, Value amax);
   void castTile(Value values, Value index, Value slot);
   void gatherColumn(Value index, Value slot);
   void quantizeTiles();
@@ -220,38 +221,46 @@ void RowwiseCastTranspose::findAmaxes() {
   gpu::BarrierOp::create(b);
 }
 
-/// The scales of tile `index`'s 64 rows (threads 0-63) and 64 columns
-/// (threads 64-127) into shared-memory slot `slot`; the tiles of the first
-/// strip store their rows' scales, those of the first row band their
-/// columns'.
-void RowwiseCastTranspose::deriveScales(Value index, Value slot) {
+/// The workspace word of the amax this thread derives a scale from for
+/// tile `index`: threads 0-63 a row's, 64-127 a column's (the others load
+/// the first column's again and derive nothing).
+Value RowwiseCastTranspose::amaxWordOf(Value index) {
   auto [rowBase, colBase] = origin(index);
   Value isRow = b.ult(thread, kTile);
-  Value isColumn = b.ult(thread, 2 * kTile);
+  Value column = b.remU(thread, kTile);
+  Value columnWord = b.add(b.add(colBase, column), k.rows);
+  return arith::SelectOp::create(b, isRow, b.add(rowBase, thread),
+                                 columnWord);
+}
+
+/// The scales of tile `index`'s 64 rows (threads 0-63, from `amax`) and 64
+/// columns (threads 64-127) into shared-memory slot `slot`; the tiles of
+/// the first strip store their rows' scales, those of the first row band
+/// their columns'.
+void RowwiseCastTranspose::deriveScales(Value index, Value slot, Value amax) {
+  auto [rowBase, colBase] = origin(index);
   OpBuilder::InsertionGuard guard(b);
-  auto ifRow = scf::IfOp::create(b, isRow, /*withElseRegion=*/true);
+  auto ifDerives = scf::IfOp::create(b, b.ult(thread, 2 * kTile), false);
+  b.setInsertionPointToStart(ifDerives.thenBlock());
+  TileScales scales = k.tileScales(amax);
+  Value stored = toScaleStorage(b, scales.storedScale);
+  auto ifRow = scf::IfOp::create(b, b.ult(thread, kTile),
+                                 /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifRow.thenBlock());
   {
-    Value rowIndex = b.add(rowBase, thread);
-    TileScales scales = k.tileScales(loadAmax(rowIndex));
     memref::StoreOp::create(b, scales.quantScale, rowScales,
                             b.add(b.mul(slot, kTile), thread));
     auto ifStore = scf::IfOp::create(b, b.eq(colBase, 0), false);
     b.setInsertionPointToStart(ifStore.thenBlock());
-    k.storeScale(toScaleStorage(b, scales.storedScale), rowIndex);
+    k.storeScale(stored, b.add(rowBase, thread));
   }
   b.setInsertionPointToStart(ifRow.elseBlock());
-  auto ifColumn = scf::IfOp::create(b, isColumn, false);
-  b.setInsertionPointToStart(ifColumn.thenBlock());
   Value column = b.sub(thread, b.index(kTile));
-  Value columnIndex = b.add(colBase, column);
-  TileScales scales = k.tileScales(loadAmax(b.add(columnIndex, k.rows)));
   memref::StoreOp::create(b, scales.quantScale, columnScales,
                           b.add(b.mul(slot, kTile), column));
   auto ifStore = scf::IfOp::create(b, b.eq(rowBase, 0), false);
   b.setInsertionPointToStart(ifStore.thenBlock());
-  memref::StoreOp::create(b, toScaleStorage(b, scales.storedScale), k.scalesT,
-                          columnIndex);
+  memref::StoreOp::create(b, stored, k.scalesT, b.add(colBase, column));
 }
 
 /// This thread's 16 values of tile `index` cast with their row's scale
@@ -296,43 +305,64 @@ void RowwiseCastTranspose::gatherColumn(Value index, Value slot) {
   vector::StoreOp::create(b, bytes, k.dataT, offset, false, llvm::Align(16));
 }
 
-/// Pass 2: the run backwards, two tiles an iteration: both loaded, both
-/// tiles' scales derived (barrier), both cast (barrier), both gathered.
-/// The next iteration's scale and tile stores come after its first
-/// barrier, which every thread reaches only after its gathers.
+/// Pass 2: the run backwards, two tiles an iteration: both tiles' scales
+/// derived (barrier), both cast (barrier), both gathered. The next
+/// iteration's tiles and amaxes are loaded before this one's work, so that
+/// their latency hides behind it. The next iteration's scale and tile stores
+/// come after its first barrier, which every thread reaches only after its
+/// gathers.
 void RowwiseCastTranspose::quantizeTiles() {
   Value count = b.sub(last, first);
-  auto loop = scf::ForOp::create(b, b.index(0), count, b.index(2));
+  // The iteration at `step`'s two tiles (the first again where the run has
+  // one left) and what it loads: their values and this thread's amaxes.
+  auto tilesOf = [&](Value step) -> std::pair<Value, Value> {
+    Value index = b.sub(b.sub(last, step), b.index(1));
+    Value hasSecond = b.ult(b.add(step, b.index(1)), count);
+    return {index, arith::SelectOp::create(b, hasSecond,
+                                           b.sub(index, b.index(1)), index)};
+  };
+  auto loadsOf = [&](Value step) -> SmallVector<Value> {
+    auto [index, second] = tilesOf(step);
+    return {k.load(offsetOf(index)), k.load(offsetOf(second)),
+            loadAmax(amaxWordOf(index)), loadAmax(amaxWordOf(second))};
+  };
+  auto loop = scf::ForOp::create(b, b.index(0), count, b.index(2),
+                                 loadsOf(b.index(0)));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value step = loop.getInductionVar();
-  Value index = b.sub(b.sub(last, step), b.index(1));
+  auto [index, second] = tilesOf(step);
   Value hasSecond = b.ult(b.add(step, b.index(1)), count);
-  Value second =
-      arith::SelectOp::create(b, hasSecond, b.sub(index, b.index(1)), index);
-  Value values = k.load(offsetOf(index));
-  Value secondValues = k.load(offsetOf(second));
+  // The next iteration's loads (this one's again after the last).
+  Value next = b.add(step, b.index(2));
+  SmallVector<Value> prefetched = loadsOf(
+      arith::SelectOp::create(b, b.ult(next, count), next, step));
+  auto current = loop.getRegionIterArgs();
   Value slot0 = b.index(0), slot1 = b.index(1);
-  deriveScales(index, slot0);
+  deriveScales(index, slot0, current[2]);
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifSecond = scf::IfOp::create(b, hasSecond, false);
     b.setInsertionPointToStart(ifSecond.thenBlock());
-    deriveScales(second, slot1);
+    deriveScales(second, slot1, current[3]);
   }
   gpu::BarrierOp::create(b);
-  castTile(values, index, slot0);
+  castTile(current[0], index, slot0);
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifSecond = scf::IfOp::create(b, hasSecond, false);
     b.setInsertionPointToStart(ifSecond.thenBlock());
-    castTile(secondValues, second, slot1);
+    castTile(current[1], second, slot1);
   }
   gpu::BarrierOp::create(b);
   gatherColumn(index, slot0);
-  auto ifSecond = scf::IfOp::create(b, hasSecond, false);
-  b.setInsertionPointToStart(ifSecond.thenBlock());
-  gatherColumn(second, slot1);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifSecond = scf::IfOp::create(b, hasSecond, false);
+    b.setInsertionPointToStart(ifSecond.thenBlock());
+    gatherColumn(second, slot1);
+  }
+  scf::YieldOp::create(b, prefetched);
 }
 
 /// The last CTA to leave zeroes the amaxes and the counters for the next
