@@ -229,8 +229,7 @@ Value RowwiseCastTranspose::amaxWordOf(Value index) {
   Value isRow = b.ult(thread, kTile);
   Value column = b.remU(thread, kTile);
   Value columnWord = b.add(b.add(colBase, column), k.rows);
-  return arith::SelectOp::create(b, isRow, b.add(rowBase, thread),
-                                 columnWord);
+  return arith::SelectOp::create(b, isRow, b.add(rowBase, thread), columnWord);
 }
 
 /// The scales of tile `index`'s 64 rows (threads 0-63, from `amax`) and 64
@@ -326,8 +325,8 @@ void RowwiseCastTranspose::quantizeTiles() {
     return {k.load(offsetOf(index)), k.load(offsetOf(second)),
             loadAmax(amaxWordOf(index)), loadAmax(amaxWordOf(second))};
   };
-  auto loop = scf::ForOp::create(b, b.index(0), count, b.index(2),
-                                 loadsOf(b.index(0)));
+  auto loop =
+      scf::ForOp::create(b, b.index(0), count, b.index(2), loadsOf(b.index(0)));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value step = loop.getInductionVar();
@@ -335,8 +334,8 @@ void RowwiseCastTranspose::quantizeTiles() {
   Value hasSecond = b.ult(b.add(step, b.index(1)), count);
   // The next iteration's loads (this one's again after the last).
   Value next = b.add(step, b.index(2));
-  SmallVector<Value> prefetched = loadsOf(
-      arith::SelectOp::create(b, b.ult(next, count), next, step));
+  SmallVector<Value> prefetched =
+      loadsOf(arith::SelectOp::create(b, b.ult(next, count), next, step));
   auto current = loop.getRegionIterArgs();
   Value slot0 = b.index(0), slot1 = b.index(1);
   deriveScales(index, slot0, current[2]);
