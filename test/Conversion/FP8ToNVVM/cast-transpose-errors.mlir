@@ -50,3 +50,31 @@ func.func @rowwise_layout(%x: tensor<64x128xbf16>) -> tensor<64x128xf8E4M3FN> {
       : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>, tensor<128x64xf8E4M3FN>, tensor<1x128xf32>
   return %q : tensor<64x128xf8E4M3FN>
 }
+
+// -----
+
+// Square tiles: 64 or 128, dims multiples of them.
+func.func @block_tile(%x: tensor<64x64xbf16>) -> tensor<64x64xf8E4M3FN> {
+  // expected-error @+1 {{convert-fp8-to-nvvm: the block cast-transpose needs square tiles of 64 or 128 and dims multiples of them, got 'tensor<64x64xbf16>' and tile [32, 32]}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [32, 32], scale = f32>}
+      : tensor<64x64xbf16> -> tensor<64x64xf8E4M3FN>, tensor<2x2xf32>, tensor<64x64xf8E4M3FN>, tensor<2x2xf32>
+  return %q : tensor<64x64xf8E4M3FN>
+}
+
+// -----
+
+func.func @block_dims(%x: tensor<192x128xbf16>) -> tensor<192x128xf8E4M3FN> {
+  // expected-error @+1 {{convert-fp8-to-nvvm: the block cast-transpose needs square tiles of 64 or 128 and dims multiples of them, got 'tensor<192x128xbf16>' and tile [128, 128]}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<192x128xbf16> -> tensor<192x128xf8E4M3FN>, tensor<2x1xf32>, tensor<128x192xf8E4M3FN>, tensor<1x2xf32>
+  return %q : tensor<192x128xf8E4M3FN>
+}
+
+// -----
+
+func.func @block_layout(%x: tensor<128x128xbf16>) -> tensor<128x128xf8E4M3FN> {
+  // expected-error @+1 {{convert-fp8-to-nvvm: the block cast-transpose stores row-major scales only}}
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>, scale_layout = #fp8.scale_layout<col_major_tma>}
+      : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<1x4xf32>, tensor<128x128xf8E4M3FN>, tensor<1x1xf32>
+  return %q : tensor<128x128xf8E4M3FN>
+}

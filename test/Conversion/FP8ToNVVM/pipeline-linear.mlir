@@ -1,6 +1,7 @@
 // The whole pipeline on the linear layer (Fprop, Dgrad, Wgrad) under
 // blockwise: legalized for sm_90a and fused, it becomes two cast-transposes
-// (X and dY with their K-major transposes), W's quantization and transpose,
+// (X and dY with their K-major transposes), W's quantization with its
+// exact transpose (a third fp8.quantize_transpose),
 // four scale alignments (the 1x128 scales of X and dY for Fprop and Dgrad,
 // and of dY^T and X^T for Wgrad, into the col_major_tma layout the GEMMs
 // load with TMA) and three GEMMs, all of which assemble.
@@ -12,16 +13,15 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 // RUN: %if ptxas-sm90a %{ for f in %t/*.ptx; do %ptxas -arch=sm_90a $f -o /dev/null || exit 1; done %}
 // CHECK: linear_fwd_bwd_cast_transpose_0.ptx
-// CHECK-NEXT: linear_fwd_bwd_cast_transpose_5.ptx
-// CHECK-NEXT: linear_fwd_bwd_gemm_10.ptx
-// CHECK-NEXT: linear_fwd_bwd_gemm_4.ptx
-// CHECK-NEXT: linear_fwd_bwd_gemm_7.ptx
-// CHECK-NEXT: linear_fwd_bwd_quantize_2.ptx
+// CHECK-NEXT: linear_fwd_bwd_cast_transpose_2.ptx
+// CHECK-NEXT: linear_fwd_bwd_cast_transpose_4.ptx
+// CHECK-NEXT: linear_fwd_bwd_gemm_3.ptx
+// CHECK-NEXT: linear_fwd_bwd_gemm_6.ptx
+// CHECK-NEXT: linear_fwd_bwd_gemm_9.ptx
 // CHECK-NEXT: linear_fwd_bwd_tma_align_scales_1.ptx
-// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_6.ptx
+// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_5.ptx
+// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_7.ptx
 // CHECK-NEXT: linear_fwd_bwd_tma_align_scales_8.ptx
-// CHECK-NEXT: linear_fwd_bwd_tma_align_scales_9.ptx
-// CHECK-NEXT: linear_fwd_bwd_transpose_3.ptx
 // CHECK-NEXT: manifest.json
 
 // Each alignment reads the scales of one quantization (X 256x512 and dY
@@ -38,19 +38,19 @@
 // MANIFEST-NEXT: "shape": [
 // MANIFEST-NEXT: 4,
 // MANIFEST-NEXT: 256
-// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_6",
+// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_5",
 // MANIFEST: "name": "tma_scale",
 // MANIFEST-NEXT: "role": "output",
 // MANIFEST-NEXT: "shape": [
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 256
-// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_8",
+// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_7",
 // MANIFEST: "name": "tma_scale",
 // MANIFEST-NEXT: "role": "output",
 // MANIFEST-NEXT: "shape": [
 // MANIFEST-NEXT: 2,
 // MANIFEST-NEXT: 1024
-// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_9",
+// MANIFEST: "name": "linear_fwd_bwd_tma_align_scales_8",
 // MANIFEST: "name": "tma_scale",
 // MANIFEST-NEXT: "role": "output",
 // MANIFEST-NEXT: "shape": [

@@ -39,7 +39,8 @@
 
 // blockwise, in detail. X (arg0) and dY (arg2) each go through one fused
 // cast-transpose launch that writes both the 1x128 quantization and that of
-// the transpose; W (arg1) is quantized in 128x128 blocks and transposed. The
+// the transpose; W (arg1) is quantized in 128x128 blocks and transposed in
+// one launch too (the block cast-transpose: its transpose is exact). The
 // 1x128 scales are aligned for TMA before each GEMM reads them. A GEMM's
 // tensor-map arguments are the buffers they map (a, b, c, a_scale and, for
 // Wgrad, b_scale). Intermediates reuse the bytes of dead ones: W's scales
@@ -85,19 +86,19 @@
 // BW-NEXT: "offset": 270336,
 // BW:      "id": [[WQ:8]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_quantize_2.q",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_2.q",
 // BW-NEXT: "offset": 274432,
 // BW:      "id": [[WS:9]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_quantize_2.scale",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_2.scale",
 // BW-NEXT: "offset": 131072,
 // BW:      "id": [[WQT:10]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_transpose_3.qt",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_2.qt",
 // BW-NEXT: "offset": 798720,
 // BW:      "id": [[WST:11]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_transpose_3.scale_t",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_2.scale_t",
 // BW-NEXT: "offset": 131328,
 // BW:      "id": [[Y:12]],
 // BW-NEXT: "index": 0,
@@ -105,23 +106,23 @@
 // BW-NEXT: "name": "result0",
 // BW:      "id": [[DYQ:13]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_5.q",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_4.q",
 // BW-NEXT: "offset": 270336,
 // BW:      "id": [[DYS:14]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_5.scale",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_4.scale",
 // BW-NEXT: "offset": 0,
 // BW:      "id": [[DYQT:15]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_5.qt",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_4.qt",
 // BW-NEXT: "offset": 532480,
 // BW:      "id": [[DYST:16]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_5.scale_t",
+// BW-NEXT: "name": "linear_fwd_bwd_cast_transpose_4.scale_t",
 // BW-NEXT: "offset": 8192,
 // BW:      "id": [[DYSA:17]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_6.tma_scale",
+// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_5.tma_scale",
 // BW-NEXT: "offset": 16384,
 // BW:      "id": [[DX:18]],
 // BW-NEXT: "index": 1,
@@ -129,11 +130,11 @@
 // BW-NEXT: "name": "result1",
 // BW:      "id": [[DYTSA:19]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_8.tma_scale",
+// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_7.tma_scale",
 // BW-NEXT: "offset": 0,
 // BW:      "id": [[XTSA:20]],
 // BW-NEXT: "kind": "intermediate",
-// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_9.tma_scale",
+// BW-NEXT: "name": "linear_fwd_bwd_tma_align_scales_8.tma_scale",
 // BW-NEXT: "offset": 8192,
 // BW:      "id": [[DW:21]],
 // BW-NEXT: "index": 2,
@@ -165,22 +166,13 @@
 // BW-NEXT:     "args": [
 // BW-NEXT:       [[W]],
 // BW-NEXT:       [[WQ]],
-// BW-NEXT:       [[WS]]
-// BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_quantize_2",
-// BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
-// BW-NEXT:     "op": "fp8.quantize"
-// BW-NEXT:   },
-// BW-NEXT:   {
-// BW-NEXT:     "args": [
-// BW-NEXT:       [[WQ]],
 // BW-NEXT:       [[WS]],
 // BW-NEXT:       [[WQT]],
 // BW-NEXT:       [[WST]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_transpose_3",
-// BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
-// BW-NEXT:     "op": "fp8.transpose"
+// BW-NEXT:     "kernel": "linear_fwd_bwd_cast_transpose_2",
+// BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
+// BW-NEXT:     "op": "fp8.quantize_transpose"
 // BW-NEXT:   },
 // BW-NEXT:   {
 // BW-NEXT:     "args": [
@@ -194,7 +186,7 @@
 // BW-NEXT:       [[Y]],
 // BW-NEXT:       [[XSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_4",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_3",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:21:8",
 // BW-NEXT:     "op": "fp8.scaled_matmul"
 // BW-NEXT:   },
@@ -206,7 +198,7 @@
 // BW-NEXT:       [[DYQT]],
 // BW-NEXT:       [[DYST]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_cast_transpose_5",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_cast_transpose_4",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // BW-NEXT:     "op": "fp8.quantize+transpose"
 // BW-NEXT:   },
@@ -215,7 +207,7 @@
 // BW-NEXT:       [[DYS]],
 // BW-NEXT:       [[DYSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_6",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_5",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // BW-NEXT:     "op": "fp8.tma_align_scales"
 // BW-NEXT:   },
@@ -231,7 +223,7 @@
 // BW-NEXT:       [[DX]],
 // BW-NEXT:       [[DYSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_7",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_6",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:27:9",
 // BW-NEXT:     "op": "fp8.scaled_matmul"
 // BW-NEXT:   },
@@ -240,7 +232,7 @@
 // BW-NEXT:       [[DYST]],
 // BW-NEXT:       [[DYTSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_8",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_7",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
 // BW-NEXT:     "op": "fp8.tma_align_scales"
 // BW-NEXT:   },
@@ -249,7 +241,7 @@
 // BW-NEXT:       [[XST]],
 // BW-NEXT:       [[XTSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_9",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_tma_align_scales_8",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
 // BW-NEXT:     "op": "fp8.tma_align_scales"
 // BW-NEXT:   },
@@ -266,7 +258,7 @@
 // BW-NEXT:       [[DYTSA]],
 // BW-NEXT:       [[XTSA]]
 // BW-NEXT:     ],
-// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_10",
+// BW-NEXT:     "kernel": "linear_fwd_bwd_gemm_9",
 // BW-NEXT:     "location": "{{.*}}linear_fwd_bwd.mlir:32:9",
 // BW-NEXT:     "op": "fp8.scaled_matmul"
 // BW-NEXT:   }

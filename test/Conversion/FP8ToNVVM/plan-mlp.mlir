@@ -29,46 +29,47 @@
 // first layer's Dgrad and Wgrad. dH takes A's bytes, dead by then.
 // FLOW:      "id": [[H:13]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_gemm_4.c",
+// FLOW-NEXT: "name": "mlp_block_gemm_3.c",
 // FLOW-NEXT: "offset": 9486336,
 // FLOW:      "id": [[A:14]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_generic_5.out0",
+// FLOW-NEXT: "name": "mlp_block_generic_4.out0",
 // FLOW-NEXT: "offset": [[AOFF:1081344]],
 // FLOW:      "id": [[DA:30]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_gemm_13.c",
+// FLOW-NEXT: "name": "mlp_block_gemm_11.c",
 // FLOW:      "id": [[DH:34]],
 // FLOW-NEXT: "kind": "intermediate",
-// FLOW-NEXT: "name": "mlp_block_generic_17.out0",
+// FLOW-NEXT: "name": "mlp_block_generic_15.out0",
 // FLOW-NEXT: "offset": [[AOFF]],
-// FLOW:        "kernel": "mlp_block_gemm_4",
+// FLOW:        "kernel": "mlp_block_gemm_3",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:30:8",
 // FLOW:        "args": [
 // FLOW-NEXT:     [[H]],
 // FLOW-NEXT:     [[A]]
 // FLOW-NEXT:   ],
-// FLOW-NEXT:   "kernel": "mlp_block_generic_5",
+// FLOW-NEXT:   "kernel": "mlp_block_generic_4",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:33:8",
 // FLOW-NEXT:   "op": "linalg.generic"
 // FLOW:        "args": [
 // FLOW-NEXT:     [[A]],
-// FLOW:        "kernel": "mlp_block_cast_transpose_6",
-// FLOW:        "kernel": "mlp_block_gemm_16",
+// FLOW:        "kernel": "mlp_block_cast_transpose_5",
+// FLOW:        "kernel": "mlp_block_gemm_14",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:66:10",
 // FLOW:        "args": [
 // FLOW-NEXT:     [[DA]],
 // FLOW-NEXT:     [[H]],
 // FLOW-NEXT:     [[DH]]
 // FLOW-NEXT:   ],
-// FLOW-NEXT:   "kernel": "mlp_block_generic_17",
+// FLOW-NEXT:   "kernel": "mlp_block_generic_15",
 // FLOW-NEXT:   "location": "{{.*}}mlp_block.mlir:71:9",
 // FLOW-NEXT:   "op": "linalg.generic"
 // FLOW:        "args": [
 // FLOW-NEXT:     [[DH]],
-// FLOW:        "kernel": "mlp_block_cast_transpose_18",
+// FLOW:        "kernel": "mlp_block_cast_transpose_16",
 
-// blockwise: every launch in order.
+// blockwise: every launch in order (W1 and W2 quantized with their exact
+// 128x128 transposes in one launch each).
 // BW-LABEL: "functions": [
 // BW:      "launches": [
 // BW-NOT:  "kernel"
@@ -80,91 +81,83 @@
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_quantize_2",
+// BW:      "kernel": "mlp_block_cast_transpose_2",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
-// BW-NEXT: "op": "fp8.quantize"
+// BW-NEXT: "op": "fp8.quantize_transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_transpose_3",
-// BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
-// BW-NEXT: "op": "fp8.transpose"
-// BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_4",
+// BW:      "kernel": "mlp_block_gemm_3",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:30:8",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_generic_5",
+// BW:      "kernel": "mlp_block_generic_4",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:33:8",
 // BW-NEXT: "op": "linalg.generic"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_6",
+// BW:      "kernel": "mlp_block_cast_transpose_5",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_7",
+// BW:      "kernel": "mlp_block_tma_align_scales_6",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_quantize_8",
+// BW:      "kernel": "mlp_block_cast_transpose_7",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
-// BW-NEXT: "op": "fp8.quantize"
+// BW-NEXT: "op": "fp8.quantize_transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_transpose_9",
-// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// BW-NEXT: "op": "fp8.transpose"
-// BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_10",
+// BW:      "kernel": "mlp_block_gemm_8",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:56:8",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_11",
+// BW:      "kernel": "mlp_block_cast_transpose_9",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
 // BW-NEXT: "op": "fp8.quantize+transpose"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_tma_align_scales_10",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.tma_align_scales"
+// BW-NOT:  "kernel"
+// BW:      "kernel": "mlp_block_gemm_11",
+// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
+// BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
 // BW:      "kernel": "mlp_block_tma_align_scales_12",
-// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// BW-NEXT: "op": "fp8.tma_align_scales"
-// BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_13",
-// BW-NEXT: "location": "{{.*}}mlp_block.mlir:61:9",
-// BW-NEXT: "op": "fp8.scaled_matmul"
-// BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_14",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_15",
+// BW:      "kernel": "mlp_block_tma_align_scales_13",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_16",
+// BW:      "kernel": "mlp_block_gemm_14",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:66:10",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_generic_17",
+// BW:      "kernel": "mlp_block_generic_15",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:71:9",
 // BW-NEXT: "op": "linalg.generic"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_cast_transpose_18",
+// BW:      "kernel": "mlp_block_cast_transpose_16",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
 // BW-NEXT: "op": "fp8.quantize+transpose"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_19",
+// BW:      "kernel": "mlp_block_tma_align_scales_17",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_20",
+// BW:      "kernel": "mlp_block_gemm_18",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:90:9",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_21",
+// BW:      "kernel": "mlp_block_tma_align_scales_19",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_tma_align_scales_22",
+// BW:      "kernel": "mlp_block_tma_align_scales_20",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
 // BW-NEXT: "op": "fp8.tma_align_scales"
 // BW-NOT:  "kernel"
-// BW:      "kernel": "mlp_block_gemm_23",
+// BW:      "kernel": "mlp_block_gemm_21",
 // BW-NEXT: "location": "{{.*}}mlp_block.mlir:95:10",
 // BW-NEXT: "op": "fp8.scaled_matmul"
 // BW-NOT:  "kernel"

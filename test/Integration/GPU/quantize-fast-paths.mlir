@@ -3,7 +3,8 @@
 // of f32 and bf16 (4 and 8 columns a thread, 32 .. 256 rows), stochastic,
 // delayed; the cast-transpose in e5m2 with a margin and in f16; the
 // rowwise cast-transpose (a CTA per tile, and runs of 2-3 tiles that cross
-// column strips and end on an odd tile); the
+// column strips and end on an odd tile); the block cast-transpose (square
+// tiles of 128 and 64, bf16, f16 and f32); the
 // tensorwise kernel where its four-chunk loop iterations overrun the end;
 // stochastic row tiles whose last chunks lie past the end.
 // Each checked bit for bit against oracle.py, seeded and with special values.
@@ -60,6 +61,21 @@ func.func @rct2048x1344(%x: tensor<2048x1344xbf16>) -> (tensor<2048x1344xf8E4M3F
   %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [1, *], scale = f32>}
       : tensor<2048x1344xbf16> -> tensor<2048x1344xf8E4M3FN>, tensor<2048x1xf32>, tensor<1344x2048xf8E4M3FN>, tensor<1344x1xf32>
   return %q, %s, %qt, %st : tensor<2048x1344xf8E4M3FN>, tensor<2048x1xf32>, tensor<1344x2048xf8E4M3FN>, tensor<1344x1xf32>
+}
+func.func @bct256x384(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<2x3xf32>, tensor<384x256xf8E4M3FN>, tensor<3x2xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32>}
+      : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<2x3xf32>, tensor<384x256xf8E4M3FN>, tensor<3x2xf32>
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<2x3xf32>, tensor<384x256xf8E4M3FN>, tensor<3x2xf32>
+}
+func.func @bct128x192_f32_64_e5m2_margin(%x: tensor<128x192xf32>) -> (tensor<128x192xf8E5M2>, tensor<2x3xf32>, tensor<192x128xf8E5M2>, tensor<3x2xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [64, 64], scale = f32>, margin = 1}
+      : tensor<128x192xf32> -> tensor<128x192xf8E5M2>, tensor<2x3xf32>, tensor<192x128xf8E5M2>, tensor<3x2xf32>
+  return %q, %s, %qt, %st : tensor<128x192xf8E5M2>, tensor<2x3xf32>, tensor<192x128xf8E5M2>, tensor<3x2xf32>
+}
+func.func @bct384x256_f16_pow2(%x: tensor<384x256xf16>) -> (tensor<384x256xf8E4M3FN>, tensor<3x2xf32>, tensor<256x384xf8E4M3FN>, tensor<2x3xf32>) {
+  %q, %s, %qt, %st = fp8.quantize_transpose %x {scaling = #fp8.scaling<tile = [128, 128], scale = f32, round = pow2_ceil>}
+      : tensor<384x256xf16> -> tensor<384x256xf8E4M3FN>, tensor<3x2xf32>, tensor<256x384xf8E4M3FN>, tensor<2x3xf32>
+  return %q, %s, %qt, %st : tensor<384x256xf8E4M3FN>, tensor<3x2xf32>, tensor<256x384xf8E4M3FN>, tensor<2x3xf32>
 }
 func.func @q3000x1000_tensorwise(%x: tensor<3000x1000xbf16>) -> (tensor<3000x1000xf8E4M3FN>, tensor<1x1xf32>) {
   %q, %s = fp8.quantize %x {scaling = #fp8.scaling<tile = [*, *], scale = f32>}

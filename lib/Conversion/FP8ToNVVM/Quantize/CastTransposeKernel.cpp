@@ -137,6 +137,9 @@ kernels::buildCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
     return buildTensorwiseCastTransposeKernel(builder, op, name, target);
   if (tile[0] == 1 && ShapedType::isDynamic(tile[1]))
     return buildRowwiseCastTransposeKernel(builder, op, name, target);
+  // Square tiles: the transpose is exact, a CTA per tile.
+  if (tile[0] == tile[1])
+    return buildBlockCastTransposeKernel(builder, op, name, target);
   return buildCastTransposeOfMatrix(
       builder, op, cast<RankedTensorType>(op.getInput().getType()),
       op.getResult().getType().getElementType(), op.getScaling(),

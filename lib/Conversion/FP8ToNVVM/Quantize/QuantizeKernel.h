@@ -184,6 +184,13 @@ FailureOr<gpu::GPUModuleOp>
 buildRowwiseCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
                                 StringRef name, const Target &target);
 
+/// The kernel of an fp8.quantize_transpose with square tiles (64x64 or
+/// 128x128, blockwise weights): a CTA per tile stores its quantized rows and,
+/// through shared memory, its columns (BlockCastTransposeKernel.cpp).
+FailureOr<gpu::GPUModuleOp>
+buildBlockCastTransposeKernel(OpBuilder &builder, QuantizeTransposeOp op,
+                              StringRef name, const Target &target);
+
 /// The kernel of an fp8.quantize_transpose with tensorwise scaling ([*, *],
 /// dims multiples of 64): the tensorwise kernel's grid-wide amax, then a
 /// pass over 64x64 tiles that writes each tile's quantized rows and,

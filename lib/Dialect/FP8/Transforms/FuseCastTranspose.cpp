@@ -5,7 +5,9 @@
 // which one kernel computes from one read of %x (docs/Passes.md). With one
 // scale for the whole tensor (tensorwise), the transpose is an exact
 // `fp8.transpose` of the quantization (fp8-derive-scaling made it so), and
-// the two become one fp8.quantize_transpose too. With a scale per row
+// the two become one fp8.quantize_transpose too; so with square tiles
+// (blockwise weights' 128x128), each tile's transpose a tile of the
+// transpose with the same amax. With a scale per row
 // ([1, *]), the quantizations of %x and of its transpose fuse alike, into
 // the rowwise cast-transpose, where neither took a producer.
 //
@@ -13,6 +15,7 @@
 
 #include "FuseQuantization.h"
 
+#include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -92,12 +95,13 @@ void fusion::fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed) {
     empty.erase();
 }
 
-bool fusion::fuseTensorwiseTranspose(TransposeOp transpose) {
+bool fusion::fuseExactTranspose(TransposeOp transpose) {
   auto q = transpose.getInput().getDefiningOp<QuantizeOp>();
   if (!q || transpose.getScale() != q.getScale() ||
       transpose.getScaling() != q.getScaling() ||
-      !Target::fitsTensorwiseCastTranspose(q.getInput().getType(),
-                                           q.getScaling()) ||
+      !(Target::fitsTensorwiseCastTranspose(q.getInput().getType(),
+                                            q.getScaling()) ||
+        fitsBlockCastTranspose(q.getInput().getType(), q.getScaling())) ||
       q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed() ||
       q->hasAttr(kKernelAttrName) || transpose->hasAttr(kKernelAttrName) ||
       q->getBlock() != transpose->getBlock())

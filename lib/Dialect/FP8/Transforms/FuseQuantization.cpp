@@ -12,9 +12,10 @@
 //
 // The pass runs the fusions in order (each in a file of its own,
 // FuseQuantization.h): cast-transposes first, then each quantization takes
-// its producer, then tensorwise quantizations without one take their
-// transposes and rowwise ones the quantizations of their transposes, then
-// the delayed amax, and last the scale re-layouts.
+// its producer, then quantizations without one take their exact
+// transposes (tensorwise, square tiles) and rowwise ones the quantizations
+// of their transposes, then the delayed amax, and last the scale
+// re-layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +42,7 @@ struct FP8FuseQuantizationPass
   void runOnOperation() override {
     fuseCastTransposes(&Target::fitsCastTranspose);
     if (!producers) {
-      fuseTensorwiseTransposes();
+      fuseExactTransposes();
       fuseCastTransposes(&fitsRowwiseCastTranspose);
       return fuseScales();
     }
@@ -55,10 +56,10 @@ struct FP8FuseQuantizationPass
     });
     for (Operation *quantize : candidates)
       fuseProducerOf(quantize);
-    // Tensorwise quantizations that kept no producer, with their exact
-    // transposes, and rowwise ones with the quantizations of their
-    // transposes (those cast-transposes read no producer).
-    fuseTensorwiseTransposes();
+    // Quantizations that kept no producer with their exact transposes (one
+    // scale, square tiles), and rowwise ones with the quantizations of
+    // their transposes (those cast-transposes read no producer).
+    fuseExactTransposes();
     fuseCastTransposes(&fitsRowwiseCastTranspose);
     // Delayed scaling's quantizations with the data's amax (the producer
     // fusion leaves quantizations with a given amax alone).
@@ -90,11 +91,11 @@ struct FP8FuseQuantizationPass
     }
   }
 
-  void fuseTensorwiseTransposes() {
+  void fuseExactTransposes() {
     SmallVector<TransposeOp> transposes;
     getOperation().walk([&](TransposeOp t) { transposes.push_back(t); });
     for (TransposeOp t : transposes)
-      fuseTensorwiseTranspose(t);
+      fuseExactTranspose(t);
   }
 
   /// Last, the scale re-layouts into the quantizations' scale stores.

@@ -37,11 +37,11 @@ QuantizeOp *findRowsPartner(QuantizeOp transposed,
 /// fp8.quantize_transpose (FuseCastTranspose.cpp).
 void fuseCastTranspose(QuantizeOp rows, QuantizeOp transposed);
 
-/// Replaces `transpose` of a tensorwise quantization (one scale, so the
-/// transpose is exact) and that quantization by one fp8.quantize_transpose,
-/// where the tensorwise cast-transpose kernel takes them; returns whether
-/// it did (FuseCastTranspose.cpp).
-bool fuseTensorwiseTranspose(TransposeOp transpose);
+/// Replaces `transpose` of a quantization whose transpose is exact (one
+/// scale, or square tiles) and that quantization by one
+/// fp8.quantize_transpose, where the tensorwise or the block cast-transpose
+/// kernel takes them; returns whether it did (FuseCastTranspose.cpp).
+bool fuseExactTranspose(TransposeOp transpose);
 
 /// Fuses the producer of `quantize`'s input (an fp8.quantize or
 /// fp8.quantize_transpose) into it where it can: an elementwise producer,

@@ -74,8 +74,8 @@ static Value getRoot(Value value) {
 /// input's and its transpose's).
 struct QuantizationCounts {
   llvm::DenseMap<Value, StringRef> decisions;
-  unsigned fresh = 0, requantized = 0, castTransposes = 0, producers = 0,
-           transposedProducers = 0, delayed = 0;
+  unsigned fresh = 0, requantized = 0, castTransposes = 0, exactTransposes = 0,
+           producers = 0, transposedProducers = 0, delayed = 0;
 };
 
 /// The value an fp8.quantize_elementwise quantizes, which exists only
@@ -102,8 +102,16 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
       classify(monitored.getResult(), monitored.getInput());
     } else if (auto fused = dyn_cast<QuantizeTransposeOp>(op)) {
       classify(fused.getResult(), fused.getInput());
-      classify(fused.getResultT(), fused.getInput());
-      ++counts.castTransposes;
+      // One scale or square tiles: the transpose's bytes are the
+      // quantization's, transposed in the same kernel, not quantized again.
+      ArrayRef<int64_t> tile = fused.getScaling().getTile();
+      if (tile[0] == tile[1]) {
+        counts.decisions[fused.getResultT()] = "transposed";
+        ++counts.exactTransposes;
+      } else {
+        classify(fused.getResultT(), fused.getInput());
+        ++counts.castTransposes;
+      }
     } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
       classify(fused.getQuantized(), getProduced(fused));
       if (fused.getTranspose()) {
@@ -263,6 +271,11 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
     os << llvm::formatv("// fused: {0} cast-transposes "
                         "(fp8.quantize_transpose, 2 quantizations each)\n",
                         quantizations.castTransposes);
+  if (quantizations.exactTransposes)
+    os << llvm::formatv("// fused: {0} exact transposes "
+                        "(fp8.quantize_transpose: a quantization and its "
+                        "transpose)\n",
+                        quantizations.exactTransposes);
   if (quantizations.producers)
     os << llvm::formatv("// fused: {0} elementwise producers "
                         "(fp8.quantize_elementwise, {1} with the "

@@ -17,10 +17,12 @@
 // RUN: diff %t.pipeline %t.passes
 
 // fp8-print-layouts shows the fusion: the five quantizations, two pairs of
-// them in one fp8.quantize_transpose each.
+// them in one fp8.quantize_transpose each, and W's with its exact
+// transpose in a third.
 // RUN: fp8-opt %S/../../../../examples/linear_fwd_bwd.mlir --fp8-pipeline='recipe=blockwise chip=sm_90a' --fp8-print-layouts -o /dev/null | FileCheck %s --check-prefix=LAYOUTS
 // LAYOUTS: // 5 quantizations (3 fresh, 2 requantized), 0 reused, 1 transposed
 // LAYOUTS-NEXT: // fused: 2 cast-transposes (fp8.quantize_transpose, 2 quantizations each)
+// LAYOUTS-NEXT: // fused: 1 exact transposes (fp8.quantize_transpose: a quantization and its transpose)
 
 // Emission after the pipeline, in both spellings, writes the same kernels.
 // RUN: rm -rf %t.flags %t.text
@@ -31,15 +33,16 @@
 // RUN: FileCheck %s --check-prefix=KERNELS < %t.flags.ls
 
 // Blockwise on sm_90a: five quantizations (X and dY twice, each pair fused
-// into one cast-transpose, W once), W's 128x128 tiles transposed for Dgrad,
-// every matmul K-major, no bf16 transpose left.
+// into one cast-transpose, W once, with its 128x128 tiles transposed for
+// Dgrad in the same kernel), every matmul K-major, no transpose left.
 // BLOCKWISE-LABEL: func.func @linear_fwd_bwd
 // BLOCKWISE-SAME:    fp8.recipe = #fp8.recipe<blockwise>
 // BLOCKWISE:         fp8.quantize_transpose %arg0 {fp8.role = "activation"
-// BLOCKWISE:         fp8.quantize %arg1 {fp8.role = "weight"
+// BLOCKWISE:         fp8.quantize_transpose %arg1 {fp8.role = "weight"
 // BLOCKWISE:         fp8.quantize_transpose %arg2 {fp8.role = "gradient"
 // BLOCKWISE-NOT:     fp8.quantize
 // BLOCKWISE-NOT:     linalg.transpose
+// BLOCKWISE-NOT:     fp8.transpose
 // BLOCKWISE-NOT:     contracting = array<i64: 0
 // BLOCKWISE-NOT:     contracting = array<i64: 1, 0
 // BLOCKWISE:         return

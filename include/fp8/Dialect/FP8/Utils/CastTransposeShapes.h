@@ -34,6 +34,25 @@ inline bool fitsRowwiseCastTranspose(Type inputType, ScalingAttr scaling) {
          ShapedType::isDynamic(scaling.getTile()[1]);
 }
 
+/// Whether the block cast-transpose kernel quantizes a matrix of
+/// `inputType` with `scaling`, square tiles of 64 or 128 (a CTA holds one
+/// in registers), and writes the transpose's quantization too: static, of
+/// bf16, f16 or f32, both dims multiples of the tile. The transpose of a
+/// square-tiled quantization is exact, so the fused op is the
+/// quantization and its fp8.transpose.
+inline bool fitsBlockCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  ArrayRef<int64_t> tile = scaling.getTile();
+  if (!tensor || !tensor.hasStaticShape() || tensor.getRank() != 2 ||
+      tensor.getNumElements() == 0 || tile[0] != tile[1] ||
+      (tile[0] != 64 && tile[0] != 128))
+    return false;
+  Type element = tensor.getElementType();
+  return (element.isBF16() || element.isF16() || element.isF32()) &&
+         tensor.getDimSize(0) % tile[0] == 0 &&
+         tensor.getDimSize(1) % tile[0] == 0;
+}
+
 } // namespace mlir::fp8
 
 #endif // FP8_DIALECT_FP8_UTILS_CASTTRANSPOSESHAPES_H
