@@ -22,7 +22,10 @@ Every run is seeded (--seed): initialization, batch order and the data are
 the same for every recipe, and with PyTorch's deterministic algorithms (the
 default; --no-deterministic) a run repeats bit for bit. Progress: one line
 per --log-every steps with loss, tokens/s and ETA; validation loss every
---eval-every steps; a JSON line per logged step in OUT/log.jsonl;
+--eval-every steps (on --eval-batches random windows, or with --eval-full on
+the whole held-out split); a JSON line per logged step in OUT/log.jsonl;
+--save-curve PATH writes the loss curve, configuration, device and commit
+as one JSON (what bench/loss_parity.py collects);
 checkpoints in OUT/ckpt.pt (--resume continues one). --monitor logs fp8_mlir's per-quantization health
 statistics (docs/Training.md). --profile splits the step time into GEMMs,
 quantization and the rest (torch.profiler, a few steps). --compile runs
@@ -53,7 +56,7 @@ SIZES = {
     "small": (768, 12, 12, 3072, 1024, 8),
     "large": (2048, 16, 16, 5632, 2048, 4),
 }
-RECIPES = ("bf16", "tensorwise", "delayed", "rowwise", "blockwise")
+RECIPES = ("bf16", "tensorwise", "delayed", "rowwise", "blockwise", "mxfp8")
 VOCAB = 256
 
 
@@ -157,6 +160,59 @@ def layer_shapes(size, batch=None, mlp="fused", nproc=1):
     return shapes
 
 
+def full_eval_windows(n_bytes, seq):
+    """The whole split as consecutive windows of seq + 1 bytes that overlap
+    by one (each window's targets are the next window's inputs shifted):
+    (window count, predicted tokens). Every byte but the first and the
+    last (n_bytes - 1) % seq is predicted exactly once."""
+    windows = max(0, (n_bytes - 1) // seq)
+    return windows, windows * seq
+
+
+def eval_batch_rows(windows, batch):
+    """(first window, real rows) of each evaluation batch of `batch` rows:
+    the last batch is padded to `batch` rows (the compiled programs are
+    per shape), and its padding is masked out of the loss."""
+    return [(i, min(batch, windows - i)) for i in range(0, windows, batch)]
+
+
+CURVE_FORMAT = "fp8-mlir-loss-curve/1"
+
+
+def git_commit(repo=REPO):
+    """The checkout's commit ('+dirty' when tracked files differ), from
+    FP8_MLIR_COMMIT where set (a copy of the tree without .git), else
+    None."""
+    env = os.environ.get("FP8_MLIR_COMMIT")
+    if env:
+        return env
+    import subprocess
+    try:
+        head = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=10)
+        if head.returncode:
+            return None
+        dirty = subprocess.run(["git", "-C", repo, "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10)
+        return head.stdout.strip() + ("+dirty" if dirty.stdout.strip()
+                                      else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def write_json_atomic(path, obj):
+    """Writes `obj` to `path` through a temporary file, so a reader (or a
+    run killed mid-write) never sees half a file."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
 def format_eta(seconds):
     seconds = int(max(0, seconds))
     return "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60,
@@ -182,7 +238,20 @@ def parse_args(argv=None):
                    help="one file in N goes to validation")
     p.add_argument("--max-bytes", type=int, default=96 << 20)
     p.add_argument("--eval-every", type=int, default=100)
-    p.add_argument("--eval-batches", type=int, default=16)
+    p.add_argument("--eval-batches", type=int, default=16,
+                   help="batches of random held-out windows per "
+                   "validation (without --eval-full)")
+    p.add_argument("--eval-full", action="store_true",
+                   help="validate on the whole held-out split (every "
+                   "byte once, in consecutive windows) instead of "
+                   "--eval-batches random windows: what loss comparisons "
+                   "use")
+    p.add_argument("--save-curve", metavar="PATH",
+                   help="write the run's curve (step, tokens, mean training "
+                   "loss since the last log, validation loss) with its "
+                   "configuration, seed, device, torch version and commit "
+                   "as JSON; rewritten at every validation, 'complete' once "
+                   "the run ends")
     p.add_argument("--log-every", type=int, default=10)
     p.add_argument("--ckpt-every", type=int, default=0,
                    help="steps between checkpoints (0: only at the end)")
@@ -223,6 +292,11 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if args.steps <= 0:
         p.error("--steps must be positive")
+    for name in ("eval_every", "log_every", "eval_batches"):
+        if getattr(args, name) <= 0:
+            p.error("--%s must be positive" % name.replace("_", "-"))
+    if args.save_curve and args.profile:
+        p.error("--save-curve records a training run, not --profile")
     if args.resume and not args.out:
         p.error("--resume needs --out")
     if args.recipe not in RECIPES and not args.recipe.startswith(
@@ -575,6 +649,7 @@ def without_nproc(argv):
 
 
 def main(argv=None):
+    t_process = time.time()
     args = parse_args(argv)
     if args.aot:
         return run_aot(args)
@@ -592,6 +667,10 @@ def main(argv=None):
     import torch.nn.functional as F
     if args.deterministic:
         torch.use_deterministic_algorithms(True)
+        # cuDNN (SDPA's backend among others): no autotuning, which may
+        # pick a different algorithm per process, and deterministic ones.
+        torch.backends.cudnn.benchmark = False
+        torch.backends.cudnn.deterministic = True
     dist = Dist(torch, args.nproc)
     device = dist.device
     lead = dist.rank == 0
@@ -688,16 +767,53 @@ def main(argv=None):
                         split)
         return dist.share(x), dist.share(y)
 
+    val_windows, val_tokens = full_eval_windows(val.numel(), seq)
+    if args.eval_full:
+        # Every window of the split, on the GPU once (the split is a few
+        # MB): batches are then slices, with no host copies.
+        val_rows = val[:val_windows * seq + 1].unfold(0, seq + 1, seq)
+        val_rows = val_rows.to(device)
+        say("validation: the whole held-out split, %d windows, %d tokens, "
+            "%d batches" % (val_windows, val_tokens,
+                            len(eval_batch_rows(val_windows, batch))))
+    else:
+        val_tokens = args.eval_batches * batch * seq
+
+    def evaluate_full():
+        """Mean loss per predicted byte over the whole split: sums of the
+        per-token losses (padding rows masked), one sync at the end."""
+        total = torch.zeros((), dtype=torch.float64, device=device)
+        for first, real in eval_batch_rows(val_windows, batch):
+            rows = val_rows[first:first + real]
+            if real < batch:
+                rows = torch.cat([rows, rows[:1].expand(batch - real, -1)])
+            rows = rows.long()
+            x, y = rows[:, :-1], rows[:, 1:].clone()
+            y[real:] = -100
+            x, y = dist.share(x), dist.share(y)
+            loss = F.cross_entropy(model(x).float().view(-1, VOCAB),
+                                   y.reshape(-1), ignore_index=-100,
+                                   reduction="sum")
+            total += loss.double()
+        if dist.dist:
+            dist.dist.all_reduce(total)
+        return total.item() / val_tokens
+
     def evaluate():
         # The delayed recipe's histories must not see validation data.
         saved = {n: b.clone() for n, b in history_buffers(model).items()}
         total = 0.0
         with torch.no_grad():
-            for i in range(args.eval_batches):
-                total += dist.mean(forward_loss(*get_batch(val, i, 1))).item()
+            if args.eval_full:
+                total = evaluate_full()
+            else:
+                for i in range(args.eval_batches):
+                    total += dist.mean(
+                        forward_loss(*get_batch(val, i, 1))).item()
+                total /= args.eval_batches
             for n, b in history_buffers(model).items():
                 b.copy_(saved[n])
-        return total / args.eval_batches
+        return total
 
     if args.resume and ckpt.get("histories"):
         # The delayed recipe's histories are created on first use: one
@@ -750,32 +866,86 @@ def main(argv=None):
     if dist.dist:
         from fp8_mlir import fsdp
         counter = fsdp.AllGatherCounter(dist.dist)
+    curve = None
+    if args.save_curve and lead:
+        curve = {
+            "format": CURVE_FORMAT, "complete": False, "status": "running",
+            "recipe": args.recipe, "seed": args.seed, "steps": args.steps,
+            "size": args.size, "batch": batch, "seq": seq,
+            "tokens_per_step": tokens_per_step, "lr": args.lr,
+            "warmup": args.warmup, "deterministic": args.deterministic,
+            "config": vars(args), "corpus": corpus, "parameters": n_params,
+            "device": torch.cuda.get_device_name(device), "gpus": dist.world,
+            "torch": torch.__version__, "cuda": torch.version.cuda,
+            "python": sys.version.split()[0], "commit": git_commit(),
+            "validation": {"full": args.eval_full, "tokens": val_tokens,
+                           "every": args.eval_every},
+            "points": [], "timing": {}}
+        if args.resume and os.path.exists(args.save_curve):
+            with open(args.save_curve) as f:
+                curve["points"] = [pt for pt in json.load(f).get("points", [])
+                                   if pt["step"] <= start]
+    timing = {"startup_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "evals": 0}
+
+    def save_curve(status):
+        if curve is None:
+            return
+        curve["status"] = status
+        curve["complete"] = status in ("done", "diverged")
+        timing["wall_s"] = time.time() - t_process
+        steps_run = max(1, (curve["points"][-1]["step"] if curve["points"]
+                            else start) - start)
+        timing["s_per_step"] = timing["train_s"] / steps_run
+        timing["s_per_eval"] = (timing["eval_s"] / timing["evals"]
+                                if timing["evals"] else None)
+        curve["timing"] = dict(timing)
+        # The last step's validation loss; none for a run that stopped
+        # before it.
+        last = curve["points"][-1] if curve["points"] else {}
+        curve["final_val_loss"] = (last.get("val_loss") if
+                                   last.get("step") == args.steps else None)
+        write_json_atomic(args.save_curve, curve)
+
     torch.cuda.synchronize()
     t_start = time.time()
+    timing["startup_s"] = t_start - t_process
     t_last, step_last = t_start, start
+    # The training loss summed on the GPU between logs (no sync per step):
+    # a log's loss_mean is over every step since the last, not one batch.
+    loss_sum = torch.zeros((), dtype=torch.float32, device=device)
     for step in range(start, args.steps):
         loss, norm = train_step(step)
+        loss_sum += loss.detach().float()
         done = step + 1
         record = None
         if done % args.log_every == 0 or done == args.steps:
             loss_v = loss.item()
+            loss_mean = loss_sum.item() / (done - step_last)
+            loss_sum.zero_()
             now = time.time()
             tps = (done - step_last) * tokens_per_step / (now - t_last)
             t_last, step_last = now, done
             eta = (args.steps - done) * tokens_per_step / tps
             say("step %5d/%d  loss %.4f  grad %.3f  %8.0f tok/s  eta %s" % (
                 done, args.steps, loss_v, norm.item(), tps, format_eta(eta)))
-            record = {"step": done, "loss": loss_v, "grad_norm": norm.item(),
+            record = {"step": done, "loss": loss_v, "loss_mean": loss_mean,
+                      "grad_norm": norm.item(),
                       "tokens_per_s": tps,
                       "lr": opt.param_groups[0]["lr"],
                       "elapsed_s": now - t_start}
             if counter:
                 record["all_gather_bytes_per_step"] = \
                     counter.bytes / (done - start)
+            if curve is not None:
+                curve["points"].append({"step": done,
+                                        "tokens": done * tokens_per_step,
+                                        "train_loss": loss_mean})
             if not math.isfinite(loss_v):
                 say("loss is not finite at step %d; stopping" % done)
                 if log:
                     log.write(json.dumps(record) + "\n")
+                timing["train_s"] = now - t_start - timing["eval_s"]
+                save_curve("diverged")
                 return 1
         if args.monitor and (done % args.monitor_every == 0 or done == 1):
             record = record or {"step": done}
@@ -786,8 +956,24 @@ def main(argv=None):
                 record.setdefault("fp8_advice", []).append(advice.message)
         if done % args.eval_every == 0 or done == args.steps:
             record = record or {"step": done}
+            t_eval = time.time()
             record["val_loss"] = evaluate()
-            say("step %5d  validation loss %.4f" % (done, record["val_loss"]))
+            t_eval = time.time() - t_eval
+            timing["eval_s"] += t_eval
+            timing["evals"] += 1
+            # Validation's time is not the next interval's training time.
+            t_last += t_eval
+            say("step %5d  validation loss %.4f  (%.1f s)" % (
+                done, record["val_loss"], t_eval))
+            if curve is not None:
+                if not (curve["points"] and curve["points"][-1]["step"] ==
+                        done):
+                    curve["points"].append({"step": done, "tokens": done *
+                                            tokens_per_step,
+                                            "train_loss": None})
+                curve["points"][-1]["val_loss"] = record["val_loss"]
+                timing["train_s"] = time.time() - t_start - timing["eval_s"]
+                save_curve("running")
         if record and log:
             log.write(json.dumps(record) + "\n")
             log.flush()
@@ -795,6 +981,8 @@ def main(argv=None):
             save(done)
     torch.cuda.synchronize()
     total_s = time.time() - t_start
+    timing["train_s"] = total_s - timing["eval_s"]
+    save_curve("done")
     summary = {"summary": {"steps": args.steps - start, "seconds": total_s,
                            "tokens_per_s": (args.steps - start) *
                            tokens_per_step / total_s}}
