@@ -98,21 +98,15 @@ kernels::buildBlockCastTransposeKernel(OpBuilder &builder,
   gpu::BarrierOp::create(b);
   // Thread t gathers, per step, column c = (t + 256 s) % tile of the tile,
   // rows 16 ((t + 256 s) / tile) .. +15: 16 bytes of a row of qt.
-  auto bytesType = VectorType::get({kChunk}, b.getI8Type());
   for (int64_t step = 0; step < steps; ++step) {
     Value piece = b.add(thread, step * kThreadsPerBlock);
     Value column = b.remU(piece, tile);
     Value firstRow = b.mul(b.divU(piece, tile), kChunk);
-    SmallVector<Value> bytes;
-    for (int64_t i = 0; i < kChunk; ++i)
-      bytes.push_back(memref::LoadOp::create(
-          b, staged,
-          b.add(b.mul(b.add(firstRow, b.index(i)), stride), column)));
+    Value bytes =
+        gatherColumnBytes(b, staged, Value(), firstRow, column, stride);
     Value offset =
         b.add(b.mul(b.add(colBase, column), k.rows), b.add(rowBase, firstRow));
-    vector::StoreOp::create(b,
-                            vector::FromElementsOp::create(b, bytesType, bytes),
-                            k.dataT, offset, false, llvm::Align(16));
+    vector::StoreOp::create(b, bytes, k.dataT, offset, false, llvm::Align(16));
   }
   // The tile's scale, at its place in scale and (transposed) in scale_t.
   auto ifFirst = scf::IfOp::create(b, b.eq(thread, 0), false);

@@ -356,6 +356,18 @@ Value QuantizeKernelBuilder::loadScalar(Value offset) {
   return arith::ExtFOp::create(b, b.getF32Type(), loaded);
 }
 
+Value kernels::gatherColumnBytes(KernelBuilder &b, Value tile, Value base,
+                                 Value firstRow, Value column, int64_t stride) {
+  SmallVector<Value> bytes;
+  for (int64_t i = 0; i < kChunk; ++i) {
+    Value offset = b.add(b.mul(b.add(firstRow, i), stride), column);
+    bytes.push_back(
+        memref::LoadOp::create(b, tile, base ? b.add(base, offset) : offset));
+  }
+  return vector::FromElementsOp::create(
+      b, VectorType::get({kChunk}, b.getI8Type()), bytes);
+}
+
 Value QuantizeKernelBuilder::maxAbs(Value values) {
   return vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF,
                                      b.absF(values));

@@ -162,6 +162,13 @@ private:
                      int64_t numBlocks);
 };
 
+/// 16 bytes of column `column` of a byte tile in shared memory (`tile`, rows
+/// of `stride` bytes from byte `base`, or from 0 where `base` is null), rows
+/// `firstRow` .. `firstRow` + 15: how the cast-transposes read a row of qt
+/// out of the tile they staged.
+Value gatherColumnBytes(KernelBuilder &b, Value tile, Value base,
+                        Value firstRow, Value column, int64_t stride);
+
 // The kernel shapes. Each returns the kernel's module.
 gpu::GPUModuleOp buildRowTileKernel(QuantizeKernelBuilder &k, StringRef name,
                                     const Target &target);

@@ -396,7 +396,6 @@ FailureOr<gpu::GPUModuleOp> kernels::buildTensorwiseCastTransposeKernel(
 
   Value row = b.divU(g.thread, kCastTile / kChunk);
   Value segment = b.mul(b.remU(g.thread, kCastTile / kChunk), kChunk);
-  auto bytesType = VectorType::get({kChunk}, b.getI8Type());
   auto loop = scf::ForOp::create(b, g.block, b.index(numTiles),
                                  b.index(kUnrolledTiles * numBlocks));
   b.setInsertionPointToStart(loop.getBody());
@@ -430,11 +429,8 @@ FailureOr<gpu::GPUModuleOp> kernels::buildTensorwiseCastTransposeKernel(
                             ValueRange{b.add(b.mul(row, kCastStride), segment)},
                             false, llvm::Align(16));
     gpu::BarrierOp::create(b);
-    SmallVector<Value> column;
-    for (int64_t i = 0; i < kChunk; ++i)
-      column.push_back(memref::LoadOp::create(
-          b, tile, b.add(b.mul(b.add(segment, i), kCastStride), row)));
-    Value gathered = vector::FromElementsOp::create(b, bytesType, column);
+    Value gathered =
+        gatherColumnBytes(b, tile, Value(), segment, row, kCastStride);
     Value columnOffset =
         b.add(b.mul(b.add(colBase, row), k.rows), b.add(rowBase, segment));
     vector::StoreOp::create(b, gathered, k.dataT, columnOffset, false,

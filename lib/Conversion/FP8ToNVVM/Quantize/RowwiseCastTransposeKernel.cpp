@@ -290,15 +290,8 @@ void RowwiseCastTranspose::castTile(Value values, Value index, Value slot) {
 /// a row of qt.
 void RowwiseCastTranspose::gatherColumn(Value index, Value slot) {
   auto [rowBase, colBase] = origin(index);
-  Value tileBase = b.mul(slot, kTile * kTileStride);
-  SmallVector<Value> column;
-  for (int64_t i = 0; i < kChunk; ++i)
-    column.push_back(memref::LoadOp::create(
-        b, tiles,
-        b.add(tileBase,
-              b.add(b.mul(b.add(segment, b.index(i)), kTileStride), row))));
-  Value bytes = vector::FromElementsOp::create(
-      b, VectorType::get({kChunk}, b.getI8Type()), column);
+  Value bytes = gatherColumnBytes(b, tiles, b.mul(slot, kTile * kTileStride),
+                                  segment, row, kTileStride);
   Value offset =
       b.add(b.mul(b.add(colBase, row), k.rows), b.add(rowBase, segment));
   vector::StoreOp::create(b, bytes, k.dataT, offset, false, llvm::Align(16));
