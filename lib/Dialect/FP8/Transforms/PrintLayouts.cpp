@@ -46,10 +46,33 @@ struct OperandLayout {
 } // namespace
 
 /// A short name for the high-precision value a quantization reads.
+/// The input an fp8.quantize_elementwise quantizes as it is (its body
+/// yields an argument read through an identity map: a plain quantization
+/// that became one to store its scales in a TMA or tcgen05 layout), else
+/// null.
+static Value getIdentityInput(QuantizeElementwiseOp fused) {
+  Block &body = fused.getBody().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || &body.front() != yield.getOperation() ||
+      yield->getNumOperands() != 1)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(yield->getOperand(0));
+  if (!arg || arg.getOwner() != &body)
+    return {};
+  auto map = cast<AffineMapAttr>(fused.getIndexingMaps()[arg.getArgNumber()])
+                 .getValue();
+  if (!map.isIdentity())
+    return {};
+  return fused->getOperand(arg.getArgNumber());
+}
+
 static std::string describeSource(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return llvm::formatv("arg{0}", arg.getArgNumber()).str();
   Operation *def = value.getDefiningOp();
+  if (auto fused = dyn_cast<QuantizeElementwiseOp>(def))
+    if (Value input = getIdentityInput(fused))
+      return describeSource(input);
   if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
     return describeSource(transpose.getInput()) + "^T";
   // Computed by the body of the fp8.quantize_elementwise that quantizes it.
@@ -75,13 +98,16 @@ static Value getRoot(Value value) {
 struct QuantizationCounts {
   llvm::DenseMap<Value, StringRef> decisions;
   unsigned fresh = 0, requantized = 0, castTransposes = 0, exactTransposes = 0,
-           producers = 0, transposedProducers = 0, delayed = 0;
+           producers = 0, transposedProducers = 0, scaleLayouts = 0,
+           delayed = 0;
 };
 
 /// The value an fp8.quantize_elementwise quantizes, which exists only
 /// inside it: its kept result where it has one (which later quantizations
 /// read), else its data.
 static Value getProduced(QuantizeElementwiseOp fused) {
+  if (Value input = getIdentityInput(fused))
+    return input;
   if (Value kept = fused.getKept())
     return kept;
   return fused.getQuantized();
@@ -114,11 +140,17 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
       }
     } else if (auto fused = dyn_cast<QuantizeElementwiseOp>(op)) {
       classify(fused.getQuantized(), getProduced(fused));
-      if (fused.getTranspose()) {
+      if (fused.getTranspose())
         classify(fused.getQuantizedT(), getProduced(fused));
-        ++counts.transposedProducers;
+      // A plain quantization that stores its scales in another layout has
+      // no producer.
+      if (getIdentityInput(fused)) {
+        ++counts.scaleLayouts;
+      } else {
+        ++counts.producers;
+        if (fused.getTranspose())
+          ++counts.transposedProducers;
       }
-      ++counts.producers;
     } else if (auto fused = dyn_cast<QuantizeDelayedOp>(op)) {
       classify(fused.getResult(), fused.getInput());
       ++counts.delayed;
@@ -282,6 +314,11 @@ static void printTable(raw_ostream &os, FunctionOpInterface func,
                         "cast-transpose)\n",
                         quantizations.producers,
                         quantizations.transposedProducers);
+  if (quantizations.scaleLayouts)
+    os << llvm::formatv("// fused: {0} scale re-layouts into their "
+                        "quantizations (fp8.quantize_elementwise of the "
+                        "input)\n",
+                        quantizations.scaleLayouts);
   if (quantizations.delayed)
     os << llvm::formatv("// fused: {0} delayed amaxes (fp8.quantize_delayed)\n",
                         quantizations.delayed);
@@ -379,8 +416,12 @@ struct FP8PrintLayoutsPass
       if (svgDir.empty())
         continue;
       SmallString<128> path(svgDir);
+      std::error_code error = llvm::sys::fs::create_directories(path);
+      if (error) {
+        func.emitError() << "cannot create " << path << ": " << error.message();
+        return signalPassFailure();
+      }
       llvm::sys::path::append(path, func.getName() + ".svg");
-      std::error_code error;
       llvm::raw_fd_ostream file(path, error);
       if (error) {
         func.emitError() << "cannot write " << path << ": " << error.message();
