@@ -477,26 +477,47 @@ def measure(torch, cfg, variant, args, tokens):
     return result
 
 
+def split_kernel_time(kernels):
+    """The kernel time of one step by class, from (name, start_us,
+    end_us) per kernel on one stream. A kernel launched with programmatic
+    dependent launch starts while the one before it drains and waits for
+    it, so the raw durations count the overlap twice: `gpu_ms` gives each
+    kernel only the time after every earlier kernel has ended (classes
+    then sum to the busy time), `gpu_ms_raw` the durations as measured,
+    `idle_ms` the gaps with no kernel running (host-bound time)."""
+    split = dict.fromkeys(KERNEL_CLASSES, 0.0)
+    raw = dict.fromkeys(KERNEL_CLASSES, 0.0)
+    idle, done = 0.0, None
+    for name, start, end in sorted(kernels, key=lambda k: (k[1], k[2])):
+        kind = classify_kernel(name)
+        raw[kind] += (end - start) / 1000
+        if done is not None and start > done:
+            idle += (start - done) / 1000
+        begin = start if done is None else max(start, done)
+        split[kind] += max(0.0, end - begin) / 1000
+        done = end if done is None else max(done, end)
+    return {"gpu_ms": split, "gpu_ms_raw": raw, "idle_ms": idle}
+
+
 def profile_step(torch, step):
-    """The CUDA kernel time of one more step by class (gpu_ms) and its 15
-    longest kernels (torch.profiler; CUPTI sees libfp8rt's driver-API
-    launches too)."""
+    """The CUDA kernel time of one more step by class (split_kernel_time)
+    and its 15 longest kernels by raw duration (torch.profiler; CUPTI sees
+    libfp8rt's driver-API launches too)."""
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         step()
         torch.cuda.synchronize()
-    split = dict.fromkeys(KERNEL_CLASSES, 0.0)
-    kernels = {}
+    launches, kernels = [], {}
     for e in prof.events():
         if e.device_type != torch.autograd.DeviceType.CUDA:
             continue
+        launches.append((e.name, e.time_range.start, e.time_range.end))
         ms = e.time_range.elapsed_us() / 1000
-        split[classify_kernel(e.name)] += ms
         kernels[e.name] = kernels.get(e.name, 0.0) + ms
     top = sorted(kernels.items(), key=lambda kv: -kv[1])[:15]
-    return {"gpu_ms": split,
-            "top_kernels": [[k, classify_kernel(k), round(v, 3)]
-                            for k, v in top]}
+    return dict(split_kernel_time(launches),
+                top_kernels=[[k, classify_kernel(k), round(v, 3)]
+                             for k, v in top])
 
 
 def run_variant(torch, cfg, variant, args, tokens):
@@ -588,8 +609,10 @@ def markdown(meta, cfg, results):
         "Step: zero grads, forward, cross entropy, backward, fused AdamW "
         "(bf16 parameters). Median of %d back-to-back steps after %d "
         "warmup (CUDA events); peak = torch.cuda.max_memory_allocated; "
-        "setup = build, compile and warmup." % (meta["iters"],
-                                                 meta["warmup"]),
+        "setup = build, compile and warmup. fp8_mlir's kernels: "
+        "programmatic dependent launch %s." % (
+            meta["iters"], meta["warmup"],
+            "off (--no-pdl)" if meta.get("pdl") is False else "on"),
         "", "| variant | ms | tokens/s | TFLOP/s | vs bf16 compile | "
         "vs torch-fp8 | peak GiB | setup s | loss step 1 | graphs / breaks |",
         "|---|---|---|---|---|---|---|---|---|---|"]
@@ -613,15 +636,23 @@ def markdown(meta, cfg, results):
     if profiled:
         lines += ["", "CUDA kernel time of one profiled step, ms, by class "
                   "(quantize includes FP8 transposes and scale layouts, "
-                  "and in compiled torch-fp8 the ops fused with them); "
-                  "busy = their sum over the step time.", "",
+                  "and in compiled torch-fp8 the ops fused with them). "
+                  "Each kernel counts from the end of the kernels before "
+                  "it, so an overlap (programmatic dependent launch) is "
+                  "counted once; overlap = raw durations minus these; "
+                  "idle = gaps with no kernel; busy = the classes' sum "
+                  "over the step time.", "",
                   "| variant | GEMM | attention | quantize | optimizer | "
-                  "other | busy |", "|---|---|---|---|---|---|---|"]
+                  "other | overlap | idle | busy |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for v, r in profiled:
             g = r["gpu_ms"]
-            lines.append("| %s | %s | %.0f%% |" % (
+            raw = r.get("gpu_ms_raw", g)
+            lines.append("| %s | %s | %.1f | %s | %.0f%% |" % (
                 variant_name(v), " | ".join("%.1f" % g[c]
                                             for c in KERNEL_CLASSES),
+                sum(raw.values()) - sum(g.values()),
+                "%.1f" % r["idle_ms"] if "idle_ms" in r else "",
                 100 * sum(g.values()) / r["ms"]))
     lines += ["", "Command: `%s`" % meta["command"], ""]
     return "\n".join(lines)
@@ -692,6 +723,10 @@ def parse_args(argv=None):
                    default=True,
                    help="profile one more step per variant: CUDA time by "
                    "kernel class (--no-profile skips it)")
+    p.add_argument("--pdl", action=argparse.BooleanOptionalAction,
+                   default=True,
+                   help="launch fp8_mlir's kernels with programmatic "
+                   "dependent launch (--no-pdl: plainly, FP8_MLIR_PDL=0)")
     p.add_argument("--budget", type=float,
                    help="seconds: start no variant after this (the rest "
                    "are recorded as skipped)")
@@ -763,6 +798,7 @@ def main(argv=None):
         return run_aot(cfg, fp8_recipes, args.chip or "sm_90a", args.cache)
     if args.cache:
         os.environ["FP8_MLIR_CACHE"] = os.path.abspath(args.cache)
+    os.environ["FP8_MLIR_PDL"] = "1" if args.pdl else "0"
 
     import torch
     if not torch.cuda.is_available():
@@ -778,6 +814,7 @@ def main(argv=None):
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "torch": torch.__version__, "cuda": torch.version.cuda,
             "commit": commit(), "iters": args.iters, "warmup": args.warmup,
+            "pdl": args.pdl,
             "command": " ".join(["python3", "bench/e2e.py"] +
                                 (sys.argv[1:] if argv is None else argv))}
     g = torch.Generator(device="cuda").manual_seed(args.seed)

@@ -123,6 +123,7 @@ def library():
                 ctypes.POINTER(_Tensor), ctypes.c_int, P, ctypes.c_size_t,
                 P]),
             "fp8rt_last_error": (ctypes.c_char_p, []),
+            "fp8rt_set_programmatic_launch": (None, [P, ctypes.c_int]),
         }
         for name, (res, args) in proto.items():
             fn = getattr(lib, name)
@@ -388,6 +389,17 @@ class Program:
         names = [self._lib.fp8rt_function_name(handle, i).decode()
                  for i in range(self._lib.fp8rt_num_functions(handle))]
         self.functions = {n: Function(self, n) for n in names}
+        if os.environ.get("FP8_MLIR_PDL", "1") == "0":
+            self.set_programmatic_launch(False)
+
+    def set_programmatic_launch(self, enabled):
+        """Programmatic dependent launch (on unless FP8_MLIR_PDL=0): each
+        kernel may start while the one before it drains. Off, every
+        kernel is launched plainly, for runs enqueued from now on; a
+        profile then times each kernel without its neighbour's tail."""
+        if self._handle is not None:
+            self._lib.fp8rt_set_programmatic_launch(self._handle,
+                                                    int(bool(enabled)))
 
     def _no_function(self, name):
         """The message for a function the program does not have."""

@@ -229,7 +229,7 @@ class TableTest(unittest.TestCase):
         self.assertIn("8192 tokens a step", text)
         main, profile = text.split("CUDA kernel time")
         # Every row has its header's cell count, the failed one too.
-        for part, cells in ((main, 10), (profile, 7)):
+        for part, cells in ((main, 10), (profile, 9)):
             widths = {line.count("|") - line.count("\\|")
                       for line in part.splitlines() if line.startswith("|")}
             self.assertEqual(widths, {cells + 1})
@@ -239,9 +239,34 @@ class TableTest(unittest.TestCase):
         self.assertIn("| fp8_mlir rowwise compile | skipped: --budget of "
                       "300 s spent |", text)
         # The profile's table: only the profiled variant, busy = 90/120.
-        self.assertIn("| bf16 eager | 60.0 | 15.0 | 0.0 | 5.0 | 10.0 | 75% |",
-                      text)
+        self.assertIn("| bf16 eager | 60.0 | 15.0 | 0.0 | 5.0 | 10.0 | 0.0 "
+                      "|  | 75% |", text)
+        self.assertIn("dependent launch on.", text)
+        off = e2e.markdown(dict(META, pdl=False), e2e.Config(),
+                           fake_results())
+        self.assertIn("dependent launch off (--no-pdl).", off)
         self.assertEqual(text.count("| bf16 eager |"), 2)
+
+    def test_split_counts_an_overlap_once(self):
+        """A kernel that starts before the one ahead of it ends (PDL) is
+        counted from that end; gaps are idle time."""
+        r = e2e.split_kernel_time([
+            ("linear_fwd_gemm_1", 1000.0, 5000.0),
+            # launched early, waits for the GEMM: 1 ms of its 3 is overlap
+            ("linear_fwd_cast_transpose_2", 4000.0, 7000.0),
+            # after a 1 ms gap
+            ("cudnn_generated_fort_native_sdpa_sm90_flash_fprop", 8000.0,
+             10000.0),
+            # wholly inside the attention kernel's time: counts nothing
+            ("linear_bwd_gemm_3", 8500.0, 9500.0),
+        ])
+        self.assertEqual(r["gpu_ms"]["gemm"], 4.0)
+        self.assertEqual(r["gpu_ms"]["quantize"], 2.0)
+        self.assertEqual(r["gpu_ms"]["attention"], 2.0)
+        self.assertEqual(r["gpu_ms_raw"]["gemm"], 5.0)
+        self.assertEqual(r["gpu_ms_raw"]["quantize"], 3.0)
+        self.assertEqual(r["idle_ms"], 1.0)
+        self.assertEqual(e2e.split_kernel_time([])["idle_ms"], 0.0)
 
     def test_json(self):
         data = e2e.to_json(META, e2e.Config(), fake_results())

@@ -175,6 +175,21 @@ def child():
     print("all passed")
 
 
+def pdl_child():
+    """Runs the plan's chain once: the fake driver reports on stderr the
+    kernels it is given with programmatic stream serialization."""
+    driver = ctypes.CDLL("libcuda.so.1")
+    ctx = ctypes.c_void_p()
+    assert driver.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), 0) == 0
+    assert driver.cuCtxSetCurrent(ctx) == 0
+    program = runtime.Program(os.path.join(TEST_DIR, "plan"))
+    x, y, r0, r1 = (Buffer(4096, fill) for fill in (1, 2, 0, 0))
+    program.chain.launch([x.ptr, y.ptr], [r0.ptr, r1.ptr], None, 0, None)
+    del program
+    assert driver.cuDevicePrimaryCtxRelease_v2(0) == 0
+    print("ran")
+
+
 @unittest.skipUnless(runtime.available() and fake_dir(),
                      "needs libfp8rt and the fake libcuda (make check-run)")
 class FakeDriverTest(unittest.TestCase):
@@ -188,9 +203,27 @@ class FakeDriverTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout)
         self.assertIn("all passed", proc.stdout)
 
+    def test_programmatic_launch_can_be_turned_off(self):
+        """FP8_MLIR_PDL=0 launches every kernel plainly; by default the
+        plan's "pdl" kernels get programmatic stream serialization."""
+        said = "fake libcuda: programmatic launch of add_one_f32"
+        for value, expected in (("1", True), ("0", False)):
+            env = dict(os.environ, LD_LIBRARY_PATH=fake_dir(),
+                       FP8RT_LIBRARY=runtime.library().path,
+                       FP8_MLIR_PDL=value)
+            proc = subprocess.run([sys.executable, __file__, "--pdl-child"],
+                                  env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True,
+                                  timeout=120)
+            self.assertEqual(proc.returncode, 0, proc.stdout)
+            self.assertIn("ran", proc.stdout)
+            self.assertEqual(said in proc.stdout, expected, proc.stdout)
+
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--child"]:
         child()
+    elif sys.argv[1:] == ["--pdl-child"]:
+        pdl_child()
     else:
         unittest.main()

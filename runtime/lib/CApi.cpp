@@ -67,6 +67,11 @@ fp8rt_status fp8rt_load(const char *path, fp8rt_program **out) {
 
 void fp8rt_destroy(fp8rt_program *program) { delete program; }
 
+void fp8rt_set_programmatic_launch(fp8rt_program *program, int enabled) {
+  if (program)
+    program->program->setProgrammaticLaunch(enabled != 0);
+}
+
 int fp8rt_num_functions(const fp8rt_program *program) {
   return program ? int(program->program->functions().size()) : 0;
 }

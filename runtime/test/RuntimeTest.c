@@ -344,6 +344,26 @@ static int run(const char *dir) {
   return failures ? 1 : 0;
 }
 
+/* The chain with programmatic launch turned off: no kernel reaches the fake
+ * driver with the attribute (it would say so on stderr, after "all
+ * passed"). */
+static int plain(const char *dir) {
+  fp8rt_program *p = NULL;
+  if (!openDriver() || !contextUp())
+    return 1;
+  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
+    return 1;
+  }
+  fp8rt_set_programmatic_launch(NULL, 0);
+  fp8rt_set_programmatic_launch(p, 0);
+  runChain(p, 0, NULL, 0, NULL, "chain launched plainly");
+  fp8rt_destroy(p);
+  driver.release(0);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
 /* DIR is runtime/test: its missing-ptx.json and corrupt-ptx.json break
  * add_f32, which chain launches and tma does not. */
 static int errors(const char *dir) {
@@ -535,6 +555,8 @@ int main(int argc, char **argv) {
     return load(argv[2]);
   if (argc == 3 && strcmp(argv[1], "run") == 0)
     return run(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "plain") == 0)
+    return plain(argv[2]);
   if (argc == 3 && strcmp(argv[1], "errors") == 0)
     return errors(argv[2]);
   if (argc == 3 && strcmp(argv[1], "teardown") == 0)

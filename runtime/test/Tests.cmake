@@ -43,6 +43,9 @@ endfunction()
 # kernel whose PTX waits for the previous grid, and says so on stderr, which
 # comes after stdout here), the others plainly.
 fp8rt_test(run 0 "all passed.*fake libcuda: programmatic launch of add_one_f32\nfake libcuda: programmatic launch of ws_add_f32\n" run plan)
+# fp8rt_set_programmatic_launch(p, 0): the same chain, every launch plain
+# (nothing after "all passed").
+fp8rt_test(run-plain 0 "^ok: chain launched plainly\nall passed\n$" plain plan)
 # A process survives a missing or corrupt PTX file, running out of device
 # memory and a failed launch, each refused naming what failed.
 fp8rt_test(errors 0 "all passed" errors .)

@@ -139,6 +139,13 @@ fp8rt_status fp8rt_run(fp8rt_program *program, const char *function,
                        const fp8rt_tensor *outputs, int num_outputs,
                        void *workspace, size_t workspace_bytes, void *stream);
 
+/* Programmatic dependent launch (on by default): kernels whose plan entry
+ * says "pdl" are launched with programmatic stream serialization, so each
+ * may start while the launch before it drains. 0 launches every kernel
+ * plainly (e.g. to time kernels one by one, or to see what the overlap
+ * gives); it applies to the runs enqueued after the call. NULL is ignored. */
+void fp8rt_set_programmatic_launch(fp8rt_program *program, int enabled);
+
 /* Why this thread's last failing call failed ("" if none did). */
 const char *fp8rt_last_error(void);
 
