@@ -193,31 +193,28 @@ def pdl_child():
 @unittest.skipUnless(runtime.available() and fake_dir(),
                      "needs libfp8rt and the fake libcuda (make check-run)")
 class FakeDriverTest(unittest.TestCase):
-    def test_errors_leave_the_process_usable(self):
+    def child(self, flag, **env):
+        """This file run with `flag` on the fake driver; its output."""
         env = dict(os.environ, LD_LIBRARY_PATH=fake_dir(),
-                   FP8RT_LIBRARY=runtime.library().path)
-        proc = subprocess.run([sys.executable, __file__, "--child"],
+                   FP8RT_LIBRARY=runtime.library().path, **env)
+        proc = subprocess.run([sys.executable, __file__, flag],
                               env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,
                               timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stdout)
-        self.assertIn("all passed", proc.stdout)
+        return proc.stdout
+
+    def test_errors_leave_the_process_usable(self):
+        self.assertIn("all passed", self.child("--child"))
 
     def test_programmatic_launch_can_be_turned_off(self):
         """FP8_MLIR_PDL=0 launches every kernel plainly; by default the
         plan's "pdl" kernels get programmatic stream serialization."""
         said = "fake libcuda: programmatic launch of add_one_f32"
         for value, expected in (("1", True), ("0", False)):
-            env = dict(os.environ, LD_LIBRARY_PATH=fake_dir(),
-                       FP8RT_LIBRARY=runtime.library().path,
-                       FP8_MLIR_PDL=value)
-            proc = subprocess.run([sys.executable, __file__, "--pdl-child"],
-                                  env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True,
-                                  timeout=120)
-            self.assertEqual(proc.returncode, 0, proc.stdout)
-            self.assertIn("ran", proc.stdout)
-            self.assertEqual(said in proc.stdout, expected, proc.stdout)
+            out = self.child("--pdl-child", FP8_MLIR_PDL=value)
+            self.assertIn("ran", out)
+            self.assertEqual(said in out, expected, out)
 
 
 if __name__ == "__main__":

@@ -105,6 +105,27 @@ static int contextUp(void) {
   return driver.retain(&context, 0) == 0 && driver.setCurrent(context) == 0;
 }
 
+/* The driver opened, device 0's primary context current and the plan in
+ * `dir` loaded; NULL (having said why) otherwise. */
+static fp8rt_program *openPlan(const char *dir) {
+  fp8rt_program *p = NULL;
+  if (!openDriver() || !contextUp())
+    return NULL;
+  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
+    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
+    return NULL;
+  }
+  return p;
+}
+
+/* Destroys `p`, releases the context and reports: the exit code. */
+static int finish(fp8rt_program *p) {
+  fp8rt_destroy(p);
+  driver.release(0);
+  printf("%s\n", failures ? "FAILED" : "all passed");
+  return failures ? 1 : 0;
+}
+
 static int load(const char *path) {
   fp8rt_program *program = NULL;
   int f, i;
@@ -349,19 +370,12 @@ static int run(const char *dir) {
  * passed"). */
 static int plain(const char *dir) {
   fp8rt_program *p = NULL;
-  if (!openDriver() || !contextUp())
+  if (!(p = openPlan(dir)))
     return 1;
-  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
-    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
-    return 1;
-  }
   fp8rt_set_programmatic_launch(NULL, 0);
   fp8rt_set_programmatic_launch(p, 0);
   runChain(p, 0, NULL, 0, NULL, "chain launched plainly");
-  fp8rt_destroy(p);
-  driver.release(0);
-  printf("%s\n", failures ? "FAILED" : "all passed");
-  return failures ? 1 : 0;
+  return finish(p);
 }
 
 /* DIR is runtime/test: its missing-ptx.json and corrupt-ptx.json break
@@ -439,10 +453,7 @@ static int errors(const char *dir) {
     free(x);
     free(r);
   }
-  fp8rt_destroy(p);
-  driver.release(0);
-  printf("%s\n", failures ? "FAILED" : "all passed");
-  return failures ? 1 : 0;
+  return finish(p);
 }
 
 /* The caller lets go of its context before it destroys the program: the
@@ -450,12 +461,8 @@ static int errors(const char *dir) {
  * context, which it holds (the fake driver fails the process otherwise). */
 static int teardown(const char *dir) {
   fp8rt_program *p = NULL;
-  if (!openDriver() || !contextUp())
+  if (!(p = openPlan(dir)))
     return 1;
-  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
-    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
-    return 1;
-  }
   runChain(p, 0, NULL, 0, NULL, "chain");
   runTma(p, 0, "tma");
   check(driver.release(0) == 0, "the caller releases its context");
@@ -520,12 +527,8 @@ static int threads(const char *dir) {
   struct ThreadRuns runs[2];
   pthread_t ids[2];
   int n;
-  if (!openDriver() || !contextUp())
+  if (!(p = openPlan(dir)))
     return 1;
-  if (fp8rt_load(dir, &p) != FP8RT_SUCCESS) {
-    printf("FAIL: cannot load plan: %s\n", fp8rt_last_error());
-    return 1;
-  }
   for (n = 0; n < 2; ++n) {
     runs[n].program = p;
     runs[n].stream = (void *)(uintptr_t)(16 * (n + 1));
@@ -544,10 +547,7 @@ static int threads(const char *dir) {
              kThreadRuns, 16 * (n + 1));
     check(runs[n].bad == 0, what);
   }
-  fp8rt_destroy(p);
-  driver.release(0);
-  printf("%s\n", failures ? "FAILED" : "all passed");
-  return failures ? 1 : 0;
+  return finish(p);
 }
 
 int main(int argc, char **argv) {
