@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Gemm/Tcgen05Descriptors.h"
+#include "Gemm/Sm100/Tcgen05Descriptors.h"
 
 #include "gtest/gtest.h"
 

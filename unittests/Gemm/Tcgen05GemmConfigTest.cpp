@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Gemm/Tcgen05GemmConfig.h"
+#include "Gemm/Sm100/Tcgen05GemmConfig.h"
 
 #include "gtest/gtest.h"
 
