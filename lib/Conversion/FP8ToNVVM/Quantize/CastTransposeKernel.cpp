@@ -27,6 +27,7 @@
 #include "QuantizeKernel.h"
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
+#include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
 #include "fp8/Dialect/FP8/Utils/Numerics.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,7 +44,7 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::kernels;
 
-static constexpr int64_t kTile = Target::kCastTransposeTile;
+static constexpr int64_t kTile = kCastTransposeTile;
 // The staged tile is unpadded and swizzled by 16-byte chunks: chunk c of
 // row r sits at chunk c ^ ((r / 16) % 8). The row pass's 16-byte stores (8
 // lanes of one row) and the column pass's 4-byte reads (lanes of 8 row
@@ -154,7 +155,7 @@ FailureOr<gpu::GPUModuleOp> kernels::buildCastTransposeOfMatrix(
     FusedProducer *producer) {
   int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
   Type inputElement = inputType.getElementType();
-  if (!Target::fitsCastTranspose(inputType, scaling))
+  if (!fitsCastTranspose(inputType, scaling))
     return op->emitOpError("convert-fp8-to-nvvm: the cast-transpose kernel "
                            "needs a 16-bit input with both dims multiples of "
                            "128 and 1x128 tiles, got ")

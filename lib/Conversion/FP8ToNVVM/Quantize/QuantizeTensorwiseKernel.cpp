@@ -13,6 +13,7 @@
 #include "QuantizeKernel.h"
 
 #include "../OpKernels.h"
+#include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -354,7 +355,7 @@ kernels::buildQuantizeDelayedKernel(OpBuilder &builder, QuantizeDelayedOp op,
 /// The tile of the tensorwise cast-transpose's second pass, and its shared
 /// memory rows: 16 bytes of padding, for aligned 16-byte row stores and
 /// fewer bank conflicts in the column reads (as fp8.transpose's kernel).
-static constexpr int64_t kCastTile = Target::kTensorwiseCastTransposeTile;
+static constexpr int64_t kCastTile = kTensorwiseCastTransposeTile;
 static constexpr int64_t kCastStride = kCastTile + kChunk;
 /// Tiles a CTA loads before it stores any: 2 CTAs an SM hold too few bytes
 /// in flight with one.
@@ -372,7 +373,7 @@ FailureOr<gpu::GPUModuleOp> kernels::buildTensorwiseCastTransposeKernel(
     OpBuilder &builder, QuantizeTransposeOp op, StringRef name,
     const Target &target) {
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
-  if (!Target::fitsTensorwiseCastTranspose(inputType, op.getScaling()))
+  if (!fitsTensorwiseCastTranspose(inputType, op.getScaling()))
     return op.emitOpError("convert-fp8-to-nvvm: the tensorwise "
                           "cast-transpose needs a 16-bit input with both "
                           "dims multiples of 64, got ")

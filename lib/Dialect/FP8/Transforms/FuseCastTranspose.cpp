@@ -99,8 +99,7 @@ bool fusion::fuseExactTranspose(TransposeOp transpose) {
   auto q = transpose.getInput().getDefiningOp<QuantizeOp>();
   if (!q || transpose.getScale() != q.getScale() ||
       transpose.getScaling() != q.getScaling() ||
-      !(Target::fitsTensorwiseCastTranspose(q.getInput().getType(),
-                                            q.getScaling()) ||
+      !(fitsTensorwiseCastTranspose(q.getInput().getType(), q.getScaling()) ||
         fitsBlockCastTranspose(q.getInput().getType(), q.getScaling())) ||
       q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed() ||
       q->hasAttr(kKernelAttrName) || transpose->hasAttr(kKernelAttrName) ||

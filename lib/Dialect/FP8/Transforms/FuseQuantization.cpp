@@ -40,7 +40,7 @@ struct FP8FuseQuantizationPass
   using Base::Base;
 
   void runOnOperation() override {
-    fuseCastTransposes(&Target::fitsCastTranspose);
+    fuseCastTransposes(&fitsCastTranspose);
     if (!producers) {
       fuseExactTransposes();
       fuseCastTransposes(&fitsRowwiseCastTranspose);

@@ -23,7 +23,7 @@ namespace mlir::fp8::fusion {
 //===----------------------------------------------------------------------===//
 
 /// Whether a cast-transpose kernel takes a matrix of a type and scaling
-/// (Target::fitsCastTranspose, fitsRowwiseCastTranspose).
+/// (fitsCastTranspose, fitsRowwiseCastTranspose).
 using KernelFit = bool (*)(Type, ScalingAttr);
 
 /// The quantization of %x among `candidates` that the cast-transpose that

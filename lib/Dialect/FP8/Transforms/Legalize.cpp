@@ -19,6 +19,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/GemmShapes.h"
 #include "fp8/Dialect/FP8/Utils/PassOptions.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -316,7 +317,7 @@ QuantizeOp KMajorRewriter::quantizeTransposed(ScaledMatmulOp mm, QuantizeOp q) {
 }
 
 /// Whether a Hopper GEMM loads the scales of operand `side` of `mm` with
-/// TMA (Target::hasTmaLoadableScales, on a K-major matrix) and they are still
+/// TMA (hasTmaLoadableScales, on a K-major matrix) and they are still
 /// in row_major layout. 128x128 weights (one scale per tile and K-block, which
 /// the GEMM bulk-copies from the row-major scales), rowwise and tensorwise
 /// scales (one per row or tensor, loaded once) and E8M0 block scales are
@@ -326,7 +327,7 @@ static bool needsTmaAlignedScales(const Target &target, ScaledMatmulOp mm,
   return mm.getScaleLayout(side) == ScaleLayout::row_major &&
          mm.getContractingDim(side) == 1 &&
          mm.getData(side).getType().getRank() == 2 &&
-         target.hasTmaLoadableScales(mm.getScaling(side));
+         hasTmaLoadableScales(target, mm.getScaling(side));
 }
 
 /// Whether the sm_90a grouped GEMM of `mm` loads A's scales with TMA and
@@ -337,7 +338,7 @@ static bool needsTmaAlignedScales(const Target &target,
                                   GroupedScaledMatmulOp mm) {
   return mm.getAScaleLayout() == ScaleLayout::row_major &&
          mm.getLayout() == GroupLayout::contiguous &&
-         target.hasTmaLoadableScales(mm.getAScaling());
+         hasTmaLoadableScales(target, mm.getAScaling());
 }
 
 /// The fp8.tma_align_scales of `scale` that `mm` can read: one that already

@@ -88,32 +88,6 @@ bool Target::hasNativeBlockScales(ScalingAttr scaling,
          isa<Float8E8M0FNUType>(scaling.getScale());
 }
 
-bool Target::fitsCastTranspose(Type inputType, ScalingAttr scaling) {
-  auto tensor = dyn_cast<RankedTensorType>(inputType);
-  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
-         tensor.getDimSize(0) % kCastTransposeTile == 0 &&
-         tensor.getDimSize(1) % kCastTransposeTile == 0 &&
-         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
-         scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile};
-}
-
-bool Target::fitsTensorwiseCastTranspose(Type inputType, ScalingAttr scaling) {
-  auto tensor = dyn_cast<RankedTensorType>(inputType);
-  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
-         tensor.getDimSize(0) % kTensorwiseCastTransposeTile == 0 &&
-         tensor.getDimSize(1) % kTensorwiseCastTransposeTile == 0 &&
-         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
-         llvm::all_of(scaling.getTile(), ShapedType::isDynamic);
-}
-
-bool Target::hasTmaLoadableScales(ScalingAttr scaling) const {
-  if (!isHopper())
-    return false;
-  int64_t rowBlock = scaling.getTile()[0], kBlock = scaling.getTile()[1];
-  return rowBlock == 1 && !ShapedType::isDynamic(kBlock) &&
-         kBlock % kHopperGemmTileK == 0 && scaling.getScale().isF32();
-}
-
 FailureOr<Target>
 fp8::resolveTarget(ModuleOp module, StringRef chip,
                    function_ref<InFlightDiagnostic()> emitError) {

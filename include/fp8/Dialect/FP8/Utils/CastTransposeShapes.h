@@ -1,5 +1,4 @@
-//===- CastTransposeShapes.h - what the cast-transposes take -----*- C++
-//-*-===//
+//===- CastTransposeShapes.h - what the cast-transposes take ---*- C++ -*-===//
 //
 // The matrices and scalings a cast-transpose kernel (one read of X giving
 // X and Xᵀ quantized) computes: fp8-fuse-quantization fuses exactly these,
@@ -14,8 +13,39 @@
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace mlir::fp8 {
+
+/// The 1 x 128 cast-transpose's tile: 128 x 128 elements.
+inline constexpr int64_t kCastTransposeTile = 128;
+
+/// Whether the cast-transpose kernel quantizes a matrix of `inputType` and
+/// its transpose with `scaling`: static, 16-bit, both dims multiples of
+/// kCastTransposeTile, 1 x kCastTransposeTile tiles.
+inline bool fitsCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kCastTransposeTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+         scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile};
+}
+
+/// The tensorwise cast-transpose's tile: 64 x 64 elements.
+inline constexpr int64_t kTensorwiseCastTransposeTile = 64;
+
+/// Whether the tensorwise cast-transpose kernel quantizes a matrix of
+/// `inputType` and its transpose with one scale (`scaling` [*, *]):
+/// static, 16-bit, both dims multiples of kTensorwiseCastTransposeTile.
+inline bool fitsTensorwiseCastTranspose(Type inputType, ScalingAttr scaling) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  return tensor && tensor.hasStaticShape() && tensor.getRank() == 2 &&
+         tensor.getDimSize(0) % kTensorwiseCastTransposeTile == 0 &&
+         tensor.getDimSize(1) % kTensorwiseCastTransposeTile == 0 &&
+         tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+         llvm::all_of(scaling.getTile(), ShapedType::isDynamic);
+}
 
 /// The rowwise cast-transpose's tile: 64 x 64 elements.
 inline constexpr int64_t kRowwiseCastTransposeTile = 64;

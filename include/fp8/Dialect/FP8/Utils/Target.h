@@ -4,6 +4,9 @@
 // needs about the hardware (operand majorness, MMA shapes, TMA alignment,
 // native scale formats, PTX version) lives here, and the chip name is
 // parsed in one place. Unsupported chips get a diagnostic that says why.
+// What this compiler's kernels choose to take (tiles, which scales a GEMM
+// loads by TMA) is kernel policy and lives beside them: GemmShapes.h,
+// CastTransposeShapes.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,36 +87,6 @@ public:
   /// TMA (cp.async.bulk.tensor) needs every row stride of a global tensor
   /// to be a multiple of this many bytes.
   static constexpr int64_t kTmaStrideAlignment = 16;
-
-  /// The K-block of the sm_90a GEMM: one pipeline stage holds this many
-  /// elements of K of each operand (128 FP8 bytes: one 128-byte swizzle
-  /// row).
-  static constexpr int64_t kHopperGemmTileK = 128;
-
-  /// Whether the sm_90a GEMM loads the scales of a K-major operand scaled by
-  /// `scaling` with TMA, beside each K-block, once they are in the
-  /// col_major_tma layout: one f32 scale per row and per K-block of a
-  /// multiple of kHopperGemmTileK (DeepSeek-V3's 1x128).
-  /// fp8-legalize{chip=sm_90a} puts exactly these in that layout.
-  bool hasTmaLoadableScales(ScalingAttr scaling) const;
-
-  /// The cast-transpose kernel's tile (on both chips): 128 x 128 elements.
-  static constexpr int64_t kCastTransposeTile = 128;
-
-  /// Whether the cast-transpose kernel quantizes a matrix of `inputType`
-  /// and its transpose with `scaling`: static, 16-bit, both dims multiples
-  /// of kCastTransposeTile, 1 x kCastTransposeTile tiles.
-  /// fp8-fuse-quantization fuses exactly these.
-  static bool fitsCastTranspose(Type inputType, ScalingAttr scaling);
-
-  /// The tensorwise cast-transpose's tile: 64 x 64 elements.
-  static constexpr int64_t kTensorwiseCastTransposeTile = 64;
-
-  /// Whether the tensorwise cast-transpose kernel quantizes a matrix of
-  /// `inputType` and its transpose with one scale (`scaling` [*, *]):
-  /// static, 16-bit, both dims multiples of kTensorwiseCastTransposeTile.
-  /// fp8-fuse-quantization fuses exactly these.
-  static bool fitsTensorwiseCastTranspose(Type inputType, ScalingAttr scaling);
 
   bool operator==(const Target &other) const { return chip == other.chip; }
 

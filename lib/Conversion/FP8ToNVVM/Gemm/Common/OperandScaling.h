@@ -28,7 +28,7 @@ struct OperandScaling {
   bool e8m0;
   bool transposed;
   /// Whether TMA loads this K-block's scales with the tile: scales
-  /// Target::hasTmaLoadableScales accepts, in the
+  /// hasTmaLoadableScales (GemmShapes.h) accepts, in the
   /// col_major_tma layout (sm_90a only; false on sm_100a).
   bool tmaLoadable;
   bool byTma() const { return transposed && tmaLoadable; }

@@ -21,7 +21,7 @@ OperandScaling gemm::describeScaling(ScalingAttr scaling,
                         scaleType.getDimSize(1),
                         isa<Float8E8M0FNUType>(scaling.getScale()),
                         layout == ScaleLayout::col_major_tma,
-                        target.hasTmaLoadableScales(scaling)};
+                        hasTmaLoadableScales(target, scaling)};
 }
 
 ScaleCheckRegion gemm::scaleCheckRegion(const OperandScaling &scaling,

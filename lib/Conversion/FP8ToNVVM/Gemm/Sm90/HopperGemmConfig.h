@@ -21,6 +21,7 @@
 #include "../Common/TileShape.h"
 #include "../Common/TmaLayout.h"
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h"
+#include "fp8/Dialect/FP8/Utils/GemmShapes.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
@@ -38,7 +39,7 @@ inline constexpr int64_t kWarpgroup = 128;
 inline constexpr int64_t kConsumerRows = 64;
 /// A K-block in shared memory: 128 FP8 bytes per row, exactly the span of the
 /// 128-byte swizzle, so one TMA box row is one swizzle row.
-inline constexpr int64_t kTileK = Target::kHopperGemmTileK;
+inline constexpr int64_t kTileK = kHopperGemmTileK;
 static_assert(kTileK == 128, "one K-block row is one 128-byte swizzle row");
 /// The register file one CTA shares out.
 inline constexpr int64_t kRegisterFile = 65536;
