@@ -293,5 +293,135 @@ class RefusalTest(unittest.TestCase):
         self.assertIn("torch.sort(x, -1)", str(e.exception))
 
 
+def _trace(forward):
+    """symbolic_trace of a module whose forward is `forward` (its argument
+    names become the placeholders')."""
+    module = type("M", (nn.Module,), {"forward": forward})()
+    return torch.fx.symbolic_trace(module)
+
+
+def _reshape_to(shape):
+    return lambda self, x: (x * 2).reshape(shape)
+
+
+def _verify(test, text):
+    """fp8-opt parses and verifies `text` (skipped without fp8-opt)."""
+    if not FP8_OPT:
+        return
+    run = subprocess.run([FP8_OPT, "-"], input=text, capture_output=True,
+                         text=True)
+    test.assertEqual(run.returncode, 0, run.stderr + text)
+
+
+@unittest.skipUnless(torch, "needs PyTorch")
+class EdgeCaseTest(unittest.TestCase):
+    """Graphs at the edges of what the emitter writes; each was once
+    invalid MLIR or a stray Python exception."""
+
+    X = ((4, 8), "bf16")
+
+    def emit(self, forward, inputs=None):
+        text = fx_emit.emit(_trace(forward), inputs or [self.X])
+        _verify(self, text)
+        return text
+
+    def test_sum_to_scalar(self):
+        # A full reduction is a rank-0 tensor, tensor<f32>.
+        text = self.emit(lambda self, x: x.float().sum())
+        self.assertIn("-> (tensor<f32>)", text)
+        self.emit(lambda self, x: x * torch.tensor(2.0))
+
+    def test_reduce_over_broadcast_dim(self):
+        # No operand varies along the broadcast or unit dim, so it is no
+        # loop of the reduction: the sum over it is a product.
+        text = self.emit(lambda self, x: x.unsqueeze(0).expand(
+            3, 4, 8).float().sum((0, 2)), [((4, 8), "f32")])
+        self.assertEqual(text.count('"reduction"'), 1)
+        self.assertIn("arith.constant 3.000000000e+00", text)
+        self.emit(lambda self, x: x.unsqueeze(1).sum(1))
+
+    def test_same_rank_view(self):
+        # [2, 3] as [6, 1] and [3, 2]: neither a collapse nor an expand
+        # (an empty reassociation group crashed fp8-opt).
+        for shape in ((6, 1), (3, 2)):
+            text = self.emit(_reshape_to(shape), [((2, 3), "bf16")])
+            self.assertIn("tensor.collapse_shape", text)
+
+    def test_argument_names_clash(self):
+        # Arguments named as the emitter's own values (%x0 and %y in a
+        # generic's body, %mm1 outside) get a suffix, not a redefinition.
+        def forward(self, x0, y, mm1):
+            return x0 * y + mm1
+        text = self.emit(forward, [self.X] * 3)
+        self.assertIn("%x0_: tensor<4x8xbf16>", text)
+        self.assertIn("%y_: tensor<4x8xbf16>", text)
+        self.assertIn("%mm1_: tensor<4x8xbf16>", text)
+
+    def test_generic_without_inputs(self):
+        # zeros_like reads no tensor: a generic with no ins clause.
+        text = self.emit(lambda self, x: torch.zeros_like(x))
+        self.assertNotIn("ins()", text)
+
+    def test_nan_constant(self):
+        text = self.emit(lambda self, x: x * float("nan"))
+        self.assertIn("0x7FC00000", text)
+
+    def test_keyword_dims(self):
+        # permute(dims=) and transpose(input=, dim0=, dim1=) are as
+        # positionals.
+        a = self.emit(lambda self, x: x.permute(dims=[1, 0]) * 2)
+        b = self.emit(lambda self, x: torch.transpose(input=x, dim0=0,
+                                                      dim1=1) * 2)
+        self.assertEqual(a, self.emit(lambda self, x: x.t() * 2))
+        self.assertEqual(a, b)
+
+    def test_explicit_widening_rounds(self):
+        # torch rounds x * 3 to bf16 before .float(); so does the body.
+        text = self.emit(lambda self, x: (x * 3).float() + 1)
+        self.assertIn("arith.truncf %b2 : f32 to bf16", text)
+        # A tensor that is bf16 already is not rounded again.
+        self.assertNotIn("truncf", self.emit(
+            lambda self, x: x.float() + 1))
+
+    def test_operator_pow(self):
+        # x ** 2 (operator.pow) is x.pow(2): one mulf.
+        text = self.emit(lambda self, x: x ** 2)
+        self.assertIn("arith.mulf %x0, %x0", text)
+
+
+@unittest.skipUnless(torch, "needs PyTorch")
+class RefusalEdgeTest(unittest.TestCase):
+    """Inputs the emitter cannot express: EmitError naming the node, never
+    another exception and never wrong MLIR."""
+
+    def refuse(self, forward, node, reason, inputs=(((4, 8), "bf16"),)):
+        with self.assertRaises(EmitError) as e:
+            fx_emit.emit(_trace(forward), list(inputs))
+        self.assertEqual(e.exception.node, node)
+        self.assertIn(reason, str(e.exception))
+
+    def test_indexing(self):
+        self.refuse(lambda self, x: x[0] * 2, "getitem", "indexing")
+        self.refuse(lambda self, x: x[:, :4], "getitem", "slicing")
+
+    def test_rounding_division(self):
+        # Floor division is no true division: refused, not written as one.
+        self.refuse(lambda self, x: torch.div(x, 3, rounding_mode="floor"),
+                    "div", "rounding_mode='floor'")
+
+    def test_tensor_exponent(self):
+        self.refuse(lambda self, x: x ** x, "pow_1",
+                    "exponent <tensor [4, 8] bf16>")
+
+    def test_no_tensor_returned(self):
+        self.refuse(lambda self, x: None, "output", "returns no tensor")
+
+    def test_bad_arguments_name_the_node(self):
+        # A handler that meets arguments it does not expect still names
+        # the node (here matmul's operand as a keyword).
+        self.refuse(lambda self, x: torch.matmul(x, other=x.t()), "matmul",
+                    "cannot express its arguments")
+
+
 if __name__ == "__main__":
     unittest.main()
