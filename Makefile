@@ -14,6 +14,11 @@ DEB_PACKAGES := llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
 # check-python installs python/ with pip, offline (python/pyproject.toml).
 DEB_PACKAGES += python3-pip python3-setuptools python3-wheel
 
+# check-python's fp8_mlir.fx_emit tests trace and AOTAutograd-partition
+# models; Debian 12's PyTorch (1.13, with functorch) is enough for them, and
+# the tests that need PyTorch 2.x skip under it.
+DEB_PACKAGES += python3-torch
+
 # The sanitizer build and the fuzzers (check-sanitize, fuzz, fuzz-ci) compile
 # with Debian's clang 22 and link its ASan/UBSan/libFuzzer runtimes.
 DEB_PACKAGES += clang-22 libclang-rt-22-dev

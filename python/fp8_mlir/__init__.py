@@ -14,7 +14,8 @@ function on tensors, fp8_mlir.nn and convert do. See docs/Python.md.
 
 from . import errors
 from .compiler import CHIPS, RECIPES, cache_root, find_compiler  # noqa: F401
-from .errors import (CompileError, CompilerNotFound, Fp8MlirError,  # noqa
+from .errors import (CompileError, CompilerNotFound, EmitError,  # noqa
+                     Fp8MlirError,
                      ProgramNotFound, RuntimeFailure, RuntimeNotFound,
                      TorchNotFound)
 from .layers import LayerProgram, compile_linear, compile_mlp  # noqa: F401

@@ -40,6 +40,28 @@ class ProgramNotFound(Fp8MlirError, FileNotFoundError):
     the manifest.json that `fp8-opt --fp8-emit=dir=DIR` writes."""
 
 
+class EmitError(Fp8MlirError, ValueError):
+    """fp8_mlir.fx_emit cannot express an FX node in the MLIR the pipeline
+    takes (an op it does not know, a shape that is not static, a dtype
+    other than bf16, f16 and f32). `node` is the node's name, `op` its
+    kind (call_function, call_module, ...), `target` what it calls and
+    `source` the user's line from its stack trace (None where the graph
+    kept none); the message says all four and why."""
+
+    def __init__(self, reason, node=None, op=None, target=None,
+                 source=None):
+        where = ""
+        if node is not None:
+            where = "node %r (%s %s): " % (node, op, target)
+        message = "fx_emit: %s%s" % (where, reason)
+        if source:
+            message += "\n  from %s" % source
+        super().__init__(message)
+        self.node, self.op, self.target, self.source = (node, op, target,
+                                                        source)
+        self.reason = reason
+
+
 class TorchNotFound(Fp8MlirError, ModuleNotFoundError):
     """What was asked for needs PyTorch, and `import torch` failed. Still
     an ImportError (ModuleNotFoundError), as before."""

@@ -37,7 +37,7 @@ ACTIVATIONS = ("swiglu", "gelu")
 
 
 def _t(shape, dtype):
-    return "tensor<%sx%s>" % ("x".join(str(d) for d in shape), dtype)
+    return "tensor<%s>" % "x".join([str(d) for d in shape] + [dtype])
 
 
 class _Writer:
