@@ -49,51 +49,70 @@ static bool hasScalarBody(linalg::GenericOp generic) {
   return true;
 }
 
-/// Whether `op` is an elementwise producer that a quantize kernel computes
-/// where it loads: an all-parallel linalg.generic over a static matrix with
-/// one result written in loop order, whose body is scalar arith and math
-/// (constants from outside) and does not read the init, and whose inputs
-/// are static tensors of 16- or 32-bit floats read through the identity or
-/// a broadcast; or an elementwise arith/math op on such matrices.
-static bool isFusibleProducer(Operation *op) {
+/// Why `op` is not an elementwise producer that a quantize kernel computes
+/// where it loads (empty where it is one): an all-parallel linalg.generic
+/// over a static matrix with one result written in loop order, whose body
+/// is scalar arith and math (constants from outside) and does not read the
+/// init, and whose inputs are static tensors of 16- or 32-bit floats read
+/// through the identity or a broadcast; or an elementwise arith/math op on
+/// such matrices. The reasons are what --explain says.
+StringRef fusion::producerRefusal(Operation *op) {
   if (!op)
-    return false;
+    return "its input is a function argument, not computed here";
   if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-    if (!generic.hasPureTensorSemantics() || generic.getNumResults() != 1 ||
-        generic.getNumLoops() != 2 ||
-        generic.getNumParallelLoops() != generic.getNumLoops() ||
-        !isStaticMatrixOfLoadable(generic->getResult(0).getType()))
-      return false;
+    if (!generic.hasPureTensorSemantics() || generic.getNumResults() != 1)
+      return "the producer is not a single-result linalg.generic on tensors";
+    if (generic.getNumLoops() != 2 ||
+        generic.getNumParallelLoops() != generic.getNumLoops())
+      return "the producer is not elementwise over a matrix (it has "
+             "reduction loops or is not 2-D)";
+    if (!isStaticMatrixOfLoadable(generic->getResult(0).getType()))
+      return "the producer's result is not a static matrix of f32, bf16 or "
+             "f16";
     OpOperand *init = generic.getDpsInitOperand(0);
     if (!generic.getMatchingIndexingMap(init).isIdentity() ||
         generic.payloadUsesValueFromOperand(init))
-      return false;
+      return "the producer writes its result out of loop order or reads its "
+             "init";
     for (OpOperand *input : generic.getDpsInputOperands()) {
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
       if (!type || !type.hasStaticShape() ||
-          !isLoadableElement(type.getElementType()) ||
-          !QuantizeElementwiseOp::isElementwiseMap(
+          !isLoadableElement(type.getElementType()))
+        return "the producer reads a tensor that is not static f32, bf16 or "
+               "f16";
+      if (!QuantizeElementwiseOp::isElementwiseMap(
               generic.getMatchingIndexingMap(input)))
-        return false;
+        return "the producer reads an input through a map other than the "
+               "identity or a broadcast (a transpose?)";
     }
-    return hasScalarBody(generic);
+    if (!hasScalarBody(generic))
+      return "the producer's body holds ops other than scalar arith and "
+             "math, or values from outside that are not constants";
+    return "";
   }
-  return op->hasTrait<OpTrait::Elementwise>() &&
-         isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
-             op->getDialect()) &&
-         op->getNumRegions() == 0 && op->getNumResults() == 1 &&
-         isStaticMatrixOfLoadable(op->getResult(0).getType()) &&
-         llvm::all_of(op->getOperandTypes(), [&](Type type) {
-           return isStaticMatrixOfLoadable(type) &&
-                  cast<ShapedType>(type).getShape() ==
-                      cast<ShapedType>(op->getResult(0).getType()).getShape();
-         });
+  if (op->hasTrait<OpTrait::Elementwise>() &&
+      isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+          op->getDialect()) &&
+      op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+      isStaticMatrixOfLoadable(op->getResult(0).getType()) &&
+      llvm::all_of(op->getOperandTypes(), [&](Type type) {
+        return isStaticMatrixOfLoadable(type) &&
+               cast<ShapedType>(type).getShape() ==
+                   cast<ShapedType>(op->getResult(0).getType()).getShape();
+      }))
+    return "";
+  return "the producer is neither an elementwise linalg.generic nor an "
+         "elementwise arith/math op on static matrices";
+}
+
+static bool isFusibleProducer(Operation *op) {
+  return op && producerRefusal(op).empty();
 }
 
 /// Whether `op` (or a body it holds) computes a math function that kernels
 /// expand into a polynomial (erf, tanh, exp, log, ...): tens of instructions
 /// an element, where abs, fma, sqrt, rsqrt and rounding cost a few.
-static bool computesPolynomialMath(Operation *op) {
+bool fusion::computesPolynomialMath(Operation *op) {
   return op
       ->walk([](Operation *inner) {
         if (isa_and_nonnull<math::MathDialect>(inner->getDialect()) &&
@@ -130,7 +149,7 @@ static bool isStaticVectorOfLoadable(Type type) {
 /// whose inputs are read like an elementwise producer's and whose body is
 /// scalar arith and math ending in `%acc + term` (the term not reading
 /// the accumulator).
-static bool isFusibleRowSum(Operation *op) {
+bool fusion::isFusibleRowSum(Operation *op) {
   auto sum = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!sum || !isRowSum(sum) || !isPositiveZeros(sum.getDpsInits()[0]) ||
       !hasScalarBody(sum))
@@ -179,8 +198,8 @@ static bool isFusibleRowProducer(Operation *op) {
 /// of one row and c = 16 .. 512 columns (a power of two of 16-element
 /// chunks, dividing the row), or the whole row; rows of whole 16-element
 /// chunks; the sums' chunk sums within its shared memory (RowNormLayout).
-static bool fitsRowKernel(RankedTensorType type, ScalingAttr scaling,
-                          int64_t numSums = 1) {
+bool fusion::fitsRowKernel(RankedTensorType type, ScalingAttr scaling,
+                           int64_t numSums) {
   int64_t cols = type.getDimSize(1);
   int64_t tileRows = scaling.getTile()[0], c = scaling.getTile()[1];
   if (tileRows != 1 || cols % 16 != 0 ||
@@ -504,8 +523,8 @@ static bool fuseProducer(Operation *quantize, Operation *producer,
 /// two of 16-element chunks, at most a warp's: c <= 512, n <= 256, what
 /// the kernel's rotation takes), both dividing the columns. The kernel
 /// (buildQuantizeElementwiseKernel) refuses anything else.
-static bool fitsRotatedRowTiles(RankedTensorType type, ScalingAttr scaling,
-                                int64_t n) {
+bool fusion::fitsRotatedRowTiles(RankedTensorType type, ScalingAttr scaling,
+                                 int64_t n) {
   int64_t cols = type.getDimSize(1);
   int64_t tileRows = scaling.getTile()[0], c = scaling.getTile()[1];
   if (ShapedType::isDynamic(c))

@@ -40,6 +40,12 @@ struct FP8FuseQuantizationPass
   using Base::Base;
 
   void runOnOperation() override {
+    runFusions();
+    if (explain)
+      explainFusions(getOperation());
+  }
+
+  void runFusions() {
     fuseCastTransposes(&fitsCastTranspose);
     if (!producers) {
       fuseExactTransposes();

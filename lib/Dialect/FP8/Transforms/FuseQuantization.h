@@ -67,6 +67,37 @@ bool fuseScaleLayout(Operation *relayout);
 QuantizeElementwiseOp asElementwise(QuantizeOp q);
 
 //===----------------------------------------------------------------------===//
+// The rules, for --explain (ExplainFusion.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Why `op` is not an elementwise producer that a quantization can fuse;
+/// empty where it is one (FuseProducers.cpp).
+StringRef producerRefusal(Operation *op);
+
+/// Whether `op` (or a body it holds) computes a math function that kernels
+/// expand into a polynomial (erf, tanh, exp, log, ...), which a tensorwise
+/// quantization does not fuse: its kernel would compute it twice.
+bool computesPolynomialMath(Operation *op);
+
+/// Whether `op` is a norm's row sum that a quantization can take over as a
+/// `reduce` region.
+bool isFusibleRowSum(Operation *op);
+
+/// Whether the norm kernel (a warp per row) quantizes a `type` matrix with
+/// `scaling` and `numSums` row sums.
+bool fitsRowKernel(RankedTensorType type, ScalingAttr scaling,
+                   int64_t numSums = 1);
+
+/// Whether the row-tile kernel can rotate (Hadamard, blocks of `n`) a
+/// `type` matrix in registers before quantizing it with `scaling`.
+bool fitsRotatedRowTiles(RankedTensorType type, ScalingAttr scaling, int64_t n);
+
+/// Remarks at every quantization, transpose and elementwise op of `module`
+/// after the fusions: what each fused, or the rule that kept it apart
+/// (fp8-fuse-quantization{explain=true}).
+void explainFusions(ModuleOp module);
+
+//===----------------------------------------------------------------------===//
 // Shared checks
 //===----------------------------------------------------------------------===//
 

@@ -56,6 +56,7 @@ void fp8::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // bias adds, casts) join the quantizations that read them.
   FP8FuseQuantizationOptions fusion;
   fusion.producers = fusion.scales = options.fuseProducers;
+  fusion.explain = options.explain;
   pm.addPass(createFP8FuseQuantization(fusion));
 }
 

@@ -10,7 +10,7 @@
 // ATTR: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot parse recipe '#fp8.recipe<blockwise, hadamrd = 128>'
 // CHIP: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: chip 'sm_89' is not supported
 // UNKNOWN: pipeline-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: fp8-legalize: unknown chip 'sm_91': expected one of sm_90a, sm_100a
-// OPTION: error: fp8-pipeline: unknown option 'arch', expected one of chip, fuse-producers, monitor, recipe
+// OPTION: error: fp8-pipeline: unknown option 'arch', expected one of chip, explain, fuse-producers, monitor, recipe
 
 // A misspelt recipe or option gets the closest name; the recipe error
 // points at the matmul, not at the first linalg op of the file (a fill).
@@ -18,7 +18,7 @@
 // RUN: not fp8-opt %s --fp8-pipeline='recpie=blockwise' 2>&1 | FileCheck %s --check-prefix=OPTTYPO
 // RUN: not fp8-opt %s --fp8-pipeline='recipe="#fp8.recipe<blockwsie, hadamard = 128>"' 2>&1 | FileCheck %s --check-prefix=ATTRTYPO
 // TYPO: pipeline-invalid.mlir:53:10: error: unknown recipe 'blockwsie' (did you mean 'blockwise'?), expected one of tensorwise, delayed, rowwise, rowwise_gw_hp, blockwise, mxfp8, mxfp8_ocp or a #fp8.recipe<...> attribute
-// OPTTYPO: error: fp8-pipeline: unknown option 'recpie' (did you mean 'recipe'?), expected one of chip, fuse-producers, monitor, recipe
+// OPTTYPO: error: fp8-pipeline: unknown option 'recpie' (did you mean 'recipe'?), expected one of chip, explain, fuse-producers, monitor, recipe
 // ATTRTYPO: error: unknown recipe 'blockwsie' (did you mean 'blockwise'?), expected one of tensorwise,
 // ATTRTYPO: error: cannot parse recipe
 

@@ -287,6 +287,10 @@ def FP8FuseQuantization : Pass<"fp8-fuse-quantization", "::mlir::ModuleOp"> {
            "store scales in the TMA (or tcgen05) layout from the "
            "quantization instead of a separate fp8.tma_align_scales (or "
            "fp8.tcgen05_scales)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "after the fusions, remark at every quantization, FP8 transpose "
+           "and unfused elementwise op or row sum what it fused, or the rule "
+           "that kept it a kernel of its own">,
   ];
 }
 

@@ -44,6 +44,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "elementwise producers and scale re-layouts into the "
                      "quantizations (fp8.quantize_elementwise)"),
       llvm::cl::init(true)};
+  Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("remark at every quantization, FP8 transpose and "
+                     "unfused elementwise op what fp8-fuse-quantization "
+                     "fused, or the rule that kept it apart"),
+      llvm::cl::init(false)};
 };
 
 /// Adds to `pm` (anchored on builtin.module, or op-agnostic and run on a
@@ -54,7 +60,8 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 /// fp8-fuse-quantization.
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
 
-/// Registers the `fp8-pipeline{recipe= chip= monitor=}` pipeline.
+/// Registers the `fp8-pipeline{recipe= chip= monitor= fuse-producers=
+/// explain=}` pipeline.
 void registerFP8Pipeline();
 
 } // namespace fp8
