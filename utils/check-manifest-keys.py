@@ -49,6 +49,11 @@ NOT_MANIFEST = {
     # A launch's buffers by kernel parameter name (the kernel builders'
     # KernelSignature names, not manifest keys).
     "names.py": {"amax", "history", "source", "out", "dest"},
+    # torch.fx nodes' keyword arguments and meta, which fx_emit reads.
+    "fx_emit.py": {"tensor_meta", "val"},
+    "fx_ops.py": {"alpha", "approximate", "beta", "bias", "dim0", "dim1",
+                  "dims", "eps", "exponent", "keepdim", "other",
+                  "rounding_mode", "stack_trace", "tensor_meta", "weight"},
 }
 
 
