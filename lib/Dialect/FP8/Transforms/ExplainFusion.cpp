@@ -13,14 +13,21 @@
 
 #include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
 #include "fp8/Dialect/FP8/Utils/RowSum.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::fusion;
 
 static constexpr StringLiteral kPrefix = "fp8-fuse-quantization: ";
+
+//===----------------------------------------------------------------------===//
+// Describing values
+//===----------------------------------------------------------------------===//
 
 /// "1000x4096xbf16" for a tensor type.
 static std::string describeType(Type type) {
@@ -41,6 +48,38 @@ static std::string describeType(Type type) {
   return text;
 }
 
+/// "256x512" for a tensor type's shape.
+static std::string describeShape(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    llvm::interleave(
+        tensor.getShape(), os,
+        [&](int64_t dim) {
+          if (ShapedType::isDynamic(dim))
+            os << "?";
+          else
+            os << dim;
+        },
+        "x");
+  return text;
+}
+
+/// "[1, 128]", "[*, *]": a scaling's tile.
+static std::string describeTile(ScalingAttr scaling) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(scaling.getTile(), os, [&](int64_t t) {
+    if (ShapedType::isDynamic(t))
+      os << "*";
+    else
+      os << t;
+  });
+  os << "]";
+  return text;
+}
+
 /// The names of the ops that read `value`, for "read by ..." (at most 3).
 static std::string describeReaders(Value value) {
   std::string text;
@@ -55,7 +94,7 @@ static std::string describeReaders(Value value) {
 }
 
 /// What `quantize` quantizes, for the remark's subject: "[activation
-/// 256x512xbf16, argument #0] ".
+/// 256x512xbf16, argument #0] " (a fused op: its first input, "+ 2 more").
 static std::string describeQuantized(Operation *quantize) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -69,25 +108,324 @@ static std::string describeQuantized(Operation *quantize) {
     os << ", argument #" << arg.getArgNumber();
   else
     os << ", from '" << input.getDefiningOp()->getName() << "'";
+  if (auto fused = dyn_cast<QuantizeElementwiseOp>(quantize);
+      fused && fused.getInputs().size() > 1)
+    os << ", + " << fused.getInputs().size() - 1 << " more";
   os << "] ";
   return text;
 }
 
 static bool isQuantization(Operation *op) {
-  return isa<QuantizeOp, QuantizeTransposeOp, QuantizeElementwiseOp,
-             QuantizeDelayedOp>(op);
+  return isa_and_nonnull<QuantizeOp, QuantizeTransposeOp, QuantizeElementwiseOp,
+                         QuantizeDelayedOp, QuantizeMonitoredOp>(op);
+}
+
+/// An elementwise arith/math op on tensors, as fusion takes them.
+static bool isTensorElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() &&
+         isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+             op->getDialect()) &&
+         op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Whether `op` is elementwise on tensors: an all-parallel linalg.generic
+/// or an elementwise arith/math op.
+static bool isElementwiseOnTensors(Operation *op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return generic.getNumReductionLoops() == 0 && generic.getNumResults() == 1;
+  return isTensorElementwise(op);
+}
+
+/// Whether `value` reaches a quantization through elementwise ops, whose
+/// remark then says why they did not fuse.
+static bool feedsQuantization(Value value) {
+  SmallVector<Value> frontier = {value};
+  for (unsigned i = 0; i < frontier.size() && i < 64; ++i)
+    for (Operation *user : frontier[i].getUsers()) {
+      if (isQuantization(user))
+        return true;
+      if (isElementwiseOnTensors(user))
+        frontier.push_back(user->getResult(0));
+    }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
-// What fused
+// Why a producer stays
+//===----------------------------------------------------------------------===//
+
+/// Why the Hadamard rotation `rotation` did not fuse into `quantize`
+/// (fuseRotation's checks, in its order).
+static std::string whyRotationStays(Operation *quantize, HadamardOp rotation,
+                                    ScalingAttr scaling) {
+  auto q = dyn_cast<QuantizeOp>(quantize);
+  if (!q)
+    return "a Hadamard rotation fuses into a plain fp8.quantize only";
+  auto type = dyn_cast<RankedTensorType>(rotation.getInput().getType());
+  if (!rotation->hasOneUse())
+    return "its Hadamard rotation is also read by another op";
+  if (rotation.getDim() != 1)
+    return "its Hadamard rotation runs along dim " +
+           std::to_string(rotation.getDim()) +
+           "; the row-tile kernel rotates along the rows (dim 1)";
+  if (rotation->getBlock() != q->getBlock())
+    return "its Hadamard rotation is in another block";
+  if (!type || !isStaticMatrixOfLoadable(type))
+    return "the rotated tensor is not a static matrix of f32, bf16 or f16";
+  if (!fitsRotatedRowTiles(type, scaling, rotation.getSize()))
+    return "the row-tile kernel rotates tiles of one row and 16 to 512 "
+           "columns in blocks of 16 to 256 that divide the row; this is " +
+           describeType(type) + " with tiles " + describeTile(scaling) +
+           ", rotation " + std::to_string(rotation.getSize());
+  if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
+    return "it rounds stochastically or has a given amax; a rotation fuses "
+           "into a round-to-nearest quantization with its own amax";
+  return "its Hadamard rotation did not fuse";
+}
+
+/// Why `quantize` (an fp8.quantize, or an fp8.quantize_transpose that took
+/// no producer) kept its producer apart; empty where it has none.
+static std::string whyProducerStays(Operation *quantize, ScalingAttr scaling,
+                                    bool producers) {
+  Value input = quantize->getOperand(0);
+  Operation *producer = input.getDefiningOp();
+  if (!producer)
+    return "";
+  if (!producers)
+    return "producer fusion is off (producers=false, or the pipeline's "
+           "fuse-producers=false)";
+  if (quantize->hasAttr(kKernelAttrName))
+    return "its kernel is chosen by hand (fp8.kernel)";
+  auto q = dyn_cast<QuantizeOp>(quantize);
+  if (auto rotation = dyn_cast<HadamardOp>(producer))
+    return whyRotationStays(quantize, rotation, scaling);
+  // A producer that fused into another quantization of the same value,
+  // which keeps its result for this one.
+  if (auto fused = dyn_cast<QuantizeElementwiseOp>(producer);
+      fused && input == fused.getKept()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "its producer fused into the quantization at " << fused.getLoc()
+       << ", which keeps the result for this one";
+    return text;
+  }
+  StringRef refusal = producerRefusal(producer);
+  if (!refusal.empty())
+    return ("'" + producer->getName().getStringRef() + "': " + refusal).str();
+  if (producer->getBlock() != quantize->getBlock())
+    return "its producer is in another block";
+  if (q && q.getRounding() != Rounding::nearest)
+    return "it rounds stochastically; producers fuse into round-to-nearest "
+           "quantizations only";
+  if (q && q.getAmax())
+    return "its amax is given (delayed scaling); producers fuse only into "
+           "quantizations that take their own amax";
+  if (q && q.getSeed())
+    return "it has a seed (stochastic rounding); producers fuse into "
+           "round-to-nearest quantizations only";
+  SmallVector<Operation *> chain;
+  collectInlinedProducers(producer, chain);
+  if (scaling.isTensorwise() && llvm::any_of(chain, computesPolynomialMath))
+    return "its scale is one for the whole tensor, so a fused kernel would "
+           "compute the producer's polynomial math (exp, erf, tanh, log) "
+           "twice: once for the amax, once to quantize";
+  return "its producer did not fuse";
+}
+
+/// Why `transposed`, a quantization of a transpose, found no quantization
+/// of the transpose's input to share a cast-transpose with (findRowsPartner
+/// and isPlainRowQuantization's checks, in their order).
+static std::string whyNoCastTranspose(QuantizeOp transposed,
+                                      linalg::TransposeOp transpose) {
+  if (transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return "its linalg.transpose is not the [1, 0] transpose of a matrix";
+  if (transposed.getRounding() != Rounding::nearest || transposed.getAmax() ||
+      transposed.getSeed())
+    return "it rounds stochastically or has a given amax; the cast-transposes "
+           "take round-to-nearest quantizations with their own amax";
+  if (transposed->hasAttr(kKernelAttrName))
+    return "its kernel is chosen by hand (fp8.kernel)";
+  Type type = transpose.getInput().getType();
+  ScalingAttr scaling = transposed.getScaling();
+  if (scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile} &&
+      !fitsCastTranspose(type, scaling))
+    return "the 1x128 cast-transpose takes static 16-bit matrices whose dims "
+           "are multiples of 128; this is " +
+           describeType(type);
+  if (scaling.getTile()[0] == 1 &&
+      ShapedType::isDynamic(scaling.getTile()[1]) &&
+      !fitsRowwiseCastTranspose(type, scaling))
+    return "the rowwise cast-transpose takes static 16-bit matrices whose "
+           "dims are multiples of 64; this is " +
+           describeType(type);
+  if (!fitsCastTranspose(type, scaling) &&
+      !fitsRowwiseCastTranspose(type, scaling))
+    return "no cast-transpose kernel quantizes tiles of " +
+           describeTile(scaling) +
+           " (they take [1, 128] and, with a scale per row, [1, *])";
+  return "no round-to-nearest quantization of the transpose's input with the "
+         "same scaling, format and margin in this block (a quantization "
+         "that took a producer first is not a partner)";
+}
+
+/// Why an fp8.transpose of a quantization stays a kernel that re-reads the
+/// FP8 data instead of one cast-transpose (fuseExactTranspose's checks).
+static std::string whyTransposeStays(TransposeOp t) {
+  Operation *def = t.getInput().getDefiningOp();
+  if (!def)
+    return "it transposes a function argument (FP8 already), so there is "
+           "no quantization to compute it with";
+  if (isa<QuantizeDelayedOp>(def))
+    return "its quantization has a given amax (delayed scaling), which the "
+           "exact cast-transposes do not take";
+  if (auto fused = dyn_cast<QuantizeElementwiseOp>(def)) {
+    Value input = fused.getInputs()[0];
+    if (!getIdentityInput(fused))
+      return "its quantization fused a producer first, and one kernel does "
+             "not also write the exact transpose";
+    if (!fitsTensorwiseCastTranspose(input.getType(), fused.getScaling()) &&
+        !fitsBlockCastTranspose(input.getType(), fused.getScaling()))
+      return "the exact cast-transposes take one scale for a static 16-bit "
+             "matrix with dims that are multiples of 64, or square tiles of "
+             "64 or 128 that divide the dims; this is " +
+             describeType(input.getType());
+    return "its quantization stores its scales in another layout (fused "
+           "after the transposes)";
+  }
+  if (isa<QuantizeMonitoredOp>(def))
+    return "its quantization is monitored (monitor=true), and monitored "
+           "quantizations are left unfused";
+  auto q = dyn_cast<QuantizeOp>(def);
+  if (!q)
+    return "it does not transpose the result of a quantization";
+  Type type = q.getInput().getType();
+  ScalingAttr scaling = q.getScaling();
+  if (t.getScaling() != scaling || t.getScale() != q.getScale())
+    return "it does not keep the quantization's scales";
+  if (!fitsTensorwiseCastTranspose(type, scaling) &&
+      !fitsBlockCastTranspose(type, scaling))
+    return "the exact cast-transposes take one scale for a static 16-bit "
+           "matrix with dims that are multiples of 64, or square tiles of "
+           "64 or 128 that divide the dims; this is " +
+           describeType(type) + " with tiles " + describeTile(scaling);
+  if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
+    return "its quantization rounds stochastically or has a given amax";
+  if (q->hasAttr(kKernelAttrName) || t->hasAttr(kKernelAttrName))
+    return "a kernel is chosen by hand (fp8.kernel)";
+  return "its quantization is in another block";
+}
+
+//===----------------------------------------------------------------------===//
+// Why a row sum stays
+//===----------------------------------------------------------------------===//
+
+/// Why `quantize`, which read a norm's elementwise part, did not take its
+/// row sums over too.
+static std::string whyRowKernelRefuses(Operation *quantize, bool producers) {
+  // A plain quantization did not fuse the norm at all.
+  if (isa<QuantizeOp, QuantizeTransposeOp>(quantize)) {
+    ScalingAttr scaling =
+        isa<QuantizeOp>(quantize)
+            ? cast<QuantizeOp>(quantize).getScaling()
+            : cast<QuantizeTransposeOp>(quantize).getScaling();
+    std::string why = whyProducerStays(quantize, scaling, producers);
+    if (isa<QuantizeTransposeOp>(quantize) && why.empty())
+      why = "it also writes the transpose's quantization, and the norm "
+            "kernel does not";
+    return "the quantization of the norm did not fuse it: " + why;
+  }
+  if (auto fused = dyn_cast<QuantizeElementwiseOp>(quantize);
+      fused && fused.getTranspose())
+    return "the quantization that reads this norm also writes its "
+           "transpose's, and the norm kernel (a warp per row) does not";
+  if (isa<QuantizeDelayedOp, QuantizeMonitoredOp>(quantize))
+    return "the quantization that reads this norm is delayed or monitored, "
+           "and takes no producer";
+  auto scaling = quantize->getAttrOfType<ScalingAttr>("scaling");
+  auto type = dyn_cast<RankedTensorType>(quantize->getResult(0).getType());
+  if (!scaling || !type || type.getRank() != 2 || scaling.getTile().size() != 2)
+    return "the quantization that reads it is not one the norm kernel runs";
+  if (scaling.getTile()[0] != 1)
+    return "the norm kernel (a warp per row) quantizes tiles of one row; the "
+           "quantization that reads this norm has tiles " +
+           describeTile(scaling) +
+           (scaling.isTensorwise() ? " (one scale for the tensor)" : "");
+  if (!fitsRowKernel(type, scaling))
+    return "the norm kernel takes rows of whole 16-element chunks, tiles of "
+           "16 to 512 columns that divide the row (or the whole row), and "
+           "holds the chunk sums in its shared memory; the quantization "
+           "that reads this norm is of a " +
+           describeShape(type) + " matrix with tiles " + describeTile(scaling);
+  return "the norm kernel cannot hold all the row sums this quantization "
+         "reads in its shared memory";
+}
+
+/// A row sum left on its own: why the quantization of the norm did not
+/// take it.
+static std::string whyRowSumStays(linalg::GenericOp sum, bool producers) {
+  if (!isFusibleRowSum(sum))
+    return "it is not a row sum a quantize kernel computes (f32 sums from "
+           "+0.0 of scalar arith and math over elementwise-read inputs)";
+  // Follow the values per row made from it to the norm's elementwise part
+  // and to the quantization: a reader elsewhere keeps the sums apart; else
+  // the quantization did not take them (one that fused the elementwise part
+  // reads the sums, or values per row, as an input).
+  SmallVector<Value> frontier = {sum->getResult(0)};
+  Operation *outside = nullptr, *quantization = nullptr, *partReader = nullptr;
+  for (unsigned i = 0; i < frontier.size(); ++i)
+    for (Operation *user : frontier[i].getUsers()) {
+      if (isQuantization(user)) {
+        quantization = user;
+        continue;
+      }
+      if (user->getNumResults() == 1) {
+        auto type = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+        if (type && type.getRank() == 1) {
+          frontier.push_back(user->getResult(0));
+          continue;
+        }
+      }
+      // The norm's elementwise part: the quantization that reads it, else
+      // its first other reader.
+      if (auto generic = dyn_cast<linalg::GenericOp>(user);
+          generic && generic.getNumReductionLoops() == 0 &&
+          generic.getNumResults() == 1) {
+        Value part = generic->getResult(0);
+        auto readers = llvm::to_vector(part.getUsers());
+        auto q = llvm::find_if(readers, isQuantization);
+        if (q != readers.end())
+          quantization = *q;
+        else if (!readers.empty() && !partReader)
+          partReader = readers.front();
+        continue;
+      }
+      if (!outside)
+        outside = user;
+    }
+  if (outside)
+    return ("its sums (or what is computed from them) are also read by '" +
+            outside->getName().getStringRef() +
+            "' (the backward saves them?), so the quantization cannot take "
+            "them over")
+        .str();
+  if (quantization)
+    return whyRowKernelRefuses(quantization, producers);
+  if (partReader)
+    return ("no quantization reads the norm it feeds (read by '" +
+            partReader->getName().getStringRef() + "')")
+        .str();
+  return "no quantization reads the norm it feeds";
+}
+
+//===----------------------------------------------------------------------===//
+// The remarks
 //===----------------------------------------------------------------------===//
 
 static void explainFused(QuantizeElementwiseOp q) {
   SmallVector<std::string> parts;
-  bool identityBody = q.getBody().front().getOperations().size() == 1 &&
-                      q.getBody().front().getTerminator()->getOperand(0) ==
-                          q.getBody().front().getArgument(0);
-  if (!identityBody)
+  bool plain = bool(getIdentityInput(q));
+  if (!plain)
     parts.push_back("its elementwise producers (one body)");
   if (int64_t sums = q.getReductions().size())
     parts.push_back(std::to_string(sums) + " row sum" + (sums > 1 ? "s" : "") +
@@ -113,227 +451,37 @@ static void explainFused(QuantizeElementwiseOp q) {
               "reads it";
 }
 
-//===----------------------------------------------------------------------===//
-// What did not
-//===----------------------------------------------------------------------===//
-
-/// Why `quantize` (an fp8.quantize, or an fp8.quantize_transpose that took
-/// no producer) kept its producer apart; empty where it has none.
-static std::string whyProducerStays(Operation *quantize, ScalingAttr scaling) {
-  Operation *producer = quantize->getOperand(0).getDefiningOp();
-  if (!producer)
-    return "";
-  if (quantize->hasAttr(kKernelAttrName))
-    return "its kernel is chosen by hand (fp8.kernel)";
-  auto q = dyn_cast<QuantizeOp>(quantize);
-  if (auto rotation = dyn_cast<HadamardOp>(producer)) {
-    if (!q)
-      return "a Hadamard rotation fuses into a plain quantization only";
-    auto type = cast<RankedTensorType>(rotation.getInput().getType());
-    if (!rotation->hasOneUse())
-      return "its Hadamard rotation is also read by another op";
-    if (rotation.getDim() != 1)
-      return "its Hadamard rotation runs along dim 0; the row-tile kernel "
-             "rotates along the rows";
-    if (!fitsRotatedRowTiles(type, scaling, rotation.getSize()))
-      return "the row-tile kernel rotates tiles of one row and 16 to 512 "
-             "columns in blocks of 16 to 256 that divide the row; this is a " +
-             describeType(type) + " matrix, rotation " +
-             std::to_string(rotation.getSize());
-    return "";
-  }
-  if (isa<linalg::TransposeOp>(producer))
-    return "";
-  StringRef refusal = producerRefusal(producer);
-  if (!refusal.empty())
-    return ("'" + producer->getName().getStringRef() + "': " + refusal).str();
-  if (producer->getBlock() != quantize->getBlock())
-    return "its producer is in another block";
-  if (q && q.getRounding() != Rounding::nearest)
-    return "it rounds stochastically; producers fuse into round-to-nearest "
-           "quantizations only";
-  if (q && q.getAmax())
-    return "its amax is given (delayed scaling): it fuses with the amax "
-           "instead";
-  if (scaling.isTensorwise() && computesPolynomialMath(producer))
-    return "its scale is one for the whole tensor, so a fused kernel would "
-           "compute the producer's polynomial math (exp, erf, tanh, log) "
-           "twice: once for the amax, once to quantize";
-  if (!producer->getResult(0).hasOneUse())
-    return "its producer fused into another quantization of the same value, "
-           "which keeps the result for this one";
-  return "its producer did not fuse";
-}
-
-/// Why `transposed`, a quantization of a transpose, found no quantization
-/// of the transpose's input to share a cast-transpose with.
-static std::string whyNoCastTranspose(QuantizeOp transposed,
-                                      linalg::TransposeOp transpose) {
-  Type type = transpose.getInput().getType();
-  ScalingAttr scaling = transposed.getScaling();
-  bool rowTiles = scaling.getTile()[0] == 1;
-  if (scaling.getTile() == ArrayRef<int64_t>{1, kCastTransposeTile} &&
-      !fitsCastTranspose(type, scaling))
-    return "the 1x128 cast-transpose takes static 16-bit matrices whose dims "
-           "are multiples of 128; this is " +
-           describeType(type);
-  if (rowTiles && ShapedType::isDynamic(scaling.getTile()[1]) &&
-      !fitsRowwiseCastTranspose(type, scaling))
-    return "the rowwise cast-transpose takes static 16-bit matrices whose "
-           "dims are multiples of 64; this is " +
-           describeType(type);
-  if (!fitsCastTranspose(type, scaling) &&
-      !fitsRowwiseCastTranspose(type, scaling))
-    return "no cast-transpose kernel takes tiles of " +
-           describeType(RankedTensorType::get(
-               scaling.getTile(),
-               IntegerType::get(transposed.getContext(), 1))) +
-           " elements";
-  return "no quantization of the transpose's input with the same scaling, "
-         "format and margin in this block (or it took a producer first)";
-}
-
-static void explainUnfused(QuantizeOp q) {
+static void explainQuantize(QuantizeOp q, bool producers) {
   Operation *producer = q.getInput().getDefiningOp();
+  InFlightDiagnostic remark = mlir::emitRemark(q.getLoc(), kPrefix)
+                              << describeQuantized(q);
   if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(producer)) {
-    mlir::emitRemark(q.getLoc(), kPrefix)
-        << describeQuantized(q) << "quantizes a linalg.transpose on its own: "
-        << whyNoCastTranspose(q, transpose);
+    remark << "quantizes a linalg.transpose on its own: "
+           << whyNoCastTranspose(q, transpose);
     return;
   }
   if (!producer) {
-    mlir::emitRemark(q.getLoc(), kPrefix)
-        << describeQuantized(q)
-        << "nothing to fuse: it quantizes a function "
-           "argument";
+    remark << "nothing to fuse: it quantizes a function argument";
+    if (q.getAmax())
+      remark << " (its amax is given, and the delayed-amax fusion did not "
+                "match it)";
     return;
   }
-  mlir::emitRemark(q.getLoc(), kPrefix)
-      << describeQuantized(q)
-      << "did not fuse its producer: " << whyProducerStays(q, q.getScaling());
+  remark << "did not fuse its producer: "
+         << whyProducerStays(q, q.getScaling(), producers);
 }
 
-/// Why an fp8.transpose of a quantization stays a kernel that re-reads the
-/// FP8 data instead of one cast-transpose.
-static std::string whyTransposeStays(TransposeOp t) {
-  auto q = t.getInput().getDefiningOp<QuantizeOp>();
-  if (!q) {
-    if (isQuantization(t.getInput().getDefiningOp()))
-      return "the quantization it transposes already fused other ops (a "
-             "producer, a scale re-layout), and one kernel does not do both";
-    return "it does not transpose the result of an fp8.quantize";
-  }
-  Type type = q.getInput().getType();
-  ScalingAttr scaling = q.getScaling();
-  if (t.getScaling() != scaling || t.getScale() != q.getScale())
-    return "it does not keep the quantization's scales";
-  if (!fitsTensorwiseCastTranspose(type, scaling) &&
-      !fitsBlockCastTranspose(type, scaling))
-    return "the exact cast-transposes take one scale for a static 16-bit "
-           "matrix with dims that are multiples of 64, or square tiles of "
-           "64 or 128 that divide the dims; this is " +
-           describeType(type);
-  if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
-    return "its quantization rounds stochastically or has a given amax";
-  if (q->hasAttr(kKernelAttrName) || t->hasAttr(kKernelAttrName))
-    return "a kernel is chosen by hand (fp8.kernel)";
-  return "its quantization is in another block";
-}
-
-/// "[1, 128]", "[*, *]": a scaling's tile.
-static std::string describeTile(ScalingAttr scaling) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "[";
-  llvm::interleaveComma(scaling.getTile(), os, [&](int64_t t) {
-    if (ShapedType::isDynamic(t))
-      os << "*";
-    else
-      os << t;
-  });
-  os << "]";
-  return text;
-}
-
-/// Why `quantize`, which reads a norm, did not take its row sums over.
-static std::string whyRowKernelRefuses(Operation *quantize) {
-  auto scaling = quantize->getAttrOfType<ScalingAttr>("scaling");
-  auto type = dyn_cast<RankedTensorType>(quantize->getResult(0).getType());
-  if (!scaling || !type)
-    return "the quantization that reads it is not one the norm kernel runs";
-  if (scaling.getTile()[0] != 1)
-    return "the norm kernel (a warp per row) quantizes tiles of one row; the "
-           "quantization that reads this norm has tiles " +
-           describeTile(scaling) +
-           (scaling.isTensorwise() ? " (one scale for the tensor)" : "");
-  if (!fitsRowKernel(type, scaling))
-    return "the norm kernel takes rows of whole 16-element chunks, tiles of "
-           "16 to 512 columns that divide the row (or the whole row), and "
-           "holds the chunk sums in its shared memory; the quantization "
-           "that reads this norm is " +
-           describeType(type) + " with tiles " + describeTile(scaling);
-  return "the norm kernel cannot hold all the row sums this quantization "
-         "reads in its shared memory";
-}
-
-/// A row sum left on its own: why the quantization of the norm did not
-/// take it.
-static std::string whyRowSumStays(linalg::GenericOp sum) {
-  if (!isFusibleRowSum(sum))
-    return "it is not a row sum a quantize kernel computes (f32 sums from "
-           "+0.0 of scalar arith and math over elementwise-read inputs)";
-  // Follow the values per row made from it to the quantization: a reader
-  // outside it keeps the sums apart; else the quantization's kernel
-  // refused them (one that fused the norm's elementwise part reads the
-  // sums, or values per row, as an input).
-  SmallVector<Value> frontier = {sum->getResult(0)};
-  Operation *outside = nullptr, *quantization = nullptr;
-  for (unsigned i = 0; i < frontier.size(); ++i)
-    for (Operation *user : frontier[i].getUsers()) {
-      if (isQuantization(user)) {
-        quantization = user;
-        continue;
-      }
-      if (user->getNumResults() == 1) {
-        auto type = dyn_cast<RankedTensorType>(user->getResult(0).getType());
-        if (type && type.getRank() == 1) {
-          frontier.push_back(user->getResult(0));
-          continue;
-        }
-      }
-      if (auto generic = dyn_cast<linalg::GenericOp>(user);
-          generic && generic.getNumReductionLoops() == 0 &&
-          !generic->getResult(0).use_empty() &&
-          llvm::all_of(generic->getResult(0).getUsers(), isQuantization)) {
-        quantization = *generic->getResult(0).user_begin();
-        continue;
-      }
-      if (!outside)
-        outside = user;
-    }
-  if (outside)
-    return ("its sums (or the values per row made from them) are also read "
-            "by '" +
-            outside->getName().getStringRef() +
-            "' (the backward saves them?), so the quantization cannot take "
-            "them over")
-        .str();
-  if (quantization)
-    return whyRowKernelRefuses(quantization);
-  return "no quantization reads the norm it feeds";
-}
-
-static void explainGeneric(linalg::GenericOp generic) {
+static void explainGeneric(linalg::GenericOp generic, bool producers) {
   if (isRowSum(generic)) {
     mlir::emitRemark(generic.getLoc(), kPrefix)
         << "this row sum stays a kernel of its own: "
-        << whyRowSumStays(generic);
+        << whyRowSumStays(generic, producers);
     return;
   }
   if (generic.getNumReductionLoops() != 0 || generic.getNumResults() != 1)
     return;
   Value result = generic->getResult(0);
-  if (llvm::any_of(result.getUsers(), isQuantization))
+  if (feedsQuantization(result))
     return; // The quantization says why.
   mlir::emitRemark(generic.getLoc(), kPrefix)
       << "this elementwise op stays a kernel of its own: no quantization "
@@ -341,8 +489,8 @@ static void explainGeneric(linalg::GenericOp generic) {
       << describeReaders(result) << ")";
 }
 
-void fusion::explainFusions(ModuleOp module) {
-  module.walk([](Operation *op) {
+void fusion::explainFusions(ModuleOp module, bool producers) {
+  module.walk([&](Operation *op) {
     if (auto q = dyn_cast<QuantizeElementwiseOp>(op))
       return explainFused(q);
     if (auto q = dyn_cast<QuantizeTransposeOp>(op)) {
@@ -351,27 +499,44 @@ void fusion::explainFusions(ModuleOp module) {
           << describeQuantized(q)
           << "fused with the quantization of its transpose (one "
              "cast-transpose kernel reads the input once)";
-      if (std::string why = whyProducerStays(q, q.getScaling()); !why.empty())
+      if (std::string why = whyProducerStays(q, q.getScaling(), producers);
+          !why.empty())
         remark << "; did not fuse its producer: " << why;
       return;
     }
     if (auto q = dyn_cast<QuantizeDelayedOp>(op)) {
+      InFlightDiagnostic remark =
+          mlir::emitRemark(q.getLoc(), kPrefix)
+          << describeQuantized(q)
+          << "fused with the data's amax and its history (delayed scaling)";
+      if (q.getInput().getDefiningOp())
+        remark << "; its producer stays: a quantization with a given amax "
+                  "takes no producer";
+      return;
+    }
+    if (auto q = dyn_cast<QuantizeMonitoredOp>(op)) {
       mlir::emitRemark(q.getLoc(), kPrefix)
           << describeQuantized(q)
-          << "fused with the data's amax and its history "
-             "(delayed scaling)";
+          << "monitored (monitor=true): fp8-fuse-quantization leaves "
+             "monitored quantizations unfused";
       return;
     }
     if (auto q = dyn_cast<QuantizeOp>(op))
-      return explainUnfused(q);
+      return explainQuantize(q, producers);
     if (auto t = dyn_cast<TransposeOp>(op)) {
       mlir::emitRemark(t.getLoc(), kPrefix)
-          << "this fp8.transpose stays a kernel that "
-             "re-reads the FP8 data: "
+          << "this fp8.transpose stays a kernel that re-reads the FP8 data: "
           << whyTransposeStays(t);
       return;
     }
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      return explainGeneric(generic);
+      return explainGeneric(generic, producers);
+    // An elementwise op on tensors that no quantization reads.
+    if (isTensorElementwise(op) && !feedsQuantization(op->getResult(0)))
+      mlir::emitRemark(op->getLoc(), kPrefix)
+          << "this elementwise '" << op->getName()
+          << "' stays a kernel of its own: no quantization reads its result "
+             "(read by "
+          << describeReaders(op->getResult(0)) << ")";
   });
 }

@@ -16,7 +16,6 @@
 #include "FuseQuantization.h"
 
 #include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
-#include "fp8/Dialect/FP8/Utils/Target.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 

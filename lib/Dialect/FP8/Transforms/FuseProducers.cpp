@@ -109,6 +109,27 @@ static bool isFusibleProducer(Operation *op) {
   return op && producerRefusal(op).empty();
 }
 
+void fusion::collectInlinedProducers(Operation *producer,
+                                     SmallVectorImpl<Operation *> &chain) {
+  chain.push_back(producer);
+  // BodyBuilder::read's rule for the inputs read through the identity.
+  auto visit = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (isFusibleProducer(def) && value.hasOneUse() &&
+        def->getBlock() == producer->getBlock() &&
+        !llvm::is_contained(chain, def))
+      collectInlinedProducers(def, chain);
+  };
+  if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (generic.getMatchingIndexingMap(input).isIdentity())
+        visit(input->get());
+    return;
+  }
+  for (Value operand : producer->getOperands())
+    visit(operand);
+}
+
 /// Whether `op` (or a body it holds) computes a math function that kernels
 /// expand into a polynomial (erf, tanh, exp, log, ...): tens of instructions
 /// an element, where abs, fma, sqrt, rsqrt and rounding cost a few.

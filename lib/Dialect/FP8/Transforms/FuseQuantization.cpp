@@ -23,7 +23,6 @@
 
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Utils/CastTransposeShapes.h"
-#include "fp8/Dialect/FP8/Utils/Target.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8FUSEQUANTIZATION
@@ -42,7 +41,7 @@ struct FP8FuseQuantizationPass
   void runOnOperation() override {
     runFusions();
     if (explain)
-      explainFusions(getOperation());
+      explainFusions(getOperation(), producers);
   }
 
   void runFusions() {

@@ -66,6 +66,12 @@ bool fuseScaleLayout(Operation *relayout);
 /// one (FuseScaleLayout.cpp).
 QuantizeElementwiseOp asElementwise(QuantizeOp q);
 
+/// The input an fp8.quantize_elementwise quantizes as it is (its body
+/// yields an argument read through an identity map: a plain quantization
+/// that became one to store its scales in another layout), else null
+/// (FuseScaleLayout.cpp).
+Value getIdentityInput(QuantizeElementwiseOp fused);
+
 //===----------------------------------------------------------------------===//
 // The rules, for --explain (ExplainFusion.cpp)
 //===----------------------------------------------------------------------===//
@@ -78,6 +84,12 @@ StringRef producerRefusal(Operation *op);
 /// expand into a polynomial (erf, tanh, exp, log, ...), which a tensorwise
 /// quantization does not fuse: its kernel would compute it twice.
 bool computesPolynomialMath(Operation *op);
+
+/// `producer` and the producers its fused body would inline with it: those
+/// of its identity-read inputs that are fusible, read by nothing else and in
+/// its block, recursively (FuseProducers.cpp's BodyBuilder rule).
+void collectInlinedProducers(Operation *producer,
+                             SmallVectorImpl<Operation *> &chain);
 
 /// Whether `op` is a norm's row sum that a quantization can take over as a
 /// `reduce` region.
@@ -94,8 +106,8 @@ bool fitsRotatedRowTiles(RankedTensorType type, ScalingAttr scaling, int64_t n);
 
 /// Remarks at every quantization, transpose and elementwise op of `module`
 /// after the fusions: what each fused, or the rule that kept it apart
-/// (fp8-fuse-quantization{explain=true}).
-void explainFusions(ModuleOp module);
+/// (fp8-fuse-quantization{explain=true}); `producers` is the pass's option.
+void explainFusions(ModuleOp module, bool producers);
 
 //===----------------------------------------------------------------------===//
 // Shared checks

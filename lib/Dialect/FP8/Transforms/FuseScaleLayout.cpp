@@ -44,6 +44,27 @@ static bool hasTcgen05Scaling(Operation *op) {
          scaling.getTile() == ArrayRef<int64_t>{1, kTcgen05ScaleBlock};
 }
 
+/// The input an fp8.quantize_elementwise quantizes as it is (its body
+/// yields an argument read through an identity map: a plain quantization
+/// that became one to store its scales in a TMA or tcgen05 layout), else
+/// null.
+Value fusion::getIdentityInput(QuantizeElementwiseOp fused) {
+  Block &body = fused.getBody().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || &body.front() != yield.getOperation() ||
+      yield->getNumOperands() != 1)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(yield->getOperand(0));
+  if (!arg || arg.getOwner() != &body ||
+      arg.getArgNumber() >= fused.getIndexingMaps().size())
+    return {};
+  auto map = cast<AffineMapAttr>(fused.getIndexingMaps()[arg.getArgNumber()])
+                 .getValue();
+  if (!map.isIdentity())
+    return {};
+  return fused->getOperand(arg.getArgNumber());
+}
+
 /// A plain round-to-nearest quantization of a static matrix as the
 /// fp8.quantize_elementwise of the identity, the one quantize op whose
 /// scale layout is an attribute; null where it is not one.

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseQuantization.h"
+
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -46,32 +48,12 @@ struct OperandLayout {
 } // namespace
 
 /// A short name for the high-precision value a quantization reads.
-/// The input an fp8.quantize_elementwise quantizes as it is (its body
-/// yields an argument read through an identity map: a plain quantization
-/// that became one to store its scales in a TMA or tcgen05 layout), else
-/// null.
-static Value getIdentityInput(QuantizeElementwiseOp fused) {
-  Block &body = fused.getBody().front();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield || &body.front() != yield.getOperation() ||
-      yield->getNumOperands() != 1)
-    return {};
-  auto arg = dyn_cast<BlockArgument>(yield->getOperand(0));
-  if (!arg || arg.getOwner() != &body)
-    return {};
-  auto map = cast<AffineMapAttr>(fused.getIndexingMaps()[arg.getArgNumber()])
-                 .getValue();
-  if (!map.isIdentity())
-    return {};
-  return fused->getOperand(arg.getArgNumber());
-}
-
 static std::string describeSource(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return llvm::formatv("arg{0}", arg.getArgNumber()).str();
   Operation *def = value.getDefiningOp();
   if (auto fused = dyn_cast<QuantizeElementwiseOp>(def))
-    if (Value input = getIdentityInput(fused))
+    if (Value input = fusion::getIdentityInput(fused))
       return describeSource(input);
   if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
     return describeSource(transpose.getInput()) + "^T";
@@ -106,7 +88,7 @@ struct QuantizationCounts {
 /// inside it: its kept result where it has one (which later quantizations
 /// read), else its data.
 static Value getProduced(QuantizeElementwiseOp fused) {
-  if (Value input = getIdentityInput(fused))
+  if (Value input = fusion::getIdentityInput(fused))
     return input;
   if (Value kept = fused.getKept())
     return kept;
@@ -144,7 +126,7 @@ static QuantizationCounts classifyQuantizations(FunctionOpInterface func) {
         classify(fused.getQuantizedT(), getProduced(fused));
       // A plain quantization that stores its scales in another layout has
       // no producer.
-      if (getIdentityInput(fused)) {
+      if (fusion::getIdentityInput(fused)) {
         ++counts.scaleLayouts;
       } else {
         ++counts.producers;
