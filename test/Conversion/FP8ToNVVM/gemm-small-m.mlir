@@ -1,4 +1,4 @@
-// Small-M GEMMs (chooseSmallM in Gemm/GemmConfig.cpp): at most 64 rows
+// Small-M GEMMs (chooseSmallM in Gemm/Sm90/HopperGemmConfig.cpp): at most 64 rows
 // take 64-row tiles of one consumer warpgroup (256 threads), as narrow as
 // makes one tile per SM (N = 7168: 56 columns, 128 CTAs), store C directly
 // (56 columns are not whole 128-byte chunks for a TMA store), take no issue

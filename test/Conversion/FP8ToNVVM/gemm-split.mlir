@@ -1,4 +1,4 @@
-// Which GEMMs split their last round (chooseConfig in Gemm/GemmConfig.cpp):
+// Which GEMMs split their last round (chooseConfig in Gemm/Sm90/HopperGemmConfig.cpp):
 // 192 x 128 tiles whose last round holds at most 44 tiles (a third of the
 // 132 SMs) run those as three 64-row sub-tiles each; 45 stay whole, and the
 // two-consumer 128 x 192 tiles of tensorwise promotion never split.

@@ -1,4 +1,4 @@
-// The tile scale check (Gemm/TileScaleCheck.h, chooseTileScaleCheck): where
+// The tile scale check (Gemm/Sm90/TileScaleCheck.h, chooseTileScaleCheck): where
 // every CTA has one tile of two consumers and promotion multiplies by
 // scales that vary along K, each consumer loads all the scales its tile
 // will use (here 8 of its 64 rows x 16 K-blocks of A's and 1 of B's 2 x 16

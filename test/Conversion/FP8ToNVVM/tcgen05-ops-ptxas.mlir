@@ -9,7 +9,7 @@
 // descriptor constants are those of unittests/Gemm/Tcgen05DescriptorsTest:
 // 0x08A00000 (kind::mxf8f6f4, e4m3 x e4m3, M = N = 128, E8M0) | scale ids
 // (k << 29 | k << 4), and the 128B-swizzle K-major smem descriptor's high
-// word 0x40004040. Written before the GEMM builder (Gemm/Tcgen05*.cpp,
+// word 0x40004040. Written before the GEMM builder (Gemm/Sm100/Tcgen05*.cpp,
 // whose own PTX gemm-sm100a-ptx.mlir checks), it pins the toolchain facts
 // the builder relies on. It is an instruction sequence, not a correct
 // program (the load does not wait for the commit's mbarrier). The same PTX is input for

@@ -3,7 +3,8 @@
 // The sm_90a GEMM of a `linalg.matmul` that fp8-quantize-matmuls left in high
 // precision on purpose (rowwise_gw_hp's Wgrad): bf16 or f16 operands, f32
 // accumulation, a bf16 or f32 result. It is the FP8 kernel's pipeline,
-// main loop and epilogue (GemmKernel.cpp) with 16-bit wgmmas and no scales.
+// main loop and epilogue (Sm90/HopperKernel.cpp) with 16-bit wgmmas and no
+// scales.
 // A matmul left unquantized by accident carries no marker and is refused
 // where kernels are chosen (FP8ToNVVM.cpp). Its builder is
 // buildHighPrecisionGemmKernel (OpKernels.h).

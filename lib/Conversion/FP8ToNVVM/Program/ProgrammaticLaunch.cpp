@@ -8,10 +8,10 @@
 //
 // Every kernel but the GEMMs waits first of all, before any global access,
 // so it is correct whatever it reads or writes; the sm_90a GEMMs place
-// their own wait after their setup (GemmKernel.cpp), and the sm_100a GEMM
-// takes no PDL (a waiting CTA would hold tensor memory on an SM this grid
-// still uses). `launch_dependents` at entry lets the next grid launch once
-// every CTA of this one has started; it cannot hold this grid up, since
+// their own wait after their setup (Gemm/Sm90/HopperKernel.cpp), and the
+// sm_100a GEMM takes no PDL (a waiting CTA would hold tensor memory on an SM
+// this grid still uses). `launch_dependents` at entry lets the next grid launch
+// once every CTA of this one has started; it cannot hold this grid up, since
 // the next grid's CTAs only take what this grid leaves free and wait for
 // it to complete. Launched plainly, both instructions do nothing.
 //

@@ -1,5 +1,4 @@
-//===- GemmShapes.h - what the GEMM kernels take -----------------*- C++
-//-*-===//
+//===- GemmShapes.h - what the sm_90a GEMM kernel takes --------*- C++ -*-===//
 //
 // The sm_90a GEMM kernel's K-block and the scales it loads by TMA beside
 // each K-block: fp8-legalize lays exactly these scales out for TMA

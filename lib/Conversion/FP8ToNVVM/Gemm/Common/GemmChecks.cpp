@@ -7,7 +7,6 @@
 
 using namespace mlir;
 using namespace mlir::fp8::kernels;
-using namespace mlir::fp8::kernels::gemm;
 
 LogicalResult gemm::checkTmaExtents(Operation *op, ArrayRef<Extent> extents) {
   for (auto [extent, what] : extents)

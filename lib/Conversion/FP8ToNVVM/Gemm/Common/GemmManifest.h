@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMMANIFEST_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMMANIFEST_H
 
 #include "../../Program/KernelSignature.h"
 #include "GemmProblem.h"
@@ -82,4 +82,4 @@ void setHighPrecisionManifest(OpBuilder &b, gpu::GPUFuncOp kernel,
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMMANIFEST_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMMANIFEST_H

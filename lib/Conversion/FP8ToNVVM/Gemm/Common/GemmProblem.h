@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMPROBLEM_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMPROBLEM_H
 
 #include "OperandScaling.h"
 
@@ -37,10 +37,11 @@ struct GemmGroups {
 /// C (m x n) = A (m x k) * B (n x k)^T with scales.
 struct GemmProblem {
   int64_t m = 0, n = 0, k = 0;
-  /// K-blocks of kTileK, the last one partial where K is not a multiple.
+  /// K-blocks of the chip's K-block (128 elements on both), the last one
+  /// partial where K is not a multiple.
   int64_t numKBlocks = 0;
   /// The K elements accumulated by the tensor cores before promotion to the
-  /// f32 sums (kTileK where no scale varies along K); 0 for fast
+  /// f32 sums (the K-block where no scale varies along K); 0 for fast
   /// accumulation (one accumulator over all of K).
   int64_t promotion = 0;
   OperandScaling aScaling{}, bScaling{};
@@ -64,9 +65,9 @@ struct GemmArguments {
   Value aScale, bScale;
   /// C, a generic pointer (the direct stores cast it).
   Value c;
-  /// TMA descriptors: A, B, C, the per-row scales in the col_major_tma
-  /// layout, A in 64-row boxes for split tiles; null where the kernel has
-  /// none.
+  /// TMA descriptors: A, B, C, and (sm_90a only) the per-row scales in
+  /// the col_major_tma layout and A in 64-row boxes for split tiles; null
+  /// where the kernel has none.
   Value aMap, bMap, cMap, aScaleMap, bScaleMap, aSplitMap;
   /// A grouped GEMM's group_rows (G i32), as a global pointer; null
   /// otherwise.
@@ -75,4 +76,4 @@ struct GemmArguments {
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMPROBLEM_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_GEMMPROBLEM_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_LOOPHINTS_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_LOOPHINTS_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_LOOPHINTS_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_LOOPHINTS_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -20,4 +20,4 @@ void keepRolled(scf::ForOp loop);
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_LOOPHINTS_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_LOOPHINTS_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
-#define FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_SCALEDTERM_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_SCALEDTERM_H
 
 #include "../../Program/KernelBuilder.h"
 
@@ -52,4 +52,4 @@ void promoteScaled(KernelBuilder &b, ArrayRef<Value> partials,
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_CONVERSION_FP8TONVVM_GEMM_SCALEDTERM_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_SCALEDTERM_H

@@ -1,18 +1,20 @@
 //===- TileScheduler.h - the tiles a persistent CTA takes -------*- C++ -*-===//
 //
 // The GEMM's persistent CTAs walk the tiles of C in a grouped raster order,
-// then the sub-tiles of a split last round (the sm_90a
-// HopperGemmConfig::splitTiles). The scheduler builds those loops and hands
-// each body the tile's coordinates; it knows nothing of the MMA, so that every
-// target's kernel can use it.
+// then the sub-tiles of a split last round (TileShape::splitTiles; sm_90a
+// only). The scheduler builds those loops and hands each body the tile's
+// coordinates; it knows nothing of the MMA, so that both chips' kernels use
+// it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_TILESCHEDULER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_TILESCHEDULER_H
 
 #include "../../Program/KernelBuilder.h"
 #include "TileShape.h"
+
+#include <utility>
 
 namespace mlir::fp8::kernels::gemm {
 
@@ -84,4 +86,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCHEDULER_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_COMMON_TILESCHEDULER_H

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05EPILOGUE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05EPILOGUE_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -86,4 +86,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05EPILOGUE_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05EPILOGUE_H

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05GEMMCONFIG_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05GEMMCONFIG_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05GEMMCONFIG_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05GEMMCONFIG_H
 
 #include "fp8/Dialect/FP8/Utils/Target.h"
 
@@ -225,4 +225,4 @@ Tcgen05GemmConfig chooseTcgen05Config(const Target &target, int64_t n);
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05GEMMCONFIG_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05GEMMCONFIG_H

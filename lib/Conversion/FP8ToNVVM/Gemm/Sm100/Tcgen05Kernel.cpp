@@ -3,7 +3,7 @@
 // The Blackwell (sm_100a) GEMM, C = A * B^T contracting each operand's
 // K-major or MN-major dim (tcgen05 reads e4m3/e5m2 either way, so no
 // operand is transposed). Persistent CTAs of six warps (ten where promoted)
-// walk 128 x N tiles of C (the sm_90a kernel's tile scheduler):
+// walk 128 x N tiles of C (Common/TileScheduler, as the sm_90a kernel):
 //
 //  - warp 0: one thread loads each 128-deep K-block of A and B by TMA
 //    (128-byte swizzle), and MXFP8's scale chunks by bulk copy, into a ring

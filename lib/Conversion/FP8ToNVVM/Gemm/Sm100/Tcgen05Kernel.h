@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05KERNEL_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05KERNEL_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05KERNEL_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05KERNEL_H
 
 #include "fp8/Dialect/FP8/IR/FP8Ops.h"
 #include "fp8/Dialect/FP8/Utils/Target.h"
@@ -24,4 +24,4 @@ FailureOr<gpu::GPUModuleOp> buildTcgen05GemmKernel(OpBuilder &builder,
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05KERNEL_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05KERNEL_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05MAINLOOP_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05MAINLOOP_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05MAINLOOP_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05MAINLOOP_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -66,4 +66,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05MAINLOOP_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05MAINLOOP_H

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05PIPELINE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05PIPELINE_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -120,4 +120,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TCGEN05PIPELINE_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM100_TCGEN05PIPELINE_H

@@ -12,13 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_FRAGMENT_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_FRAGMENT_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_FRAGMENT_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_FRAGMENT_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
 #include "../Common/ScaleLoads.h"
-#include "../Common/SharedMemory.h"
 #include "../Common/TileScheduler.h"
 #include "HopperContext.h"
 #include "HopperGemmConfig.h"
@@ -106,4 +105,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_FRAGMENT_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_FRAGMENT_H

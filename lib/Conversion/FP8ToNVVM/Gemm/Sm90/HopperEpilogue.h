@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPEREPILOGUE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPEREPILOGUE_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -61,4 +61,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_EPILOGUE_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPEREPILOGUE_H

@@ -5,7 +5,8 @@
 // of a short last round) and the heuristic that chooses it
 // (docs/gpu/gemm-sm90a.md, "Tile heuristic"). Plain C++ that builds no IR,
 // so that unit tests can check the heuristic; the facts about the chip come
-// from fp8::Target.
+// from fp8::Target, the K-block and the TMA-loadable scales from
+// GemmShapes.h (fp8-legalize reads those too).
 //
 // The shared-memory byte layout lives here too, because the number of stages
 // is whatever fits in it; HopperPipeline turns these offsets into
@@ -13,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERGEMMCONFIG_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERGEMMCONFIG_H
 
 #include "../Common/GemmProblem.h"
 #include "../Common/OperandScaling.h"
@@ -341,4 +342,4 @@ void chooseTileScaleCheck(HopperGemmConfig &config, int64_t m, int64_t n,
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_GEMMCONFIG_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERGEMMCONFIG_H

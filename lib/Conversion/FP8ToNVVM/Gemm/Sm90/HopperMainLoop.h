@@ -3,14 +3,14 @@
 // The sm_90a consumers' main loop: per K-block, wgmma.mma_async m64nNk32 on
 // shared-memory descriptors of the stage that HopperPipeline filled, then
 // either promotion of the block's partial sums with their scales into f32
-// registers, or (fast accumulation) one accumulator over all of K. A
-// Blackwell main loop (tcgen05) would take its place beside the same
-// pipeline, scheduler and epilogue.
+// registers, or (fast accumulation) one accumulator over all of K. The
+// sm_100a kernel's is Sm100/Tcgen05MainLoop.h; the two share the tile
+// scheduler and the scale loads in Common/.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HOPPERMAINLOOP_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HOPPERMAINLOOP_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERMAINLOOP_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERMAINLOOP_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -137,4 +137,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_HOPPERMAINLOOP_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERMAINLOOP_H

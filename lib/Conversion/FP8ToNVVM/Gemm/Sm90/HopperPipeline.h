@@ -1,15 +1,15 @@
 //===- HopperPipeline.h - TMA loads into an mbarrier ring ----- -*- C++ -*-===//
 //
-// The GEMM's shared memory and the stage ring in it: the K-blocks of A and
-// B (and of the scales that come with them) that one producer thread loads
-// by TMA, each stage guarded by a "full" mbarrier (transaction bytes) and an
-// "empty" one (its consumers are done with it). It knows nothing of the MMA
-// that reads the stages, so that a Blackwell kernel can reuse it.
+// The sm_90a GEMM's stage ring in shared memory (Common/SharedMemory.h):
+// the K-blocks of A and B (and of the scales that come with them) that one
+// producer thread loads by TMA, each stage guarded by a "full" mbarrier
+// (transaction bytes) and an "empty" one (its consumers are done with it).
+// The sm_100a kernel has its own rings (Sm100/Tcgen05Pipeline.h).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_PRODUCERPIPELINE_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_PRODUCERPIPELINE_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERPIPELINE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERPIPELINE_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -17,8 +17,6 @@
 #include "../Common/TileScheduler.h"
 #include "HopperContext.h"
 #include "HopperGemmConfig.h"
-
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::fp8::kernels::gemm {
 
@@ -71,4 +69,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_PRODUCERPIPELINE_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_HOPPERPIPELINE_H

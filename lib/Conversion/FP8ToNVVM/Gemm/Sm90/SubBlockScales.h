@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SUBBLOCKSCALES_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SUBBLOCKSCALES_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_SUBBLOCKSCALES_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_SUBBLOCKSCALES_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -55,4 +55,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SUBBLOCKSCALES_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_SUBBLOCKSCALES_H

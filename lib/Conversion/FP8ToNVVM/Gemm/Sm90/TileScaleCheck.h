@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCALECHECK_H
-#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCALECHECK_H
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_TILESCALECHECK_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_TILESCALECHECK_H
 
 #include "../../Program/KernelBuilder.h"
 #include "../Common/GemmProblem.h"
@@ -52,4 +52,4 @@ private:
 
 } // namespace mlir::fp8::kernels::gemm
 
-#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_TILESCALECHECK_H
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMM_SM90_TILESCALECHECK_H
