@@ -29,54 +29,15 @@ static constexpr StringLiteral kPrefix = "fp8-fuse-quantization: ";
 // Describing values
 //===----------------------------------------------------------------------===//
 
-/// "1000x4096xbf16" for a tensor type.
+/// "1000x4096xbf16" for a tensor type (formatShape's shape, then the
+/// element type).
 static std::string describeType(Type type) {
-  std::string text;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return "";
+  std::string text = formatShape(tensor.getShape()) + "x";
   llvm::raw_string_ostream os(text);
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    for (int64_t dim : tensor.getShape()) {
-      if (ShapedType::isDynamic(dim))
-        os << "?";
-      else
-        os << dim;
-      os << "x";
-    }
-    os << tensor.getElementType();
-  } else {
-    os << type;
-  }
-  return text;
-}
-
-/// "256x512" for a tensor type's shape.
-static std::string describeShape(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    llvm::interleave(
-        tensor.getShape(), os,
-        [&](int64_t dim) {
-          if (ShapedType::isDynamic(dim))
-            os << "?";
-          else
-            os << dim;
-        },
-        "x");
-  return text;
-}
-
-/// "[1, 128]", "[*, *]": a scaling's tile.
-static std::string describeTile(ScalingAttr scaling) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "[";
-  llvm::interleaveComma(scaling.getTile(), os, [&](int64_t t) {
-    if (ShapedType::isDynamic(t))
-      os << "*";
-    else
-      os << t;
-  });
-  os << "]";
+  os << tensor.getElementType();
   return text;
 }
 
@@ -176,7 +137,7 @@ static std::string whyRotationStays(Operation *quantize, HadamardOp rotation,
   if (!fitsRotatedRowTiles(type, scaling, rotation.getSize()))
     return "the row-tile kernel rotates tiles of one row and 16 to 512 "
            "columns in blocks of 16 to 256 that divide the row; this is " +
-           describeType(type) + " with tiles " + describeTile(scaling) +
+           describeType(type) + " with tiles " + formatTile(scaling.getTile()) +
            ", rotation " + std::to_string(rotation.getSize());
   if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
     return "it rounds stochastically or has a given amax; a rotation fuses "
@@ -262,7 +223,7 @@ static std::string whyNoCastTranspose(QuantizeOp transposed,
   if (!fitsCastTranspose(type, scaling) &&
       !fitsRowwiseCastTranspose(type, scaling))
     return "no cast-transpose kernel quantizes tiles of " +
-           describeTile(scaling) +
+           formatTile(scaling.getTile()) +
            " (they take [1, 128] and, with a scale per row, [1, *])";
   return "no round-to-nearest quantization of the transpose's input with the "
          "same scaling, format and margin in this block (a quantization "
@@ -308,7 +269,7 @@ static std::string whyTransposeStays(TransposeOp t) {
     return "the exact cast-transposes take one scale for a static 16-bit "
            "matrix with dims that are multiples of 64, or square tiles of "
            "64 or 128 that divide the dims; this is " +
-           describeType(type) + " with tiles " + describeTile(scaling);
+           describeType(type) + " with tiles " + formatTile(scaling.getTile());
   if (q.getRounding() != Rounding::nearest || q.getAmax() || q.getSeed())
     return "its quantization rounds stochastically or has a given amax";
   if (q->hasAttr(kKernelAttrName) || t->hasAttr(kKernelAttrName))
@@ -349,14 +310,15 @@ static std::string whyRowKernelRefuses(Operation *quantize, bool producers) {
   if (scaling.getTile()[0] != 1)
     return "the norm kernel (a warp per row) quantizes tiles of one row; the "
            "quantization that reads this norm has tiles " +
-           describeTile(scaling) +
+           formatTile(scaling.getTile()) +
            (scaling.isTensorwise() ? " (one scale for the tensor)" : "");
   if (!fitsRowKernel(type, scaling))
     return "the norm kernel takes rows of whole 16-element chunks, tiles of "
            "16 to 512 columns that divide the row (or the whole row), and "
            "holds the chunk sums in its shared memory; the quantization "
            "that reads this norm is of a " +
-           describeShape(type) + " matrix with tiles " + describeTile(scaling);
+           formatShape(type.getShape()) + " matrix with tiles " +
+           formatTile(scaling.getTile());
   return "the norm kernel cannot hold all the row sums this quantization "
          "reads in its shared memory";
 }
